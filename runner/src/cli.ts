@@ -1,0 +1,35 @@
+// The only module that reads process.argv and sets process.exitCode: commands receive their
+// options from commander and report failures by throwing.
+import { Command, CommanderError } from 'commander';
+import { RbError } from './errors.ts';
+import { commandModules } from './commands/index.ts';
+import { TOOL_VERSION } from './version.ts';
+
+const program = new Command('runtime-bench')
+  .description('Statistically honest benchmarks of CRI and OCI container runtimes')
+  .version(TOOL_VERSION, '-V, --tool-version', 'print the tool version')
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+for (const register of commandModules) register(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = reportError(error);
+}
+
+function reportError(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // commander already printed its message (unknown option, missing argument, --help).
+    return error.exitCode === 0 ? 0 : 2;
+  }
+  if (error instanceof RbError) {
+    console.error(`runtime-bench: ${error.message}`);
+    if (error.hint) console.error(`hint: ${error.hint}`);
+    return error.code.startsWith('USAGE') || error.code.startsWith('CONFIG') ? 2 : 1;
+  }
+  console.error('runtime-bench: unexpected internal error (please report it):');
+  console.error(error);
+  return 70;
+}

@@ -1,0 +1,6 @@
+import type { Command } from 'commander';
+
+/** Each command lives in its own module and adds itself to the program. */
+export type RegisterCommand = (program: Command) => void;
+
+export const commandModules: RegisterCommand[] = [];

@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The tool's own version, from runner/package.json. */
+export const TOOL_VERSION: string = (
+  JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+/** The git commit the tool runs from, or null outside a checkout; "+dirty" when it has local changes. */
+export function toolGitCommit(): string | null {
+  try {
+    const opts = { cwd: packageDir, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as const };
+    const sha = execFileSync('git', ['rev-parse', 'HEAD'], opts).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], opts).trim();
+    return dirty ? `${sha}+dirty` : sha;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { BenchmarkParametersSchema } from './parameters.ts';
+
+/** A CRI runtime endpoint and the runtime handlers (OCI runtimes) to benchmark behind it. */
+export const TargetConfigSchema = z
+  .strictObject({
+    name: z.string().min(1).optional().meta({ description: 'label for this CRI endpoint in results' }),
+    cri: z.enum(['containerd', 'cri-o']).default('containerd'),
+    stack: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,30}$/, { message: 'a stack name is lower-case letters, digits and "-"' })
+      .optional()
+      .meta({ description: 'name of a local stack started with `runtime-bench stack up --name N`' }),
+    endpoint: z
+      .string()
+      .regex(/^(unix:\/\/)?\//, {
+        message: 'an endpoint is a unix socket path, e.g. unix:///run/containerd/containerd.sock',
+      })
+      .optional()
+      .meta({ description: 'CRI socket of an already running runtime (instead of `stack`)' }),
+    handlers: z
+      .union([z.literal('all'), z.array(z.string().min(1)).min(1)])
+      .default('all')
+      .meta({ description: 'runtime handlers to benchmark, or "all" that the local stack registered' }),
+    transport: z
+      .enum(['grpc', 'crictl'])
+      .default('grpc')
+      .meta({ description: 'how timed CRI calls are made: in-process gRPC (default) or by spawning crictl' }),
+    crictl: z.string().min(1).default('crictl').meta({ description: 'crictl binary for transport "crictl"' }),
+  })
+  .refine((t) => !(t.stack && t.endpoint), {
+    message: 'give either "stack" or "endpoint", not both',
+    path: ['endpoint'],
+  });
+export type TargetConfig = z.output<typeof TargetConfigSchema>;
+
+export const ImagesConfigSchema = z.strictObject({
+  pause: z.string().min(1).default('localhost/runtime-bench/pause:latest'),
+  bench: z.string().min(1).default('localhost/runtime-bench/bench:latest'),
+});
+
+/** An extra CRI runtime handler for `stack up`, e.g. a second runc version. */
+export const ExtraHandlerSchema = z.strictObject({
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]*$/, {
+      message: 'a handler name is lower-case letters, digits, ".", "_", "-"',
+    }),
+  binary: z.string().startsWith('/', { message: 'give the absolute path of the OCI runtime binary' }),
+  kind: z
+    .enum(['runc', 'crun', 'youki', 'runsc'])
+    .optional()
+    .meta({ description: 'which OCI runtime the binary is; guessed from its file name when absent' }),
+});
+
+export const StackConfigSchema = z.strictObject({
+  extraHandlers: z.array(ExtraHandlerSchema).default([]),
+  subnet: z
+    .string()
+    .regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, { message: 'a subnet is CIDR, e.g. 10.233.0.0/24' })
+    .optional(),
+});
+
+/** The YAML config of `runtime-bench run` (and optionally of `stack up`). */
+export const ConfigSchema = z.strictObject({
+  name: z.string().min(1).default('unnamed'),
+  targets: z
+    .array(TargetConfigSchema)
+    .min(1)
+    .default([{ cri: 'containerd', handlers: 'all', transport: 'grpc', crictl: 'crictl' }])
+    .meta({ description: 'CRI endpoints × handlers; default: every handler of the local stack "default"' }),
+  benchmarks: z
+    .array(z.string().min(1))
+    .min(1)
+    .default(['operations', 'performance'])
+    .meta({ description: 'benchmark name prefixes to run, e.g. ["performance.cpu", "operations"]' }),
+  skip: z.array(z.string().min(1)).default([]).meta({ description: 'benchmark name prefixes to leave out' }),
+  runs: z
+    .int()
+    .min(1)
+    .max(100000)
+    .default(10)
+    .meta({ description: 'measured repetitions per target × benchmark' }),
+  warmup: z
+    .int()
+    .min(0)
+    .max(1000)
+    .default(1)
+    .meta({ description: 'unrecorded repetitions before the measured ones' }),
+  settleSeconds: z.number().min(0).max(600).default(0).meta({ description: 'pause between runs' }),
+  errorThreshold: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.1)
+    .meta({ description: 'a benchmark whose error rate exceeds this is marked invalid' }),
+  callTimeoutSeconds: z
+    .number()
+    .positive()
+    .max(3600)
+    .default(120)
+    .meta({ description: 'deadline of one CRI call' }),
+  images: ImagesConfigSchema.default(ImagesConfigSchema.parse({})),
+  parameters: BenchmarkParametersSchema.default(BenchmarkParametersSchema.parse({})),
+  stack: StackConfigSchema.default(StackConfigSchema.parse({})),
+});
+export type Config = z.output<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;

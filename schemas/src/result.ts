@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { BenchmarkNameSchema, DirectionSchema, IsoDateTimeSchema, UnitSchema } from './common.ts';
+import { ConfigSchema } from './config.ts';
+import { HostFingerprintSchema } from './host.ts';
+import { SummarySchema } from './summary.ts';
+
+/** Bumped on every incompatible change; readers refuse versions they do not know. */
+export const RESULT_SCHEMA_VERSION = 1;
+
+export const ComponentSchema = z.strictObject({
+  name: z.string().min(1).meta({ description: 'e.g. containerd, runc, crun, sysbench, catatonit' }),
+  role: z.enum(['cri', 'oci', 'shim', 'workload', 'image', 'tool']),
+  version: z.string().min(1).meta({ description: 'version as reported by the component itself' }),
+  path: z.string().optional(),
+  detail: z.string().optional().meta({ description: 'the raw version output or image digest' }),
+});
+export type Component = z.output<typeof ComponentSchema>;
+
+/** One CRI runtime × one runtime handler: the unit every number belongs to. */
+export const TargetSchema = z.strictObject({
+  id: z.string().min(1).meta({ description: 'unique within a run, e.g. "containerd/runc"' }),
+  cri: z.strictObject({
+    name: z.string().min(1),
+    version: z.string().min(1),
+    apiVersion: z.string().min(1),
+    endpoint: z.string().min(1),
+  }),
+  handler: z.string().min(1),
+  oci: z.strictObject({
+    name: z.string().min(1).meta({ description: 'runc, crun, youki, runsc, kata, …' }),
+    version: z.string().min(1),
+    path: z.string().nullable(),
+  }),
+  transport: z.enum(['grpc', 'crictl']),
+});
+export type Target = z.output<typeof TargetSchema>;
+
+export const MetricDefinitionSchema = z.strictObject({
+  name: z.string().min(1),
+  unit: UnitSchema,
+  direction: DirectionSchema,
+  description: z.string().min(1),
+});
+
+/** The registry entry of a benchmark, copied into each result so consumers need not guess. */
+export const BenchmarkDefinitionSchema = z.strictObject({
+  name: BenchmarkNameSchema,
+  description: z.string().min(1),
+  origin: z.array(z.string().min(1)).meta({ description: 'the studies this benchmark comes from' }),
+  metrics: z.array(MetricDefinitionSchema).min(1),
+});
+export type BenchmarkDefinition = z.output<typeof BenchmarkDefinitionSchema>;
+
+export const ErrorsSchema = z.strictObject({
+  count: z.int().nonnegative(),
+  messages: z.array(z.string()).meta({ description: 'distinct messages, most frequent first, capped' }),
+});
+export type Errors = z.output<typeof ErrorsSchema>;
+
+export const MetricResultSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    unit: UnitSchema,
+    direction: DirectionSchema,
+    samples: z.array(z.number()).meta({ description: 'raw measured samples in run order, warm-up excluded' }),
+    errors: ErrorsSchema,
+    summary: SummarySchema.nullable().meta({
+      description: 'statistics of samples; null when there are none',
+    }),
+  })
+  .refine((m) => (m.summary === null ? m.samples.length === 0 : m.summary.n === m.samples.length), {
+    message: 'summary.n must equal the number of samples (and summary is null only without samples)',
+    path: ['summary'],
+  });
+export type MetricResult = z.output<typeof MetricResultSchema>;
+
+export const BenchmarkStatusSchema = z.enum(['ok', 'invalid', 'unsupported', 'failed', 'interrupted']).meta({
+  description:
+    'ok: measured; invalid: error rate above the threshold; unsupported: the runtime refused the feature; failed: nothing could be measured; interrupted: stopped by a signal',
+});
+
+export const BenchmarkResultSchema = z.strictObject({
+  benchmark: BenchmarkNameSchema,
+  target: z.string().min(1).meta({ description: 'id of an entry of targets' }),
+  status: BenchmarkStatusSchema,
+  reason: z.string().optional().meta({ description: 'why the status is not ok' }),
+  parameters: z.record(z.string(), z.unknown()),
+  attempts: z.int().nonnegative().meta({ description: 'measured runs attempted (warm-up excluded)' }),
+  failedAttempts: z.int().nonnegative(),
+  metrics: z.array(MetricResultSchema),
+});
+export type BenchmarkResult = z.output<typeof BenchmarkResultSchema>;
+
+export const RunResultSchema = z
+  .strictObject({
+    schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
+    runId: z
+      .string()
+      .regex(/^\d{8}T\d{6}Z-[0-9a-f]{8}$/, { message: 'a run id is <UTC yyyymmddThhmmssZ>-<8 hex digits>' }),
+    status: z.enum(['complete', 'incomplete']),
+    incompleteReason: z.string().optional(),
+    startedAt: IsoDateTimeSchema,
+    finishedAt: IsoDateTimeSchema,
+    tool: z.strictObject({
+      name: z.literal('runtime-bench'),
+      version: z.string().min(1),
+      gitCommit: z.string().nullable(),
+      node: z.string().min(1),
+    }),
+    host: HostFingerprintSchema,
+    components: z.array(ComponentSchema),
+    config: ConfigSchema,
+    configHash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+    targets: z.array(TargetSchema),
+    benchmarks: z.array(BenchmarkDefinitionSchema),
+    results: z.array(BenchmarkResultSchema),
+  })
+  .superRefine((run, ctx) => {
+    const targetIds = new Set(run.targets.map((t) => t.id));
+    const names = new Set(run.benchmarks.map((b) => b.name));
+    run.results.forEach((r, i) => {
+      if (!targetIds.has(r.target)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['results', i, 'target'],
+          message: `unknown target "${r.target}"`,
+        });
+      }
+      if (!names.has(r.benchmark)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['results', i, 'benchmark'],
+          message: `benchmark "${r.benchmark}" has no entry in benchmarks`,
+        });
+      }
+    });
+    if (run.status === 'incomplete' && !run.incompleteReason) {
+      ctx.addIssue({ code: 'custom', path: ['incompleteReason'], message: 'an incomplete run says why' });
+    }
+  });
+export type RunResult = z.output<typeof RunResultSchema>;

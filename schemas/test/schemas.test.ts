@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import {
+  ConfigSchema,
+  RunResultSchema,
+  describeIssues,
+  hostClassOf,
+  jsonSchemas,
+  renderJsonSchema,
+} from '../src/index.ts';
+import { sampleRunResult } from './sample.ts';
+
+describe('JSON Schema files', () => {
+  test.each(Object.entries(jsonSchemas()))('%s is in sync with the zod schema', (file, schema) => {
+    const onDisk = readFileSync(join(import.meta.dirname, '..', 'json', file), 'utf8');
+    // Regenerate with: pnpm --filter @runtime-bench/schemas generate
+    expect(onDisk).toBe(renderJsonSchema(schema));
+  });
+});
+
+describe('ConfigSchema', () => {
+  test('an empty config means: the default stack, every handler, the default benchmarks', () => {
+    const config = ConfigSchema.parse({});
+    expect(config.targets).toEqual([
+      { cri: 'containerd', handlers: 'all', transport: 'grpc', crictl: 'crictl' },
+    ]);
+    expect(config.runs).toBe(10);
+    expect(config.parameters['performance.cpu'].maxPrime).toBe(20000);
+  });
+
+  test('a wrong field is reported with its path', () => {
+    const result = ConfigSchema.safeParse({ runs: 0, parameters: { 'performance.cpu': { threads: 'two' } } });
+    expect(result.success).toBe(false);
+    expect(describeIssues(result.error!, 'quick.yaml')).toEqual([
+      'quick.yaml: runs: Too small: expected number to be >=1',
+      'quick.yaml: parameters["performance.cpu"].threads: Invalid input: expected number, received string',
+    ]);
+  });
+
+  test('an unknown key is refused rather than ignored', () => {
+    const result = ConfigSchema.safeParse({ runz: 3 });
+    expect(result.success).toBe(false);
+    expect(z.prettifyError(result.error!)).toContain('runz');
+  });
+
+  test('stack and endpoint are exclusive', () => {
+    const result = ConfigSchema.safeParse({ targets: [{ stack: 'a', endpoint: '/run/x.sock' }] });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]!.path).toEqual(['targets', 0, 'endpoint']);
+  });
+});
+
+describe('RunResultSchema', () => {
+  test('accepts a well-formed result', () => {
+    expect(RunResultSchema.safeParse(sampleRunResult()).success).toBe(true);
+  });
+
+  test('refuses a result whose summary does not match its samples', () => {
+    const bad = sampleRunResult();
+    bad.results[0]!.metrics[0]!.samples.pop();
+    const result = RunResultSchema.safeParse(bad);
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]!.path).toEqual(['results', 0, 'metrics', 0, 'summary']);
+  });
+
+  test('refuses a result that names an unknown target', () => {
+    const bad = sampleRunResult();
+    bad.results[0]!.target = 'containerd/nope';
+    const result = RunResultSchema.safeParse(bad);
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]!.message).toContain('unknown target');
+  });
+
+  test('an incomplete run must say why', () => {
+    const result = RunResultSchema.safeParse(sampleRunResult({ status: 'incomplete' }));
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]!.path).toEqual(['incompleteReason']);
+  });
+
+  test('refuses a schema version it does not know', () => {
+    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 2 }).success).toBe(false);
+  });
+});
+
+test('host class groups comparable hosts by CPU model, cores, kernel major and cgroup mode', () => {
+  const host = sampleRunResult().host;
+  expect(hostClassOf(host)).toBe('Test CPU · 2 CPU · Linux 6 · cgroup hybrid');
+  expect(hostClassOf({ ...host, kernel: '6.1.0-28-amd64' })).toBe(hostClassOf(host));
+  expect(hostClassOf({ ...host, cpus: 4 })).not.toBe(hostClassOf(host));
+});
