@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ExecFileSyncOptionsWithStringEncoding } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,11 @@ export const TOOL_VERSION: string = (
 /** The git commit the tool runs from, or null outside a checkout; "+dirty" when it has local changes. */
 export function toolGitCommit(): string | null {
   try {
-    const opts = { cwd: packageDir, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'ignore'] as const };
+    const opts: ExecFileSyncOptionsWithStringEncoding = {
+      cwd: packageDir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    };
     const sha = execFileSync('git', ['rev-parse', 'HEAD'], opts).trim();
     const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], opts).trim();
     return dirty ? `${sha}+dirty` : sha;
