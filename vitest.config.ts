@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    passWithNoTests: true,
     projects: [
       { test: { name: 'schemas', root: 'schemas', include: ['test/**/*.test.ts'] } },
       { test: { name: 'runner', root: 'runner', include: ['test/unit/**/*.test.ts'] } },
@@ -17,8 +18,8 @@ export default defineConfig({
           hookTimeout: 300_000,
         },
       },
-      { test: { name: 'action', root: 'action', include: ['test/**/*.test.ts'], passWithNoTests: true } },
-      { test: { name: 'site', root: 'site', include: ['test/**/*.test.ts'], passWithNoTests: true } },
+      { test: { name: 'action', root: 'action', include: ['test/**/*.test.ts'] } },
+      { test: { name: 'site', root: 'site', include: ['test/**/*.test.ts'] } },
     ],
   },
 });
