@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { registerValidate } from './validate.ts';
 
 /** Each command lives in its own module and adds itself to the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commandModules: RegisterCommand[] = [];
+export const commandModules: RegisterCommand[] = [registerValidate];

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, writeFile, mkdir, rm } from 'node:fs/promises';
+import { dirname, basename, join } from 'node:path';
+import { RunResultSchema, describeIssues, type RunResult } from '@runtime-bench/schemas';
+import { RbError, errorMessage } from '../errors.ts';
+
+/** Parses and validates the text of a result file; `where` names it in every error line. */
+export function parseResult(text: string, where: string): RunResult {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new RbError(
+      'RESULT_INVALID',
+      `${where}: not valid JSON (${errorMessage(error)})`,
+      'result files are written by `runtime-bench run`; restore the file from the data branch',
+    );
+  }
+  const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version === 'number' && version !== 1) {
+    throw new RbError(
+      'RESULT_INVALID',
+      `${where}: schemaVersion ${version} is not supported by this runtime-bench (it reads 1)`,
+      'upgrade runtime-bench to read newer result files',
+    );
+  }
+  const parsed = RunResultSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new RbError(
+      'RESULT_INVALID',
+      describeIssues(parsed.error, where).join('\n'),
+      'fix the named fields or re-run the benchmark',
+    );
+  }
+  return parsed.data;
+}
+
+export async function readResultFile(path: string): Promise<RunResult> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new RbError('RESULT_UNREADABLE', `${path}: cannot read (${errorMessage(error)})`, 'check the path');
+  }
+  return parseResult(text, path);
+}
+
+/** Canonical serialisation of a result: stable key order as built, two-space indent, final newline. */
+export function serializeResult(result: RunResult): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}
+
+/**
+ * Validates and writes a result atomically (temp file + rename), so a crash never leaves a
+ * half-written file where a valid one is expected. Nothing is written when validation fails.
+ */
+export async function writeResultFile(path: string, result: RunResult): Promise<void> {
+  const valid = parseResult(JSON.stringify(result), `result for ${basename(path)}`);
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(tmp, serializeResult(valid));
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
