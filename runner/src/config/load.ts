@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { ConfigSchema, describeIssues, type Config } from '@runtime-bench/schemas';
+import { RbError, errorMessage } from '../errors.ts';
+
+/** Parses and validates YAML config text; every error names the file, the field and the problem. */
+export function parseConfig(text: string, where: string): Config {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text, { prettyErrors: true }) ?? {};
+  } catch (error) {
+    const detail = error instanceof YAMLParseError ? error.message : errorMessage(error);
+    throw new RbError('CONFIG_INVALID', `${where}: not valid YAML: ${detail}`, 'fix the YAML syntax at the line shown');
+  }
+  const parsed = ConfigSchema.safeParse(doc);
+  if (!parsed.success) {
+    throw new RbError(
+      'CONFIG_INVALID',
+      `invalid config\n${describeIssues(parsed.error, where).join('\n')}`,
+      'see examples/quick.yaml and schemas/json/config.schema.json for every field and its default',
+    );
+  }
+  return parsed.data;
+}
+
+export async function loadConfig(path: string): Promise<Config> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new RbError('CONFIG_UNREADABLE', `cannot read config ${path}: ${errorMessage(error)}`, 'check the --config path');
+  }
+  return parseConfig(text, path);
+}

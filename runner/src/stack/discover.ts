@@ -1,0 +1,112 @@
+import { access, constants } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
+import { exec } from '../util/exec.ts';
+import { RbError } from '../errors.ts';
+import { guessOciKind, incompatibility, parseOciVersion, parseSemver } from './versions.ts';
+
+/** First executable named `name` on PATH (or in the extra directories first). */
+export async function which(name: string, extraDirs: string[] = []): Promise<string | null> {
+  if (name.includes('/')) return (await isExecutable(name)) ? name : null;
+  const dirs = [...extraDirs, ...(process.env.PATH ?? '').split(delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin'];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    if (await isExecutable(candidate)) return candidate;
+  }
+  return null;
+}
+
+async function isExecutable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface ContainerdBinary {
+  path: string;
+  version: string;
+  ctr: string;
+}
+
+/** The containerd to run: the given binary or the one on PATH, with its version and its own ctr. */
+export async function findContainerd(explicit?: string): Promise<ContainerdBinary> {
+  const path = explicit ?? (await which('containerd'));
+  if (!path || !(await isExecutable(path))) {
+    throw new RbError(
+      'STACK_NO_CONTAINERD',
+      explicit ? `--containerd ${explicit} is not an executable file` : 'no containerd binary on PATH',
+      'install it (apt-get install containerd) or pass --containerd /path/to/containerd',
+    );
+  }
+  const out = await exec(path, ['--version']);
+  const version = parseSemver(out.stdout);
+  if (!version) throw new RbError('STACK_CONTAINERD_VERSION', `cannot read a version from "${out.stdout.trim()}" (${path} --version)`);
+  const ctr = (await which('ctr', [dirname(path)])) ?? 'ctr';
+  return { path, version, ctr };
+}
+
+export interface OciRuntimeBinary {
+  name: string;
+  kind: 'runc' | 'crun' | 'youki' | 'runsc';
+  binary: string;
+  version: string;
+  versionOutput: string;
+}
+
+export interface DiscoveredHandlers {
+  handlers: OciRuntimeBinary[];
+  skipped: { name: string; binary: string; reason: string }[];
+}
+
+export async function ociVersion(kind: string, binary: string): Promise<{ version: string; output: string } | { error: string }> {
+  const out = await exec(binary, ['--version'], { allowFailure: true, timeoutMs: 10_000 });
+  const text = `${out.stdout}${out.stderr}`.trim();
+  const version = out.exitCode === 0 ? parseOciVersion(kind, text) : null;
+  return version ? { version, output: text } : { error: `${binary} --version failed: ${text.split('\n')[0] ?? ''}` };
+}
+
+/**
+ * One handler per OCI runtime found on the host (runc, crun, youki; runsc only with its containerd
+ * shim), plus the extra binaries a config names. Known-incompatible pairs are skipped with a reason.
+ */
+export async function discoverHandlers(
+  containerdVersion: string,
+  extra: { name: string; binary: string; kind?: 'runc' | 'crun' | 'youki' | 'runsc' | undefined }[],
+): Promise<DiscoveredHandlers> {
+  const candidates: { name: string; kind: OciRuntimeBinary['kind']; binary: string }[] = [];
+  const skipped: DiscoveredHandlers['skipped'] = [];
+  for (const kind of ['runc', 'crun', 'youki', 'runsc'] as const) {
+    const binary = await which(kind);
+    if (!binary) continue;
+    if (kind === 'runsc' && !(await which('containerd-shim-runsc-v1'))) {
+      skipped.push({ name: kind, binary, reason: 'runsc found but containerd-shim-runsc-v1 is not on PATH (the runc shim cannot track runsc containers)' });
+      continue;
+    }
+    candidates.push({ name: kind, kind, binary });
+  }
+  for (const e of extra) {
+    const kind = e.kind ?? guessOciKind(e.binary);
+    if (!kind) {
+      throw new RbError('CONFIG_INVALID', `stack.extraHandlers: cannot tell which OCI runtime ${e.binary} is`, `add kind: runc | crun | youki | runsc to the "${e.name}" entry`);
+    }
+    if (candidates.some((c) => c.name === e.name)) {
+      throw new RbError('CONFIG_INVALID', `stack.extraHandlers: handler name "${e.name}" is already used`, 'give each extra handler a unique name, e.g. runc-1.3.6');
+    }
+    candidates.push({ name: e.name, kind, binary: e.binary });
+  }
+  const handlers: OciRuntimeBinary[] = [];
+  for (const c of candidates) {
+    const v = await ociVersion(c.kind, c.binary);
+    if ('error' in v) {
+      skipped.push({ ...c, reason: v.error });
+      continue;
+    }
+    const why = incompatibility(containerdVersion, c.kind, v.version);
+    if (why) skipped.push({ name: c.name, binary: c.binary, reason: why });
+    else handlers.push({ ...c, version: v.version, versionOutput: v.output });
+  }
+  return { handlers, skipped };
+}

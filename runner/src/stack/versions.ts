@@ -1,0 +1,52 @@
+// Pure parsing of the version lines that runtimes print, and the compatibility rules we know of.
+
+/** The first x.y.z in a version output ("containerd github.com/… 1.6.20~ds1 …", "runc version 1.1.5+ds1"). */
+export function parseSemver(text: string): string | null {
+  const m = /\bv?(\d+\.\d+(?:\.\d+)?)(?:[-~+][0-9A-Za-z.~+-]*)?\b/.exec(text);
+  return m ? m[1]! : null;
+}
+
+/** Version of an OCI runtime from its `--version` output; runsc prints a release date, not semver. */
+export function parseOciVersion(kind: string, text: string): string | null {
+  const firstLine = text.trim().split('\n')[0] ?? '';
+  if (kind === 'runsc') {
+    const m = /runsc version (\S+)/.exec(text);
+    return m ? m[1]! : null;
+  }
+  return parseSemver(firstLine);
+}
+
+/** Compares dotted numeric versions: negative, zero or positive like a sort comparator. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** containerd 2.x reads config version 3; 1.6 and 1.7 read version 2. */
+export function containerdConfigVersion(containerdVersion: string): 2 | 3 {
+  return compareVersions(containerdVersion, '2.0.0') >= 0 ? 3 : 2;
+}
+
+/**
+ * Known combinations that cannot work, with the reason (verified on this kind of host, see
+ * shared/docs/stack.md): crun before 1.9 only speaks OCI runtime spec 1.0, which containerd 1.7+
+ * no longer produces ("unknown version specified").
+ */
+export function incompatibility(containerdVersion: string, kind: string, ociVersion: string | null): string | null {
+  if (kind === 'crun' && ociVersion && compareVersions(ociVersion, '1.9') < 0 && compareVersions(containerdVersion, '1.7') >= 0) {
+    return `crun ${ociVersion} only supports OCI runtime spec 1.0.x, containerd ${containerdVersion} needs a newer crun ("unknown version specified")`;
+  }
+  return null;
+}
+
+/** Which OCI runtime a binary is, from its file name (runc-1.3.6 → runc). */
+export function guessOciKind(binaryPath: string): 'runc' | 'crun' | 'youki' | 'runsc' | null {
+  const base = binaryPath.split('/').pop() ?? '';
+  for (const kind of ['runsc', 'youki', 'crun', 'runc'] as const) if (base.startsWith(kind)) return kind;
+  return null;
+}
