@@ -1,0 +1,99 @@
+import type { Command } from 'commander';
+import { RbError } from '../errors.ts';
+import { checkNames, gitForRemote, redactError, redactingLogger } from '../publish/context.ts';
+import { DEFAULT_DATA_BRANCH } from '../publish/layout.ts';
+import { checkRepository, fetchBranchTip, withTemporaryWorktree } from '../publish/repo.ts';
+import {
+  readCommitEntries,
+  readDirEntries,
+  resolveLocalBranch,
+  verifyEntries,
+  type VerifyReport,
+} from '../publish/verify.ts';
+
+interface VerifyOptions {
+  dir?: string;
+  repo: string;
+  branch: string;
+  remote?: string;
+  json?: boolean;
+}
+
+export function registerData(program: Command): void {
+  const data = program.command('data').description('inspect the published benchmark data');
+  data
+    .command('verify')
+    .description('validate every result file of the data branch (or of a data directory) and count the runs')
+    .option('--dir <dir>', 'verify a data directory laid out like the branch (e.g. data), not a branch')
+    .option('--repo <dir>', 'the clone holding the data branch', '.')
+    .option('--branch <name>', 'the data branch', DEFAULT_DATA_BRANCH)
+    .option('--remote <name>', "fetch and verify the remote's branch instead of the local copy")
+    .option('--json', 'print a machine-readable report')
+    .action(async (opts: VerifyOptions, command: Command) => {
+      const report = await verify(opts, command);
+      if (opts.json) console.log(JSON.stringify(report, null, 2));
+      else {
+        for (const p of report.problems) console.log(`INVALID  ${p.message}`);
+        console.log(
+          `${report.source}: ${report.files} file(s), ${report.valid} valid, ${report.invalid} invalid; ` +
+            `runs: ${report.runs.complete} complete, ${report.runs.incomplete} incomplete`,
+        );
+      }
+      if (report.invalid > 0) {
+        throw new RbError(
+          'DATA_INVALID',
+          `${report.invalid} of ${report.files} file(s) in ${report.source} are invalid`,
+          'published files are never rewritten by runtime-bench: repair them by hand in a reviewed commit',
+        );
+      }
+    });
+}
+
+async function verify(opts: VerifyOptions, command: Command): Promise<VerifyReport> {
+  if (opts.dir !== undefined) {
+    const branchGiven = command.getOptionValueSource('branch') === 'cli';
+    const repoGiven = command.getOptionValueSource('repo') === 'cli';
+    if (opts.remote !== undefined || branchGiven || repoGiven) {
+      throw new RbError(
+        'USAGE_DATA_VERIFY',
+        '--dir verifies a directory; it cannot be combined with --repo, --branch or --remote',
+      );
+    }
+    return verifyEntries(await readDirEntries(opts.dir), opts.dir);
+  }
+  await checkNames(process.env, opts.remote, opts.branch);
+  const remote = opts.remote;
+  const { git, secrets } = await gitForRemote(process.env, opts.repo, remote ?? 'origin');
+  try {
+    await checkRepository(git, opts.repo, remote !== undefined);
+    if (remote === undefined) {
+      const { ref, commit } = await resolveLocalBranch(git, opts.repo, opts.branch);
+      return verifyEntries(
+        await readCommitEntries(git, opts.repo, commit),
+        `${ref} (${commit.slice(0, 12)})`,
+      );
+    }
+    const log = redactingLogger((line) => console.error(line), secrets);
+    return await withTemporaryWorktree(
+      git,
+      opts.repo,
+      async (worktree) => {
+        const tip = await fetchBranchTip(git, worktree, remote, opts.branch);
+        if (tip === null) {
+          throw new RbError(
+            'DATA_NO_BRANCH',
+            `${remote} has no branch ${opts.branch}`,
+            'publish a result first',
+          );
+        }
+        return verifyEntries(
+          await readCommitEntries(git, worktree, tip),
+          `${remote}/${opts.branch} (${tip.slice(0, 12)})`,
+        );
+      },
+      log,
+    );
+  } catch (error) {
+    throw redactError(error, secrets);
+  }
+}

@@ -1,0 +1,110 @@
+import { fileURLToPath } from 'node:url';
+import { type Command, InvalidArgumentError } from 'commander';
+import { TOKEN_ENV_VARS } from '../publish/auth.ts';
+import { checkNames, gitForRemote, loadDocFiles, redactError, redactingLogger } from '../publish/context.ts';
+import { DEFAULT_DATA_BRANCH } from '../publish/layout.ts';
+import { DEFAULT_MAX_ATTEMPTS, publishResults, readInputs } from '../publish/publish.ts';
+
+/** The workspace root (…/runner/src/commands → …), where data/README.md and schemas/json live. */
+const WORKSPACE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+interface PublishCommandOptions {
+  repo: string;
+  remote: string;
+  branch: string;
+  message?: string;
+  maxAttempts: number;
+  json?: boolean;
+}
+
+export function registerPublish(program: Command): void {
+  program
+    .command('publish')
+    .description(
+      'publish result files to the data branch: validated, add-only, safe against concurrent publishers',
+    )
+    .argument('<files...>', 'result JSON files')
+    .option('--repo <dir>', 'a clone of the repository that owns the data branch (left untouched)', '.')
+    .option('--remote <name>', 'remote name or URL to publish to', 'origin')
+    .option(
+      '--branch <name>',
+      'the data branch (created as an orphan branch when missing)',
+      DEFAULT_DATA_BRANCH,
+    )
+    .option('--message <text>', 'commit message (default: the list of added runs)')
+    .option(
+      '--max-attempts <n>',
+      'push attempts before giving up on a busy branch',
+      positiveInt,
+      DEFAULT_MAX_ATTEMPTS,
+    )
+    .option('--json', 'print a machine-readable report')
+    .addHelpText(
+      'after',
+      `\nIn CI the token is read from ${TOKEN_ENV_VARS.join(' or ')} and handed to git through the\n` +
+        'environment (http.<origin>.extraheader), never through arguments, URLs or .git/config.',
+    )
+    .action(async (files: string[], opts: PublishCommandOptions) => {
+      // Validation first: an invalid file stops everything before git is even started.
+      const inputs = await readInputs(files);
+      await checkNames(process.env, opts.remote, opts.branch);
+      // Secrets are read here rather than in cli.ts because they must never pass through argv.
+      const { git, secrets, tokenSource } = await gitForRemote(process.env, opts.repo, opts.remote);
+      const log = redactingLogger((line) => console.error(line), secrets);
+      if (tokenSource) log(`authenticating to HTTP(S) remotes with the token from ${tokenSource}`);
+      try {
+        const docs = await loadDocFiles(WORKSPACE_ROOT);
+        const report = await publishResults(
+          inputs,
+          {
+            repo: opts.repo,
+            remote: opts.remote,
+            branch: opts.branch,
+            message: opts.message,
+            maxAttempts: opts.maxAttempts,
+            docs,
+          },
+          { git, log, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), random: Math.random },
+        );
+        if (opts.json) {
+          console.log(
+            JSON.stringify(
+              {
+                outcome: report.outcome,
+                branch: report.branch,
+                commit: report.commit,
+                attempts: report.attempts,
+                added: report.added.map((c) => ({ runId: c.runId, path: c.path, sources: c.sources })),
+                unchanged: report.unchanged.map((c) => ({
+                  runId: c.runId,
+                  path: c.path,
+                  sources: c.sources,
+                })),
+                docs: report.docs.map((d) => ({ path: d.path, action: d.action })),
+              },
+              null,
+              2,
+            ),
+          );
+          return;
+        }
+        for (const c of report.added) console.log(`added      ${c.path}  (${c.sources.join(', ')})`);
+        for (const c of report.unchanged) console.log(`unchanged  ${c.path}  (already published)`);
+        for (const d of report.docs)
+          console.log(`${d.action === 'add' ? 'added   ' : 'updated '}   ${d.path}`);
+        console.log(
+          report.outcome === 'published'
+            ? `published ${report.added.length} run(s) to ${opts.remote}/${report.branch} as ${report.commit?.slice(0, 12)} (attempt ${report.attempts})`
+            : `nothing to publish: ${report.unchanged.length} run(s) already on ${opts.remote}/${report.branch}`,
+        );
+      } catch (error) {
+        throw redactError(error, secrets);
+      }
+    });
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}

@@ -1,0 +1,45 @@
+// Where a result lives on the data branch: data/runs/<yyyy>/<mm>/<dd>/<run-id>.json, the date
+// being the UTC date of startedAt. One immutable file per run, so concurrent publishers never edit
+// the same file and history only ever grows.
+import type { RunResult } from '@runtime-bench/schemas';
+
+/** Directory of result files, relative to the root of the data branch (and of main). */
+export const RUNS_DIR = 'data/runs';
+
+/** Directory, relative to the root of the data branch, holding copies of the JSON Schema files. */
+export const SCHEMAS_DIR = 'schemas';
+
+/** The default branch results are published to. */
+export const DEFAULT_DATA_BRANCH = 'benchmark-data';
+
+/** `yyyy/mm/dd` of an ISO timestamp, in UTC (an offset such as +02:00 is honoured). */
+export function utcDatePath(isoDateTime: string): string {
+  const date = new Date(isoDateTime);
+  if (Number.isNaN(date.getTime())) throw new Error(`not a date-time: ${isoDateTime}`);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getUTCFullYear()}/${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}`;
+}
+
+/** The path of a result on the data branch, relative to its root (`prefix` replaces `data/runs`). */
+export function runPath(result: Pick<RunResult, 'runId' | 'startedAt'>, prefix = RUNS_DIR): string {
+  return `${prefix}/${utcDatePath(result.startedAt)}/${result.runId}.json`;
+}
+
+/** The run id a result path names (its file name without `.json`), or undefined for other files. */
+export function runIdOfPath(path: string): string | undefined {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return name.endsWith('.json') ? name.slice(0, -'.json'.length) : undefined;
+}
+
+/**
+ * Why a validated result does not belong at `path` (relative to the runs directory, e.g.
+ * `2026/11/21/<id>.json`), or undefined when it does.
+ */
+export function layoutProblem(
+  relativePath: string,
+  result: Pick<RunResult, 'runId' | 'startedAt'>,
+): string | undefined {
+  const expected = `${utcDatePath(result.startedAt)}/${result.runId}.json`;
+  if (relativePath === expected) return undefined;
+  return `runId ${result.runId} started at ${result.startedAt} belongs at ${expected}, not ${relativePath}`;
+}

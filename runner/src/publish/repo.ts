@@ -1,0 +1,158 @@
+// Git operations shared by publish and verify: a throw-away worktree, the remote branch's tip,
+// listing and reading files of a commit without checking anything out.
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { RbError, errorMessage } from '../errors.ts';
+import { gitOk, type GitRunner } from './git.ts';
+import { tail } from './push.ts';
+
+/**
+ * Fails with a clear message unless `repo` is inside a git repository, with at least one commit
+ * when `needsCommit` (a worktree is made from HEAD).
+ */
+export async function checkRepository(git: GitRunner, repo: string, needsCommit = true): Promise<void> {
+  // execFile reports a missing cwd as ENOENT, which would read as "git not found".
+  const isDir = await stat(repo).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDir)
+    throw new RbError('PUBLISH_REPO', `${repo} is not a directory`, 'pass --repo DIR naming a git clone');
+  const inside = await git.run(['rev-parse', '--git-dir'], { cwd: repo }).catch((error: unknown) => ({
+    exitCode: -1,
+    stderr: errorMessage(error),
+  }));
+  if (inside.exitCode !== 0) {
+    throw new RbError(
+      'PUBLISH_REPO',
+      `${repo} is not a git repository (${tail(inside.stderr, 1)})`,
+      'run inside a clone of the repository that owns the data branch, or pass --repo DIR',
+    );
+  }
+  if (!needsCommit) return;
+  const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: repo });
+  if (head.exitCode !== 0) {
+    throw new RbError(
+      'PUBLISH_REPO',
+      `${repo} has no commit yet, so no temporary worktree can be made from it`,
+      'commit something first, or pass --repo pointing at a clone with history',
+    );
+  }
+}
+
+/**
+ * Runs `fn` in a detached, empty (no checkout) worktree of `repo` in a temporary directory. The
+ * worktree has its own index and FETCH_HEAD, so the caller's checkout, index and refs are never
+ * touched, and several publishers can work in one repository at once. Always removed afterwards.
+ */
+export async function withTemporaryWorktree<T>(
+  git: GitRunner,
+  repo: string,
+  fn: (worktree: string) => Promise<T>,
+  log: (line: string) => void = () => {},
+): Promise<T> {
+  const parent = await mkdtemp(join(tmpdir(), 'rb-publish-'));
+  // A unique basename gives a unique admin directory under .git/worktrees.
+  const worktree = join(parent, `rb-publish-${randomBytes(4).toString('hex')}`);
+  try {
+    await gitOk(git, ['worktree', 'add', '--detach', '--no-checkout', worktree, 'HEAD'], { cwd: repo });
+    return await fn(worktree);
+  } finally {
+    const removed = await git
+      .run(['worktree', 'remove', '--force', worktree], { cwd: repo })
+      .catch(() => undefined);
+    await rm(parent, { recursive: true, force: true });
+    if (removed?.exitCode !== 0) {
+      // Either add failed half-way or remove did: prune forgets admin entries whose directory is gone.
+      const pruned = await git.run(['worktree', 'prune'], { cwd: repo }).catch(() => undefined);
+      if (pruned?.exitCode !== 0) log(`warning: could not prune the temporary worktree ${worktree}`);
+    }
+  }
+}
+
+/** Raised when a remote cannot be listed or fetched: nothing was changed anywhere. */
+export function unreachable(remote: string, stderr: string): RbError {
+  return new RbError(
+    'PUBLISH_REMOTE_UNREACHABLE',
+    `cannot reach remote ${remote}:\n${tail(stderr) || '(git printed nothing)'}`,
+    'check --remote, the network and the credentials (RB_PUBLISH_TOKEN / GITHUB_TOKEN in CI); nothing was published and no local file was changed',
+  );
+}
+
+/**
+ * Fetches `branch` from `remote` into the worktree's FETCH_HEAD and returns its commit, or null
+ * when the remote has no such branch. Never updates a ref: an empty --refmap turns off git's
+ * opportunistic update of remote-tracking branches, which would race with other publishers.
+ */
+export async function fetchBranchTip(
+  git: GitRunner,
+  worktree: string,
+  remote: string,
+  branch: string,
+  remoteLabel = remote,
+): Promise<string | null> {
+  const ref = `refs/heads/${branch}`;
+  const listed = await git.run(['ls-remote', '--exit-code', remote, ref], { cwd: worktree });
+  if (listed.exitCode === 2) return null;
+  if (listed.exitCode !== 0) throw unreachable(remoteLabel, listed.stderr);
+  const fetched = await git.run(
+    ['fetch', '--quiet', '--no-tags', '--no-recurse-submodules', '--refmap=', remote, ref],
+    {
+      cwd: worktree,
+    },
+  );
+  if (fetched.exitCode !== 0) throw unreachable(remoteLabel, fetched.stderr);
+  return (await gitOk(git, ['rev-parse', '--verify', 'FETCH_HEAD^{commit}'], { cwd: worktree })).trim();
+}
+
+/** Paths of the blobs under `dir` in `commit`, relative to the repository root. */
+export async function listFiles(git: GitRunner, cwd: string, commit: string, dir: string): Promise<string[]> {
+  const out = await gitOk(git, ['ls-tree', '-r', '-z', '--full-tree', '--name-only', commit, '--', dir], {
+    cwd,
+  });
+  return out.split('\0').filter((p) => p !== '');
+}
+
+/**
+ * Reads `<commit>:<path>` for many paths with one `git cat-file --batch` per chunk. Paths that
+ * do not exist map to undefined.
+ */
+export async function readFiles(
+  git: GitRunner,
+  cwd: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<Map<string, string | undefined>> {
+  const out = new Map<string, string | undefined>();
+  const chunk = 500;
+  for (let i = 0; i < paths.length; i += chunk) {
+    const part = paths.slice(i, i + chunk);
+    for (const p of part) {
+      if (p.includes('\n'))
+        throw new RbError('PUBLISH_PATH', `unsupported path with a newline: ${JSON.stringify(p)}`);
+    }
+    const input = part.map((p) => `${commit}:${p}\n`).join('');
+    const result = await git.run(['cat-file', '--batch'], { cwd, input });
+    if (result.exitCode !== 0)
+      throw new RbError('COMMAND_FAILED', `git cat-file --batch failed: ${tail(result.stderr)}`);
+    const bytes = result.stdoutBytes;
+    let at = 0;
+    for (const p of part) {
+      const eol = bytes.indexOf(0x0a, at);
+      if (eol < 0) throw new RbError('COMMAND_FAILED', 'git cat-file --batch: output ended early');
+      const header = bytes.subarray(at, eol).toString('utf8');
+      at = eol + 1;
+      const match = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+      if (!match) {
+        out.set(p, undefined); // "<object> missing" (or ambiguous): not a file in this commit
+        continue;
+      }
+      const size = Number(match[2]);
+      out.set(p, match[1] === 'blob' ? bytes.subarray(at, at + size).toString('utf8') : undefined);
+      at += size + 1; // content, then a newline
+    }
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+// `data verify`: every result file on the data branch (or in a data directory) must be a valid
+// result stored where its run id and start date say, each run id exactly once.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { RbError, errorMessage } from '../errors.ts';
+import { parseResult } from '../results/io.ts';
+import { gitOk, type GitRunner } from './git.ts';
+import { RUNS_DIR, layoutProblem, runIdOfPath } from './layout.ts';
+import { listFiles, readFiles } from './repo.ts';
+
+/** A file found under the runs directory. */
+export interface DataEntry {
+  /** Relative to the runs directory, with `/` separators: `2026/11/21/<run-id>.json`. */
+  path: string;
+  /** How messages name the file: `data/runs/…` on a branch, the real path for a directory. */
+  where: string;
+  text: string;
+}
+
+export interface VerifyReport {
+  /** What was verified: `<ref> (<commit>)` or a directory. */
+  source: string;
+  files: number;
+  valid: number;
+  invalid: number;
+  /** Valid runs per run status. */
+  runs: { complete: number; incomplete: number };
+  problems: { file: string; message: string }[];
+}
+
+/** Validates each entry and its place in the layout; never throws for a bad file, it counts it. */
+export function verifyEntries(entries: readonly DataEntry[], source: string): VerifyReport {
+  const report: VerifyReport = {
+    source,
+    files: entries.length,
+    valid: 0,
+    invalid: 0,
+    runs: { complete: 0, incomplete: 0 },
+    problems: [],
+  };
+  const firstSeen = new Map<string, string>();
+  const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const entry of sorted) {
+    const problem = entryProblem(entry, firstSeen);
+    if (problem.message !== undefined) {
+      report.invalid += 1;
+      report.problems.push({ file: entry.where, message: problem.message });
+    } else if (problem.status) {
+      report.valid += 1;
+      report.runs[problem.status] += 1;
+    }
+  }
+  return report;
+}
+
+function entryProblem(
+  entry: DataEntry,
+  firstSeen: Map<string, string>,
+): { message?: string; status?: 'complete' | 'incomplete' } {
+  if (runIdOfPath(entry.path) === undefined) {
+    return {
+      message: `${entry.where}: not a result file (only <run-id>.json files belong under ${RUNS_DIR})`,
+    };
+  }
+  let result;
+  try {
+    result = parseResult(entry.text, entry.where);
+  } catch (error) {
+    return { message: errorMessage(error) };
+  }
+  const misplaced = layoutProblem(entry.path, result);
+  if (misplaced) return { message: `${entry.where}: ${misplaced}` };
+  const other = firstSeen.get(result.runId);
+  if (other !== undefined)
+    return { message: `${entry.where}: run id ${result.runId} is also stored as ${other}` };
+  firstSeen.set(result.runId, entry.where);
+  return { status: result.status };
+}
+
+/**
+ * The result files of a data directory laid out like the branch (`<dir>/runs/yyyy/mm/dd/*.json`,
+ * e.g. `data/` on main). A missing `runs/` is an empty data set; a missing `<dir>` is an error.
+ */
+export async function readDirEntries(dir: string): Promise<DataEntry[]> {
+  const isDir = await stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  if (!isDir)
+    throw new RbError(
+      'USAGE_DATA_DIR',
+      `${dir} is not a directory`,
+      'pass the data directory, e.g. --dir data',
+    );
+  const runs = join(dir, 'runs');
+  let names: string[];
+  try {
+    names = await readdir(runs, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new RbError('DATA_UNREADABLE', `${runs}: cannot list (${errorMessage(error)})`);
+  }
+  const entries: DataEntry[] = [];
+  for (const name of names.sort()) {
+    const full = join(runs, name);
+    const info = await stat(full);
+    if (info.isDirectory()) continue;
+    let text: string;
+    try {
+      text = await readFile(full, 'utf8');
+    } catch (error) {
+      throw new RbError('DATA_UNREADABLE', `${full}: cannot read (${errorMessage(error)})`);
+    }
+    entries.push({ path: relative(runs, full).split(sep).join('/'), where: full, text });
+  }
+  return entries;
+}
+
+/** The result files of `commit` (read from the object store, nothing checked out). */
+export async function readCommitEntries(git: GitRunner, cwd: string, commit: string): Promise<DataEntry[]> {
+  const paths = await listFiles(git, cwd, commit, RUNS_DIR);
+  const texts = await readFiles(git, cwd, commit, paths);
+  return paths.map((path) => ({
+    path: path.slice(RUNS_DIR.length + 1),
+    where: path,
+    text: texts.get(path) ?? '',
+  }));
+}
+
+/**
+ * The commit of the local data branch: `refs/heads/<branch>`, else the remote-tracking
+ * `refs/remotes/origin/<branch>` that a plain clone has.
+ */
+export async function resolveLocalBranch(
+  git: GitRunner,
+  repo: string,
+  branch: string,
+): Promise<{ ref: string; commit: string }> {
+  for (const ref of [`refs/heads/${branch}`, `refs/remotes/origin/${branch}`]) {
+    const found = await git.run(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: repo });
+    if (found.exitCode === 0) return { ref, commit: found.stdout.trim() };
+  }
+  throw new RbError(
+    'DATA_NO_BRANCH',
+    `${repo} has no branch ${branch} (neither refs/heads/${branch} nor refs/remotes/origin/${branch})`,
+    `fetch it (git fetch origin ${branch}) or pass --remote origin to verify the remote's copy`,
+  );
+}
+
+/** Short commit id for messages. */
+export async function shortCommit(git: GitRunner, cwd: string, commit: string): Promise<string> {
+  return (await gitOk(git, ['rev-parse', '--short=12', commit], { cwd })).trim();
+}
