@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { RbError, errorMessage } from '../errors.ts';
+import {
+  DEFAULT_PREFIX,
+  DEFAULT_SUITES,
+  SOURCES,
+  buildPlan,
+  formatPlan,
+  install,
+  listInstalled,
+  parseSpecList,
+  realInstallEnv,
+  type Source,
+} from '../install/index.ts';
+
+interface InstallCliOptions {
+  source: string;
+  prefix: string;
+  suites: string;
+  state?: string;
+  mirror?: string;
+  debianMirror?: string;
+  checksums?: string;
+  dryRun?: boolean;
+  list?: boolean;
+  json?: boolean;
+}
+
+/** The default record path: inside the prefix, so a later uninstall finds it without being told. */
+export function defaultStatePath(prefix: string): string {
+  return join(prefix, 'state', 'install.json');
+}
+
+async function readChecksums(path: string): Promise<Record<string, string>> {
+  try {
+    return z.record(z.string(), z.string()).parse(JSON.parse(await readFile(path, 'utf8')));
+  } catch (error) {
+    throw new RbError(
+      'USAGE_CHECKSUMS',
+      `${path}: not a JSON object of "component@version/file": "sha256:<hex>" (${errorMessage(error)})`,
+    );
+  }
+}
+
+export function registerInstall(program: Command): void {
+  program
+    .command('install')
+    .description('install container runtimes at chosen versions side by side under one prefix')
+    .argument(
+      '[components...]',
+      'name@version, e.g. containerd@1.7.24 runc@1.3.6 crun@latest (path source: runc or runc@/usr/sbin/runc)',
+    )
+    .option('--source <source>', `where to take them from: ${SOURCES.join(' | ')}`, 'release')
+    .option('--prefix <dir>', 'install root: <prefix>/<component>/<version>', DEFAULT_PREFIX)
+    .option('--suites <list>', 'Debian suites searched by the distro source', DEFAULT_SUITES.join(','))
+    .option('--state <file>', 'where to write the install record (default <prefix>/state/install.json)')
+    .option('--mirror <url>', 'fetch release assets https://host/path from <url>/host/path')
+    .option('--debian-mirror <url>', 'Debian archive for the distro source')
+    .option('--checksums <file>', 'extra pinned digests, JSON {"runc@1.3.6/runc.amd64": "sha256:<hex>"}')
+    .option('--dry-run', 'print the plan and change nothing')
+    .option('--list', 'list what is installed under the prefix')
+    .option('--json', 'print the install record (or plan, or list) as JSON')
+    .action(async (specs: string[], opts: InstallCliOptions) => {
+      if (opts.list) {
+        const installed = await listInstalled(opts.prefix);
+        if (opts.json) console.log(JSON.stringify(installed, null, 2));
+        else
+          for (const [name, versions] of Object.entries(installed))
+            console.log(`${name.padEnd(12)} ${versions.join('  ')}`);
+        return;
+      }
+      if (!SOURCES.includes(opts.source as Source)) {
+        throw new RbError('USAGE_SOURCE', `--source "${opts.source}" is not one of ${SOURCES.join(', ')}`);
+      }
+      const request = {
+        specs: parseSpecList(specs.join(' ')),
+        source: opts.source as Source,
+        prefix: opts.prefix,
+        suites: opts.suites
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
+      if (opts.dryRun) {
+        const plan = buildPlan(request);
+        console.log(opts.json ? JSON.stringify(plan, null, 2) : formatPlan(plan));
+        return;
+      }
+      const statePath = opts.state ?? defaultStatePath(opts.prefix);
+      const record = await install(realInstallEnv(), request, {
+        statePath,
+        ...(opts.mirror ? { mirror: opts.mirror } : {}),
+        ...(opts.debianMirror ? { debianMirror: opts.debianMirror } : {}),
+        ...(opts.checksums ? { checksums: await readChecksums(opts.checksums) } : {}),
+      });
+      if (opts.json) {
+        console.log(JSON.stringify(record, null, 2));
+        return;
+      }
+      for (const c of record.components)
+        console.log(
+          `${`${c.name}@${c.version}`.padEnd(24)} ${c.dir ?? Object.values(c.binaries)[0]}  (${c.detail})`,
+        );
+      for (const h of record.handlers) console.log(`handler ${h.name.padEnd(18)} ${h.binary}`);
+      for (const c of record.containerd)
+        console.log(`stack up --containerd ${c.binary} --config ${record.stackConfig}`);
+      console.log(`record: ${statePath}  (undo with: runtime-bench uninstall --state ${statePath})`);
+    });
+}

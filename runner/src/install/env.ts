@@ -1,0 +1,40 @@
+// The effects the installer needs, passed in (house style: no module mocking). `realInstallEnv`
+// is the production wiring; tests use it too, with their own prefix and a local HTTP server.
+import { exec, type ExecOptions, type ExecResult } from '../util/exec.ts';
+
+/** Runs a command to completion; throws CommandError unless `allowFailure`. */
+export type CommandRunner = (
+  command: string,
+  args: readonly string[],
+  options?: ExecOptions,
+) => Promise<ExecResult>;
+
+export interface InstallEnv {
+  run: CommandRunner;
+  fetch: (url: string) => Promise<Response>;
+  log: (line: string) => void;
+  /** glibc of this host (`2.36`), null on a non-glibc system. */
+  hostGlibc: string | null;
+  /** Node's name of the CPU architecture (`x64`, `arm64`). */
+  arch: string;
+  /** How to run our own CLI (for `stack down` during uninstall). */
+  cli: readonly string[];
+}
+
+/** The glibc version Node itself was loaded with. */
+export function hostGlibcVersion(): string | null {
+  const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)
+    ?.header;
+  return header?.glibcVersionRuntime ?? null;
+}
+
+export function realInstallEnv(log: (line: string) => void = (l) => console.error(l)): InstallEnv {
+  return {
+    run: exec,
+    fetch: (url) => fetch(url, { redirect: 'follow' }),
+    log,
+    hostGlibc: hostGlibcVersion(),
+    arch: process.arch,
+    cli: [process.execPath, new URL('../../bin/runtime-bench.js', import.meta.url).pathname],
+  };
+}

@@ -1,0 +1,126 @@
+// The install plan: which component, at which version, from which source, into which directory,
+// and which CRI handler it becomes. Pure, so `install --dry-run` prints exactly what install does.
+import { join } from 'node:path';
+import { RbError } from '../errors.ts';
+import {
+  COMPONENTS,
+  handlerName,
+  type ComponentInfo,
+  type ComponentSpec,
+  type Source,
+} from './components.ts';
+
+/** Where everything goes unless told otherwise: one directory per component and version. */
+export const DEFAULT_PREFIX = '/opt/runtime-bench';
+
+/** Debian suites searched by the distro source, oldest first (the host's own suite first). */
+export const DEFAULT_SUITES = ['bookworm', 'trixie', 'sid'];
+
+export interface InstallRequest {
+  specs: ComponentSpec[];
+  source: Source;
+  prefix: string;
+  suites: string[];
+}
+
+export interface PlanStep {
+  spec: ComponentSpec;
+  component: ComponentInfo;
+  source: Source;
+  /** Known before install unless the spec says `latest` (release/distro) or nothing (path). */
+  version: string | null;
+  /** `<prefix>/<component>/<version>`; null for the path source (it installs nothing). */
+  dir: string | null;
+  /** The CRI handler an OCI runtime becomes; null for other roles. */
+  handler: string | null;
+}
+
+export interface InstallPlan {
+  prefix: string;
+  source: Source;
+  suites: string[];
+  steps: PlanStep[];
+}
+
+const isConcrete = (v: string | null): v is string => v !== null && v !== 'latest';
+
+/** Checks the request and lays out the steps; throws RbError naming the first spec that cannot work. */
+export function buildPlan(request: InstallRequest): InstallPlan {
+  if (!request.prefix.startsWith('/')) {
+    throw new RbError(
+      'USAGE_PREFIX',
+      `prefix "${request.prefix}" is not an absolute path`,
+      'e.g. /opt/runtime-bench',
+    );
+  }
+  if (request.specs.length === 0) {
+    throw new RbError(
+      'USAGE_COMPONENT',
+      'nothing to install',
+      'name components, e.g. containerd@1.7.24 runc@1.3.6',
+    );
+  }
+  const seen = new Set<string>();
+  const steps = request.specs.map((spec): PlanStep => {
+    const component = COMPONENTS[spec.name];
+    const why = component.unsupported?.[request.source];
+    const label = `${spec.name}@${spec.path ?? spec.version ?? ''}`;
+    if (why)
+      throw new RbError(
+        'INSTALL_UNSUPPORTED',
+        `${label}: source "${request.source}" cannot provide ${spec.name}`,
+        why,
+      );
+    if (request.source !== 'path' && spec.version === null) {
+      throw new RbError(
+        'USAGE_COMPONENT',
+        `"${spec.name}": source "${request.source}" needs a version`,
+        `write ${spec.name}@<version> or ${spec.name}@latest`,
+      );
+    }
+    if (request.source !== 'path' && spec.path !== null) {
+      throw new RbError('USAGE_COMPONENT', `"${label}": a path only makes sense with source "path"`);
+    }
+    const key = `${spec.name}@${spec.version ?? spec.path ?? '*'}`;
+    if (seen.has(key)) throw new RbError('USAGE_COMPONENT', `"${key}" is requested twice`);
+    seen.add(key);
+    const version = spec.version;
+    const dir =
+      request.source !== 'path' && isConcrete(version)
+        ? componentDir(request.prefix, spec.name, version)
+        : null;
+    const handler = component.role === 'oci' && isConcrete(version) ? handlerName(spec.name, version) : null;
+    return { spec, component, source: request.source, version, dir, handler };
+  });
+  return { prefix: request.prefix, source: request.source, suites: request.suites, steps };
+}
+
+/** `<prefix>/<component>/<version>`, refusing versions that would escape the prefix. */
+export function componentDir(prefix: string, name: string, version: string): string {
+  if (version.includes('/') || version.startsWith('.')) {
+    throw new RbError('USAGE_COMPONENT', `version "${version}" of ${name} is not a plain version`);
+  }
+  return join(prefix, name, version);
+}
+
+/** The human-readable plan printed by `install --dry-run`. */
+export function formatPlan(plan: InstallPlan): string {
+  const lines = [`install plan (source ${plan.source}, prefix ${plan.prefix}):`];
+  for (const s of plan.steps) {
+    const what = `${s.spec.name}@${s.spec.path ?? s.version ?? '(installed)'}`;
+    let where: string;
+    if (s.source === 'path')
+      where = `use ${s.spec.path ?? `${s.spec.name} found on PATH`}, version read from it`;
+    else if (s.dir) where = `→ ${s.dir}`;
+    else where = `→ ${join(plan.prefix, s.spec.name)}/<version resolved at install>`;
+    const from =
+      s.source === 'distro'
+        ? ` (Debian package ${s.component.debianPackage}, suites ${plan.suites.join(', ')})`
+        : s.source === 'release'
+          ? ` (upstream release, ${s.component.release?.map((a) => a.algorithm).join('+')} verified)`
+          : '';
+    const handler = s.component.role === 'oci' ? `  handler ${s.handler ?? `${s.spec.name}-<version>`}` : '';
+    lines.push(`  ${what.padEnd(24)} ${where}${from}${handler}`);
+  }
+  return lines.join('\n');
+}
