@@ -1,0 +1,20 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'astro/config';
+
+// The site reads result files at build time from RB_DATA_DIR (a checkout of the data branch), or
+// from the repository's data/ by default. The resolved path is compiled into the build so that
+// pages never look at the environment themselves.
+const siteRoot = fileURLToPath(new URL('.', import.meta.url));
+const dataDir = resolve(process.env.RB_DATA_DIR || resolve(siteRoot, '../data'));
+
+export default defineConfig({
+  // GitHub Pages serves a project site below /<repository>/: the workflow sets both.
+  site: process.env.RB_SITE_URL || undefined,
+  base: process.env.RB_SITE_BASE || '/',
+  output: 'static',
+  trailingSlash: 'ignore',
+  build: { format: 'directory' },
+  devToolbar: { enabled: false },
+  vite: { define: { __RB_DATA_DIR__: JSON.stringify(dataDir) } },
+});

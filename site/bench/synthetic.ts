@@ -1,0 +1,211 @@
+// Synthetic result files for the scale benchmark and for tests while no real data exists.
+// Their numbers are invented: every file says so (hostname "synthetic-…", tool.version
+// "synthetic", provenance in incompleteReason-free `config.name`), and the site labels them.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConfigSchema, RESULT_SCHEMA_VERSION, type RunResult } from '@runtime-bench/schemas';
+import { parseResult, serializeResult } from '@runtime-bench/runner';
+import { summarize } from '@runtime-bench/runner/stats';
+
+/** The marker every synthetic file carries in tool.version; the site shows such runs as synthetic. */
+export const SYNTHETIC_TOOL_VERSION = 'synthetic';
+
+/** Deterministic PRNG (mulberry32) so that a seed always yields the same files. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Combo {
+  cri: 'containerd' | 'cri-o';
+  oci: 'runc' | 'crun' | 'runsc' | 'youki';
+  /** latency multiplier relative to containerd/runc */
+  factor: number;
+}
+
+const COMBOS: Combo[] = [
+  { cri: 'containerd', oci: 'runc', factor: 1 },
+  { cri: 'containerd', oci: 'crun', factor: 0.8 },
+  { cri: 'containerd', oci: 'runsc', factor: 2.5 },
+  { cri: 'containerd', oci: 'youki', factor: 0.85 },
+  { cri: 'cri-o', oci: 'runc', factor: 1.1 },
+  { cri: 'cri-o', oci: 'crun', factor: 0.9 },
+];
+
+const VERSIONS: Record<string, string[]> = {
+  containerd: ['1.6.20', '1.7.2', '1.7.13', '2.0.0'],
+  'cri-o': ['1.28.1', '1.29.0', '1.30.2'],
+  runc: ['1.1.5', '1.1.12', '1.2.0'],
+  crun: ['1.8.7', '1.9.2', '1.14.4'],
+  runsc: ['20231009.0', '20240212.0'],
+  youki: ['0.3.0', '0.3.3'],
+};
+
+const LIFECYCLE = [
+  ['RunPodSandbox', 120],
+  ['CreateContainer', 45],
+  ['StartContainer', 60],
+  ['StopContainer', 15],
+  ['RemoveContainer', 10],
+  ['StopPodSandbox', 30],
+  ['RemovePodSandbox', 12],
+] as const;
+
+const HOSTS = [
+  { cpuModel: 'Synthetic CPU A', cpus: 2, kernel: '6.1.0-18-amd64' },
+  { cpuModel: 'Synthetic CPU B', cpus: 8, kernel: '6.8.0-31-generic' },
+];
+
+/** One synthetic run; `index` spreads runs over nights, versions and hosts. */
+export function syntheticRun(index: number, seed = 1, samplesPerMetric = 10): RunResult {
+  const rand = rng(seed * 1_000_003 + index);
+  const noise = () => 1 + (rand() - 0.5) * 0.2;
+  const day = new Date(Date.UTC(2026, 0, 1) + index * 3_600_000 * 6);
+  const stamp = day.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const runId = `${stamp}-${(index >>> 0).toString(16).padStart(8, '0').slice(-8)}`;
+  const host = HOSTS[index % HOSTS.length]!;
+  const pick = (name: string) => {
+    const list = VERSIONS[name]!;
+    // Versions advance with time so that trends over versions and nights line up.
+    return list[Math.min(list.length - 1, Math.floor((index / 40) % (list.length + 1)))]!;
+  };
+  const config = ConfigSchema.parse({ name: 'synthetic', runs: samplesPerMetric });
+  const targets = COMBOS.map((c) => ({
+    id: `${c.cri}/${c.oci}`,
+    cri: {
+      name: c.cri,
+      version: pick(c.cri),
+      apiVersion: 'v1',
+      endpoint: `unix:///run/${c.cri}/${c.cri}.sock`,
+    },
+    handler: c.oci,
+    oci: { name: c.oci, version: pick(c.oci), path: `/usr/local/sbin/${c.oci}` },
+    transport: 'grpc' as const,
+  }));
+  const metric = (name: string, unit: 'ms' | 'events/s' | 's', direction: 'lower' | 'higher', base: number) => {
+    const samples = Array.from({ length: samplesPerMetric }, () => Number((base * noise()).toFixed(4)));
+    return { name, unit, direction, samples, errors: { count: 0, messages: [] }, summary: summarize(samples) };
+  };
+  const results: RunResult['results'] = [];
+  for (const [i, c] of COMBOS.entries()) {
+    const target = targets[i]!;
+    if (c.oci === 'youki' && index % 5 === 0) {
+      results.push({
+        benchmark: 'operations.container.lifecycle',
+        target: target.id,
+        status: 'unsupported',
+        reason: 'synthetic: the runtime refused the feature',
+        parameters: {},
+        attempts: 0,
+        failedAttempts: 0,
+        metrics: [],
+      });
+    } else {
+      results.push({
+        benchmark: 'operations.container.lifecycle',
+        target: target.id,
+        status: 'ok',
+        parameters: { command: ['/bin/sleep', '3600'], stopTimeoutSeconds: 0 },
+        attempts: samplesPerMetric,
+        failedAttempts: 0,
+        metrics: LIFECYCLE.map(([name, base]) => metric(name, 'ms', 'lower', base * c.factor)),
+      });
+    }
+    const cpuFactor = c.oci === 'runsc' ? 0.9 : 1;
+    results.push({
+      benchmark: 'performance.cpu',
+      target: target.id,
+      status: 'ok',
+      parameters: { maxPrime: 20000, threads: 1, timeSeconds: 10, events: 10000, modes: ['time', 'events'] },
+      attempts: samplesPerMetric,
+      failedAttempts: 0,
+      metrics: [
+        metric('events-per-second', 'events/s', 'higher', 1200 * cpuFactor),
+        metric('total-time', 's', 'lower', 8.3 / cpuFactor),
+      ],
+    });
+  }
+  const finished = new Date(day.getTime() + 20 * 60_000);
+  return {
+    schemaVersion: RESULT_SCHEMA_VERSION,
+    runId,
+    status: 'complete',
+    startedAt: day.toISOString(),
+    finishedAt: finished.toISOString(),
+    tool: { name: 'runtime-bench', version: SYNTHETIC_TOOL_VERSION, gitCommit: null, node: process.version },
+    host: {
+      hostname: `synthetic-host-${index % HOSTS.length}`,
+      kernel: host.kernel,
+      os: 'Synthetic Linux (generated by site/bench/synthetic.ts, not a measurement)',
+      arch: 'x64',
+      cpuModel: host.cpuModel,
+      cpus: host.cpus,
+      memoryBytes: 16 * 1024 ** 3,
+      virtualization: null,
+      cgroup: { mode: 'v2', v2Controllers: ['cpu', 'memory', 'pids'] },
+      capabilities: { effective: '1ffffffffff', sysAdmin: true, sysResource: true },
+      hostFixes: [],
+    },
+    components: [
+      ...targets.map((t) => ({ name: t.cri.name, role: 'cri' as const, version: t.cri.version })),
+      ...targets.map((t) => ({ name: t.oci.name, role: 'oci' as const, version: t.oci.version })),
+      { name: 'sysbench', role: 'workload', version: '1.0.20' },
+    ].filter((c, i, all) => all.findIndex((o) => o.name === c.name && o.version === c.version) === i),
+    config,
+    configHash: `sha256:${'5'.repeat(64)}`,
+    targets,
+    benchmarks: [
+      {
+        name: 'operations.container.lifecycle',
+        description: 'CRI call latencies of one pod with one long-running container (synthetic)',
+        origin: ['synthetic'],
+        metrics: LIFECYCLE.map(([name]) => ({
+          name,
+          unit: 'ms' as const,
+          direction: 'lower' as const,
+          description: `${name} latency`,
+        })),
+      },
+      {
+        name: 'performance.cpu',
+        description: 'sysbench cpu inside the container (synthetic)',
+        origin: ['synthetic'],
+        metrics: [
+          { name: 'events-per-second', unit: 'events/s', direction: 'higher', description: 'fixed-time mode' },
+          { name: 'total-time', unit: 's', direction: 'lower', description: 'fixed-work mode' },
+        ],
+      },
+    ],
+    results,
+  };
+}
+
+/**
+ * Writes `count` synthetic result files under `<dataDir>/runs/yyyy/mm/dd/<run-id>.json` and
+ * returns their paths. The first file is validated with the shared schema; the rest share its shape.
+ */
+export async function writeSyntheticRuns(dataDir: string, count: number, seed = 1): Promise<string[]> {
+  const paths: string[] = [];
+  const dirs = new Set<string>();
+  for (let i = 0; i < count; i++) {
+    const run = syntheticRun(i, seed);
+    const text = serializeResult(run);
+    if (i === 0) parseResult(text, 'synthetic run 0');
+    const [y, m, d] = [run.startedAt.slice(0, 4), run.startedAt.slice(5, 7), run.startedAt.slice(8, 10)];
+    const dir = join(dataDir, 'runs', y, m, d);
+    if (!dirs.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      dirs.add(dir);
+    }
+    const path = join(dir, `${run.runId}.json`);
+    await writeFile(path, text);
+    paths.push(path);
+  }
+  return paths;
+}

@@ -1,0 +1,143 @@
+// Chart specifications: the small, serialisable series a page hands to its <rb-chart> elements.
+// Built here (pure, tested) so that the browser code only draws.
+import type { BenchmarkView, DistributionRow, RuntimeFamily, TimeSeries, VersionChart } from './aggregate.ts';
+import { percentChange } from './aggregate.ts';
+
+export interface ChartPoint {
+  /** category index (line/strip charts) or epoch milliseconds (time charts) */
+  x: number;
+  y: number | null;
+  lo?: number | null;
+  hi?: number | null;
+  /** tooltip text */
+  note?: string;
+}
+
+export interface ChartDataset {
+  label: string;
+  /** filter tags: CRI and OCI runtime names */
+  cri: string;
+  oci: string;
+  points: ChartPoint[];
+  /** strip charts: the median and its interval, drawn as a bar and whisker */
+  median?: number | null;
+  lo?: number | null;
+  hi?: number | null;
+}
+
+export interface ChartSpec {
+  kind: 'category' | 'time' | 'strip';
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  /** category labels (category and strip charts) */
+  labels: string[];
+  datasets: ChartDataset[];
+}
+
+/** Trend over the versions of one runtime, one line per partner runtime. */
+export function versionChartSpec(chart: VersionChart, hostClassId: string, unit: string): ChartSpec | null {
+  const series = chart.series.filter((s) => s.hostClassId === hostClassId);
+  if (series.length === 0) return null;
+  const labels = chart.versions.filter((v) => series.some((s) => s.points.some((p) => p.version === v)));
+  return {
+    kind: 'category',
+    title: `${chart.runtime} versions`,
+    xLabel: `${chart.runtime} version (${chart.kind === 'cri' ? 'CRI' : 'OCI'} runtime)`,
+    yLabel: `median (${unit})`,
+    labels,
+    datasets: series.map((s) => {
+      const byVersion = new Map(s.points.map((p) => [p.version, p]));
+      return {
+        label: chart.kind === 'cri' ? `${chart.runtime} + ${s.partner}` : `${s.partner} + ${chart.runtime}`,
+        cri: s.criName,
+        oci: s.ociName,
+        points: labels.map((v, x) => {
+          const p = byVersion.get(v);
+          return p
+            ? { x, y: p.median, lo: p.lower, hi: p.upper, note: `n = ${p.n} samples from ${p.runs} run(s)` }
+            : { x, y: null };
+        }),
+      };
+    }),
+  };
+}
+
+/** Trend over nightly runs, one line per combination. */
+export function timeChartSpec(series: readonly TimeSeries[], hostClassId: string, unit: string): ChartSpec | null {
+  const mine = series.filter((s) => s.hostClassId === hostClassId);
+  if (mine.length === 0) return null;
+  return {
+    kind: 'time',
+    title: 'over time',
+    xLabel: 'run start (UTC date)',
+    yLabel: `median of the run (${unit})`,
+    labels: [],
+    datasets: mine.map((s) => ({
+      label: s.combo,
+      cri: s.criName,
+      oci: s.ociName,
+      points: s.points.map((p) => ({ x: p.t, y: p.median, note: `${p.runId} · ${p.versions} · n = ${p.n}` })),
+    })),
+  };
+}
+
+/** Raw samples of the newest run of each combination, as a strip plot with median and interval. */
+export function stripChartSpec(rows: readonly DistributionRow[], hostClassId: string, unit: string): ChartSpec | null {
+  const mine = rows.filter((r) => r.hostClassId === hostClassId && r.samples.length > 0);
+  if (mine.length === 0) return null;
+  return {
+    kind: 'strip',
+    title: 'raw samples of the latest runs',
+    xLabel: 'CRI / runtime handler',
+    yLabel: `sample (${unit})`,
+    labels: mine.map((r) => r.combo),
+    datasets: mine.map((r, x) => ({
+      label: r.label,
+      cri: r.criName,
+      oci: r.ociName,
+      points: r.samples.map((y, i) => ({ x, y, note: `sample ${i + 1} of ${r.samples.length}` })),
+      median: r.median,
+      lo: r.interval?.lower ?? null,
+      hi: r.interval?.upper ?? null,
+    })),
+  };
+}
+
+/** A runtime's history: each metric's change against the oldest measured version, in percent. */
+export function runtimeFamilySpec(family: RuntimeFamily, hostClassId: string, runtime: string): ChartSpec | null {
+  const rows = family.rows.filter((r) => r.hostClassId === hostClassId);
+  if (rows.length === 0) return null;
+  return {
+    kind: 'category',
+    title: family.benchmark,
+    xLabel: `${runtime} version`,
+    yLabel: 'Δ median vs oldest version (%)',
+    labels: family.versions,
+    datasets: rows.map((r) => {
+      const pct = percentChange(r.cells);
+      return {
+        label: `${r.metric.metric} (${r.metric.direction} is better) · with ${r.partner}`,
+        cri: r.criName,
+        oci: r.ociName,
+        points: r.cells.map((c, x) => ({
+          x,
+          y: pct[x] ?? null,
+          note: c ? `median ${c.median} ${r.metric.unit}, n = ${c.n}` : undefined,
+        })),
+      };
+    }),
+  };
+}
+
+/** The charts of one host class section of a benchmark page. */
+export function benchmarkSpecs(view: BenchmarkView, hostClassId: string) {
+  const unit = view.metric.unit;
+  return {
+    versions: view.versionCharts
+      .map((c) => versionChartSpec(c, hostClassId, unit))
+      .filter((s): s is ChartSpec => s !== null),
+    time: timeChartSpec(view.timeSeries, hostClassId, unit),
+    strip: stripChartSpec(view.distributions, hostClassId, unit),
+  };
+}
