@@ -1,0 +1,72 @@
+// The action's inputs, read from the INPUT_* environment the way the runner hands them to a step
+// (action.yml maps every input into `env:`; nothing is interpolated into shell). Pure: the
+// environment is a parameter.
+import { z } from 'zod';
+import { describeIssues } from '@runtime-bench/schemas';
+import { RbError } from '@runtime-bench/runner';
+
+const bool = z
+  .string()
+  .transform((s) => s.trim().toLowerCase())
+  .pipe(z.enum(['true', 'false', '']))
+  .transform((s) => s === 'true');
+
+/** Every input of action.yml, its default, and how it is checked. Keep in sync: a test compares. */
+export const ActionInputsSchema = z.strictObject({
+  cri: z.enum(['containerd', 'cri-o']).default('containerd'),
+  'cri-version': z.string().trim().default('latest'),
+  'oci-runtimes': z.string().trim().default('runc@latest'),
+  source: z.enum(['release', 'distro', 'path']).default('release'),
+  config: z.string().trim().default(''),
+  suites: z.string().trim().default(''),
+  runs: z
+    .string()
+    .trim()
+    .regex(/^(\d+)?$/, { message: 'runs is a whole number' })
+    .default(''),
+  'cri-client': z.enum(['grpc', 'crictl']).default('grpc'),
+  'crictl-version': z.string().trim().default(''),
+  prefix: z.string().trim().default('/opt/runtime-bench'),
+  'stack-name': z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9-]{0,30}$/, { message: 'a stack name is lower-case letters, digits and "-"' })
+    .default('action'),
+  baseline: z.string().trim().default(''),
+  'regression-threshold': z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, { message: 'a fraction such as 0.05' })
+    .default('0.05'),
+  publish: bool.default(false),
+  'data-branch': z.string().trim().default('benchmark-data'),
+  token: z.string().default(''),
+  keep: bool.default(false),
+});
+export type ActionInputs = z.output<typeof ActionInputsSchema>;
+
+/** Environment variable names the runner uses for an input (`cri-version` → INPUT_CRI-VERSION), and ours with `_`. */
+export function inputEnvNames(name: string): string[] {
+  const upper = `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+  return [upper, upper.replace(/-/g, '_')];
+}
+
+/** Reads and validates the inputs; an empty value means the default (as the runner sends unset inputs). */
+export function readInputs(env: Readonly<Record<string, string | undefined>>): ActionInputs {
+  const raw: Record<string, string> = {};
+  for (const name of Object.keys(ActionInputsSchema.shape)) {
+    const value = inputEnvNames(name)
+      .map((n) => env[n])
+      .find((v) => v !== undefined && v !== '');
+    if (value !== undefined) raw[name] = value;
+  }
+  const parsed = ActionInputsSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new RbError(
+      'USAGE_INPUT',
+      describeIssues(parsed.error, 'action inputs').join('\n'),
+      'fix the `with:` of the step',
+    );
+  }
+  return parsed.data;
+}

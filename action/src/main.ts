@@ -1,0 +1,29 @@
+// Entry of every action step: `node action/src/main.ts <step>`. The only module of the action that
+// reads process.env and sets the exit code (through core.setFailed).
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as core from '@actions/core';
+import { RbError, errorMessage } from '@runtime-bench/runner';
+import { readInputs } from './inputs.ts';
+import { STEPS, spawnRuntimeBench } from './steps.ts';
+
+const step = process.argv[2] as keyof typeof STEPS | undefined;
+try {
+  if (!step || !(step in STEPS))
+    throw new RbError(
+      'USAGE_STEP',
+      `unknown step "${step ?? ''}"`,
+      `one of ${Object.keys(STEPS).join(', ')}`,
+    );
+  await STEPS[step]({
+    inputs: readInputs(process.env),
+    workDir: process.env.RB_ACTION_DIR || join(process.env.RUNNER_TEMP || tmpdir(), 'runtime-bench'),
+    workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+    setOutput: (name, value) => core.setOutput(name, value),
+    runtimeBench: spawnRuntimeBench,
+    stepSummary: Boolean(process.env.GITHUB_STEP_SUMMARY),
+  });
+} catch (error) {
+  const hint = error instanceof RbError && error.hint ? ` (hint: ${error.hint})` : '';
+  core.setFailed(`${errorMessage(error)}${hint}`);
+}

@@ -1,0 +1,47 @@
+// The `runtime-bench run` config the action uses: the user's config (or defaults), shortcuts
+// applied, and one target on the action's stack with exactly the installed handlers. Pure.
+import { ConfigSchema, describeIssues, type Config } from '@runtime-bench/schemas';
+import { RbError } from '@runtime-bench/runner';
+// The runner package exports no ./install entry yet; the installer is imported from its source.
+import type { InstallRecord } from '../../runner/src/install/index.ts';
+import type { ActionInputs } from './inputs.ts';
+
+export function buildRunConfig(base: unknown, inputs: ActionInputs, record: InstallRecord): Config {
+  const user = (base ?? {}) as Record<string, unknown>;
+  if (typeof user !== 'object' || Array.isArray(user)) {
+    throw new RbError('CONFIG_INVALID', `${inputs.config}: a config is a YAML mapping`);
+  }
+  const handlers = record.handlers.map((h) => h.name);
+  if (handlers.length === 0) {
+    throw new RbError(
+      'USAGE_INPUT',
+      'oci-runtimes installed no OCI runtime',
+      'name at least one, e.g. runc@1.3.6',
+    );
+  }
+  const stack = (user.stack ?? {}) as Record<string, unknown>;
+  const merged = {
+    ...user,
+    ...(inputs.suites ? { benchmarks: inputs.suites.split(/[\s,]+/).filter(Boolean) } : {}),
+    ...(inputs.runs ? { runs: Number(inputs.runs) } : {}),
+    targets: [
+      {
+        name: `${inputs.cri}-${record.containerd[0]?.version ?? 'installed'}`,
+        cri: inputs.cri,
+        stack: inputs['stack-name'],
+        handlers,
+        transport: inputs['cri-client'],
+        ...(record.crictl ? { crictl: record.crictl } : {}),
+      },
+    ],
+    stack: { ...stack, extraHandlers: [...((stack.extraHandlers as unknown[]) ?? []), ...record.handlers] },
+  };
+  const parsed = ConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new RbError(
+      'CONFIG_INVALID',
+      describeIssues(parsed.error, inputs.config || 'the action inputs').join('\n'),
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,184 @@
+// The action's steps. Each runs the same `runtime-bench` commands a user would, as child
+// processes, and passes state to the next step through files in one work directory.
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { RbError, errorMessage, readResultFile } from '@runtime-bench/runner';
+import type { RunResult } from '@runtime-bench/schemas';
+import { addStackToRecord, readInstallRecord } from '../../runner/src/install/index.ts';
+import type { ActionInputs } from './inputs.ts';
+import { findRegressions } from './regressions.ts';
+import { buildRunConfig } from './run-config.ts';
+import { summaryMarkdown, writeSummary } from './summary.ts';
+
+export const RUNTIME_BENCH = new URL('../../runner/bin/runtime-bench.js', import.meta.url).pathname;
+
+export interface StepContext {
+  inputs: ActionInputs;
+  /** Files shared between steps: install.json, config.yaml, result.json, summary.md. */
+  workDir: string;
+  /** Checkout of the calling repository (publishing needs its remote). */
+  workspace: string;
+  setOutput: (name: string, value: string) => void;
+  /** Runs `runtime-bench <args>`; resolves on exit 0. */
+  runtimeBench: (args: string[], env?: Record<string, string>) => Promise<void>;
+  /** Whether `writeSummary` may use GITHUB_STEP_SUMMARY. */
+  stepSummary: boolean;
+}
+
+export const paths = (workDir: string) => ({
+  record: join(workDir, 'install.json'),
+  config: join(workDir, 'config.yaml'),
+  result: join(workDir, 'result.json'),
+  summary: join(workDir, 'summary.md'),
+});
+
+/** Spawns our CLI with inherited output, so the runner's log shows it as it happens. */
+export function spawnRuntimeBench(args: string[], env: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [RUNTIME_BENCH, ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(new RbError('ACTION_STEP', `runtime-bench ${args[0]} failed (${signal ?? `exit ${code}`})`)),
+    );
+  });
+}
+
+/** `name@version` specs from the inputs; `latest` means "what is there" for the path source. */
+export function installSpecs(inputs: ActionInputs): string[] {
+  const pin = (name: string, version: string) =>
+    inputs.source === 'path' && (version === 'latest' || version === '') ? name : `${name}@${version}`;
+  const specs = [pin(inputs.cri, inputs['cri-version'])];
+  specs.push(
+    ...inputs['oci-runtimes']
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((s) => (inputs.source === 'path' ? s.replace(/@latest$/, '') : s)),
+  );
+  if (inputs['crictl-version']) specs.push(pin('crictl', inputs['crictl-version']));
+  return specs;
+}
+
+export async function stepInstall(ctx: StepContext): Promise<void> {
+  const { inputs } = ctx;
+  if (inputs.cri !== 'containerd') {
+    throw new RbError(
+      'USAGE_INPUT',
+      `cri "${inputs.cri}": the local stack runs containerd only so far`,
+      'use cri: containerd, or benchmark a running CRI-O through a config with targets[].endpoint',
+    );
+  }
+  await mkdir(ctx.workDir, { recursive: true });
+  await ctx.runtimeBench([
+    'install',
+    '--source',
+    inputs.source,
+    '--prefix',
+    inputs.prefix,
+    '--state',
+    paths(ctx.workDir).record,
+    ...installSpecs(inputs),
+  ]);
+}
+
+export async function stepUp(ctx: StepContext): Promise<void> {
+  const p = paths(ctx.workDir);
+  const record = await readInstallRecord(p.record);
+  let base: unknown = null;
+  if (ctx.inputs.config) {
+    try {
+      base = parse(await readFile(join(ctx.workspace, ctx.inputs.config), 'utf8'));
+    } catch (error) {
+      throw new RbError(
+        'CONFIG_INVALID',
+        `${ctx.inputs.config}: ${errorMessage(error)}`,
+        'config is a path relative to the workspace',
+      );
+    }
+  }
+  const config = buildRunConfig(base, ctx.inputs, record);
+  await writeFile(p.config, `# Written by the runtime-bench action.\n${stringify(config)}`);
+  const containerd = record.containerd[0]?.binary;
+  // Noted before starting, so that cleanup stops even a half-started stack.
+  await addStackToRecord(p.record, { name: ctx.inputs['stack-name'] });
+  await ctx.runtimeBench([
+    'stack',
+    'up',
+    '--name',
+    ctx.inputs['stack-name'],
+    '--config',
+    p.config,
+    ...(containerd ? ['--containerd', containerd] : []),
+  ]);
+}
+
+export async function stepRun(ctx: StepContext): Promise<void> {
+  const p = paths(ctx.workDir);
+  await ctx.runtimeBench(['run', '--config', p.config, '--out', p.result]);
+  ctx.setOutput('result-path', p.result);
+}
+
+async function resultFilesIn(path: string): Promise<string[]> {
+  const s = await stat(path).catch(() => null);
+  if (!s) throw new RbError('USAGE_INPUT', `baseline ${path} does not exist`);
+  if (s.isFile()) return [path];
+  const out: string[] = [];
+  for (const entry of await readdir(path, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith('.json')) out.push(join(entry.parentPath, entry.name));
+  }
+  return out.sort();
+}
+
+export async function stepSummary(ctx: StepContext): Promise<void> {
+  const p = paths(ctx.workDir);
+  const results: { file: string; result: RunResult }[] = [
+    { file: p.result, result: await readResultFile(p.result) },
+  ];
+  const baselines: RunResult[] = [];
+  if (ctx.inputs.baseline) {
+    for (const file of await resultFilesIn(join(ctx.workspace, ctx.inputs.baseline)))
+      baselines.push(await readResultFile(file));
+  }
+  const regressions = findRegressions(
+    results[0]!.result,
+    baselines,
+    Number(ctx.inputs['regression-threshold']),
+  ).map((r) => r.message);
+  await writeFile(p.summary, summaryMarkdown(results, regressions));
+  if (ctx.stepSummary) await writeSummary(results, regressions);
+  ctx.setOutput('summary-path', p.summary);
+  ctx.setOutput('regressions', String(regressions.length));
+}
+
+export async function stepPublish(ctx: StepContext): Promise<void> {
+  const env: Record<string, string> = ctx.inputs.token ? { RB_PUBLISH_TOKEN: ctx.inputs.token } : {};
+  await ctx.runtimeBench(
+    ['publish', '--repo', ctx.workspace, '--branch', ctx.inputs['data-branch'], paths(ctx.workDir).result],
+    env,
+  );
+}
+
+export async function stepCleanup(ctx: StepContext): Promise<void> {
+  const p = paths(ctx.workDir);
+  if (ctx.inputs.keep) return;
+  const exists = await stat(p.record).then(
+    () => true,
+    () => false,
+  );
+  if (exists) await ctx.runtimeBench(['uninstall', '--state', p.record]);
+}
+
+export const STEPS = {
+  install: stepInstall,
+  up: stepUp,
+  run: stepRun,
+  summary: stepSummary,
+  publish: stepPublish,
+  cleanup: stepCleanup,
+} as const;

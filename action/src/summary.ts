@@ -1,0 +1,152 @@
+// The job summary: one Markdown table per benchmark (median, spread, errors, status per target ×
+// metric) and annotations for what failed. Building rows is pure; `writeSummary` is the only part
+// that talks to the actions toolkit.
+import * as core from '@actions/core';
+import type { RunResult } from '@runtime-bench/schemas';
+
+export interface BenchmarkTable {
+  benchmark: string;
+  header: string[];
+  rows: string[][];
+}
+
+export interface Annotation {
+  level: 'error' | 'warning';
+  title: string;
+  message: string;
+}
+
+/** Formats a number with 3 significant digits, without exponent noise for the usual ranges. */
+export function fmt(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const abs = Math.abs(value);
+  if (abs !== 0 && (abs >= 1e6 || abs < 1e-3)) return value.toExponential(2);
+  return Number(value.toPrecision(3)).toString();
+}
+
+/** One table per benchmark, rows per target × metric, in the order of the result file. */
+export function benchmarkTables(result: RunResult): BenchmarkTable[] {
+  const header = [
+    'target',
+    'handler',
+    'metric',
+    'median',
+    'p90',
+    'spread (IQR-free: min–max)',
+    'n',
+    'errors',
+    'status',
+  ];
+  const tables = new Map<string, BenchmarkTable>();
+  const targets = new Map(result.targets.map((t) => [t.id, t]));
+  for (const r of result.results) {
+    let table = tables.get(r.benchmark);
+    if (!table) {
+      table = { benchmark: r.benchmark, header, rows: [] };
+      tables.set(r.benchmark, table);
+    }
+    const target = targets.get(r.target);
+    const handler = target ? `${target.handler} (${target.oci.name} ${target.oci.version})` : '';
+    const status = r.status === 'ok' ? 'ok' : `${r.status}${r.reason ? `: ${r.reason}` : ''}`;
+    if (r.metrics.length === 0) {
+      table.rows.push([r.target, handler, '—', '—', '—', '—', '0', String(r.failedAttempts), status]);
+      continue;
+    }
+    for (const m of r.metrics) {
+      const s = m.summary;
+      table.rows.push([
+        r.target,
+        handler,
+        `${m.name} (${m.unit}, ${m.direction} is better)`,
+        s ? fmt(s.median) : '—',
+        s ? fmt(s.p90) : '—',
+        s ? `${fmt(s.min)}–${fmt(s.max)}` : '—',
+        String(s?.n ?? 0),
+        m.errors.count === 0 ? '0' : `${m.errors.count}: ${m.errors.messages[0] ?? ''}`,
+        status,
+      ]);
+    }
+  }
+  return [...tables.values()];
+}
+
+/** Failed or incomplete runs become error annotations; invalid/unsupported benchmarks warnings. */
+export function annotationsFor(result: RunResult, file: string): Annotation[] {
+  const out: Annotation[] = [];
+  if (result.status === 'incomplete') {
+    out.push({
+      level: 'error',
+      title: `runtime-bench run ${result.runId} incomplete`,
+      message: `${file}: ${result.incompleteReason ?? 'no reason given'}`,
+    });
+  }
+  for (const r of result.results) {
+    if (r.status === 'ok') continue;
+    const level = r.status === 'failed' || r.status === 'interrupted' ? 'error' : 'warning';
+    out.push({
+      level,
+      title: `${r.benchmark} on ${r.target}: ${r.status}`,
+      message: r.reason ?? `${r.failedAttempts} of ${r.attempts} attempts failed`,
+    });
+  }
+  return out;
+}
+
+/** Markdown of the whole summary (used for the summary-path file and the step summary). */
+export function summaryMarkdown(
+  results: { file: string; result: RunResult }[],
+  regressions: string[],
+): string {
+  const lines: string[] = ['# runtime-bench results', ''];
+  for (const { file, result } of results) {
+    lines.push(
+      `Run \`${result.runId}\` (${result.status}) on ${result.host.cpuModel}, ${result.host.cpus} CPU, Linux ${result.host.kernel} — \`${file}\``,
+      '',
+    );
+    for (const t of benchmarkTables(result)) {
+      lines.push(
+        `## ${t.benchmark}`,
+        '',
+        `| ${t.header.join(' | ')} |`,
+        `|${t.header.map(() => '---').join('|')}|`,
+      );
+      for (const row of t.rows)
+        lines.push(`| ${row.map((c) => c.replace(/\|/g, '\\|').replace(/\n/g, ' ')).join(' | ')} |`);
+      lines.push('');
+    }
+  }
+  lines.push(
+    regressions.length === 0
+      ? 'No regressions against the baseline.'
+      : `## Regressions\n\n${regressions.map((r) => `- ${r}`).join('\n')}`,
+    '',
+  );
+  return lines.join('\n');
+}
+
+/** Writes the step summary through the toolkit (GITHUB_STEP_SUMMARY) and emits annotations. */
+export async function writeSummary(
+  results: { file: string; result: RunResult }[],
+  regressions: string[],
+): Promise<void> {
+  core.summary.addHeading('runtime-bench results', 1);
+  for (const { file, result } of results) {
+    core.summary.addRaw(
+      `Run ${result.runId} (${result.status}), ${result.host.cpuModel}, ${result.host.cpus} CPU, Linux ${result.host.kernel}: ${file}`,
+      true,
+    );
+    for (const t of benchmarkTables(result)) {
+      core.summary.addHeading(t.benchmark, 2);
+      const rows: Parameters<typeof core.summary.addTable>[0] = [
+        t.header.map((h) => ({ data: h, header: true })),
+        ...t.rows,
+      ];
+      core.summary.addTable(rows);
+    }
+    for (const a of annotationsFor(result, file))
+      (a.level === 'error' ? core.error : core.warning)(a.message, { title: a.title });
+  }
+  if (regressions.length > 0) core.summary.addHeading('Regressions', 2).addList(regressions);
+  else core.summary.addRaw('No regressions against the baseline.', true);
+  await core.summary.write();
+}

@@ -1,0 +1,145 @@
+// The distro source for real: two containerd and two runc versions from Debian suites, side by
+// side under one temporary prefix (runc 1.3.6 from sid through a private glibc), then a private
+// containerd started from each installed version runs a pod with each installed runc.
+import { execFile } from 'node:child_process';
+import { access, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
+import type { InstallRecord } from '../../src/install/record.ts';
+
+const run = promisify(execFile);
+const cli = join(import.meta.dirname, '../../bin/runtime-bench.js');
+const has = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
+
+const isRoot = process.getuid?.() === 0;
+const tools = await Promise.all(['/usr/bin/apt-get', '/usr/bin/dpkg-deb', '/usr/bin/patchelf'].map(has));
+const reason = !isRoot ? 'needs root' : tools.includes(false) ? 'needs apt-get, dpkg-deb and patchelf' : null;
+if (reason) console.warn(`install-distro integration test skipped: ${reason}`);
+
+const VERSIONS = { containerd: ['1.6.20', '2.1.9'], runc: ['1.1.5', '1.3.6'] };
+
+describe.runIf(reason === null)('distro install, side by side, runs pods', () => {
+  let work: string;
+  let prefix: string;
+  let record: InstallRecord;
+  const statePath = () => join(work, 'state', 'install.json');
+
+  beforeAll(async () => {
+    work = await mkdtemp('/var/tmp/rb-install-');
+    prefix = join(work, 'opt');
+    const specs = [
+      ...VERSIONS.containerd.map((v) => `containerd@${v}`),
+      ...VERSIONS.runc.map((v) => `runc@${v}`),
+    ];
+    const { stdout } = await run(
+      process.execPath,
+      [cli, 'install', '--source', 'distro', '--prefix', prefix, '--state', statePath(), '--json', ...specs],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+    record = JSON.parse(stdout) as InstallRecord;
+  });
+
+  afterAll(async () => {
+    if (work && (await has(statePath())))
+      await run(process.execPath, [cli, 'uninstall', '--state', statePath()]).catch(() => {});
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  test('every version is in its own directory and reports its own version', async () => {
+    expect((await readdir(join(prefix, 'containerd'))).sort()).toEqual(VERSIONS.containerd);
+    expect((await readdir(join(prefix, 'runc'))).sort()).toEqual(VERSIONS.runc);
+    for (const v of VERSIONS.runc) {
+      const { stdout } = await run(join(prefix, 'runc', v, 'bin', 'runc'), ['--version']);
+      expect(stdout).toMatch(new RegExp(`^runc version ${v.replaceAll('.', '\\.')}`));
+    }
+    for (const v of VERSIONS.containerd) {
+      const { stdout } = await run(join(prefix, 'containerd', v, 'bin', 'containerd'), ['--version']);
+      expect(stdout).toContain(v);
+    }
+    // sid's runc needs glibc 2.38: its copy was pointed at the private loader under its own directory.
+    const { stdout: interp } = await run('patchelf', [
+      '--print-interpreter',
+      join(prefix, 'runc', '1.3.6', 'bin', 'runc'),
+    ]);
+    expect(interp.trim().startsWith(join(prefix, 'runc', '1.3.6', 'libs'))).toBe(true);
+    expect(record.handlers.map((h) => h.name)).toEqual(['runc-1.1.5', 'runc-1.3.6']);
+  });
+
+  test.each([
+    ['install-a', '1.6.20'],
+    ['install-b', '2.1.9'],
+  ])('stack %s on containerd %s runs a pod with each installed runc', async (name, version) => {
+    const containerd = record.containerd.find((c) => c.version === version)!.binary;
+    const stateDir = join(work, `stack-${name}`);
+    const client = () => new GrpcCriClient(`unix://${join(stateDir, 'containerd.sock')}`, 60);
+    try {
+      await run(process.execPath, [
+        cli,
+        'stack',
+        'up',
+        '--name',
+        name,
+        '--state-dir',
+        stateDir,
+        '--containerd',
+        containerd,
+        '--config',
+        record.stackConfig,
+      ]);
+      const cri = client();
+      try {
+        expect((await cri.version()).runtimeVersion).toContain(version);
+        for (const handler of record.handlers.map((h) => h.name)) {
+          const uid = `${name}-${handler}-${Date.now()}`;
+          const sandbox = {
+            metadata: { name: `install-${handler}`, uid, namespace: 'default', attempt: 1 },
+            logDirectory: join(stateDir, 'pod-logs'),
+            linux: {},
+          };
+          const pod = await cri.runPodSandbox(sandbox, handler);
+          expect((await cri.podSandboxStatus(pod)).runtimeHandler).toBe(handler);
+          const id = await cri.createContainer(
+            pod,
+            {
+              metadata: { name: 'hello' },
+              image: { image: 'localhost/runtime-bench/bench:latest' },
+              command: ['/bin/sh', '-c', 'exit 7'],
+              logPath: `hello-${uid}.log`,
+            },
+            sandbox,
+          );
+          await cri.startContainer(id);
+          let status = await cri.containerStatus(id);
+          for (let i = 0; i < 100 && status.state !== 'CONTAINER_EXITED'; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            status = await cri.containerStatus(id);
+          }
+          // Exit code 7 proves the container's own process ran under this runc.
+          expect([handler, status.state, status.exitCode]).toEqual([handler, 'CONTAINER_EXITED', 7]);
+          await cri.removeContainer(id);
+          await cri.stopPodSandbox(pod);
+          await cri.removePodSandbox(pod);
+        }
+      } finally {
+        cri.close();
+      }
+    } finally {
+      await run(process.execPath, [cli, 'stack', 'down', '--name', name, '--state-dir', stateDir]);
+    }
+  });
+
+  test('uninstall removes the prefix it created', async () => {
+    const { stdout } = await run(process.execPath, [cli, 'uninstall', '--state', statePath(), '--json']);
+    expect(JSON.parse(stdout).errors).toEqual([]);
+    expect(await has(prefix)).toBe(false);
+    expect(await has(statePath())).toBe(false);
+  });
+});

@@ -1,0 +1,115 @@
+// The path source with real executables in a temp dir: found on PATH or by explicit path,
+// versions read by running them; nothing is copied.
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  addStackToRecord,
+  install,
+  parseSpecList,
+  readInstallRecord,
+  realInstallEnv,
+  uninstall,
+} from '../../../src/install/index.ts';
+import { findExecutable } from '../../../src/install/path-source.ts';
+
+let work: string;
+let bin: string;
+const savedPath = process.env.PATH;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'rb-path-'));
+  bin = join(work, 'bin');
+  await mkdir(bin);
+  const tools: Record<string, string> = {
+    runc: 'runc version 1.1.15+ds1\ncommit: x',
+    crun: 'crun version 1.21',
+    containerd: 'containerd github.com/containerd/containerd v1.7.24 abc',
+    'containerd-shim-runc-v2': 'shim',
+  };
+  for (const [name, out] of Object.entries(tools)) {
+    await writeFile(join(bin, name), `#!/bin/sh\nprintf '%s\\n' "${out}"\n`);
+    await chmod(join(bin, name), 0o755);
+  }
+  await writeFile(join(bin, 'not-executable'), '');
+  process.env.PATH = `${bin}:${savedPath}`;
+});
+afterAll(async () => {
+  process.env.PATH = savedPath;
+  await rm(work, { recursive: true, force: true });
+});
+
+test('findExecutable searches PATH and skips non-executables', async () => {
+  expect(await findExecutable('runc', bin)).toBe(join(bin, 'runc'));
+  expect(await findExecutable('not-executable', bin)).toBeNull();
+  expect(await findExecutable('surely-no-such-tool-here', bin)).toBeNull();
+});
+
+test('versions are read from the binaries; shims beside containerd are found; nothing is installed', async () => {
+  const prefix = join(work, 'prefix');
+  const statePath = join(work, 'state', 'install.json');
+  const record = await install(
+    realInstallEnv(() => {}),
+    {
+      specs: parseSpecList(`containerd runc@1.1.15 crun@${join(bin, 'crun')}`),
+      source: 'path',
+      prefix,
+      suites: [],
+    },
+    { statePath },
+  );
+  expect(record.components.map((c) => [c.name, c.version, c.dir, c.createdByThisInstall])).toEqual([
+    ['containerd', '1.7.24', null, false],
+    ['runc', '1.1.15', null, false],
+    ['crun', '1.21', null, false],
+  ]);
+  // ctr is not in bin/: it is looked for on PATH (the host's, if any) and is optional.
+  expect(record.components[0]!.binaries).toMatchObject({
+    containerd: join(bin, 'containerd'),
+    'containerd-shim-runc-v2': join(bin, 'containerd-shim-runc-v2'),
+  });
+  expect(record.handlers).toEqual([
+    { name: 'runc-1.1.15', binary: join(bin, 'runc'), kind: 'runc' },
+    { name: 'crun-1.21', binary: join(bin, 'crun'), kind: 'crun' },
+  ]);
+  expect(await readdir(work)).not.toContain('prefix');
+
+  // Uninstall stops the stacks noted in the record (a real `stack down` of a never-started stack,
+  // which is safe to repeat), then removes the state it wrote, and never the binaries it only used.
+  await addStackToRecord(statePath, { name: 'install-path-test', stateDir: join(work, 'stack') });
+  expect((await readInstallRecord(statePath)).stacks).toEqual([
+    { name: 'install-path-test', stateDir: join(work, 'stack') },
+  ]);
+  const report = await uninstall(
+    realInstallEnv(() => {}),
+    statePath,
+  );
+  expect(report.errors).toEqual([]);
+  expect(report.stoppedStacks).toEqual(['install-path-test']);
+  expect((await readdir(bin)).length).toBe(5);
+  expect(await readdir(work)).not.toContain('state');
+}, 60_000);
+
+test('a version that differs from the one asked for is an error naming both', async () => {
+  await expect(
+    install(
+      realInstallEnv(() => {}),
+      { specs: parseSpecList('runc@1.3.6'), source: 'path', prefix: '/nonexistent', suites: [] },
+      { statePath: join(work, 'x.json') },
+    ),
+  ).rejects.toThrow(`runc@1.3.6: ${join(bin, 'runc')} is version 1.1.15`);
+});
+
+test('a missing binary says how to point at it', async () => {
+  await expect(
+    install(
+      realInstallEnv(() => {}),
+      { specs: parseSpecList('youki'), source: 'path', prefix: '/nonexistent', suites: [] },
+      { statePath: join(work, 'y.json') },
+    ),
+  ).rejects.toMatchObject({
+    code: 'INSTALL_NOT_FOUND',
+    hint: expect.stringContaining('youki@/path/to/youki'),
+  });
+});

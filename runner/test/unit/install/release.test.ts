@@ -1,0 +1,266 @@
+// The release source for real: archives built here, served by a local HTTP server, downloaded,
+// verified and unpacked into a temporary prefix; bad digests must leave nothing installed.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile, access } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { RbError } from '../../../src/errors.ts';
+import {
+  install,
+  parseSpecList,
+  realInstallEnv,
+  uninstall,
+  readInstallRecord,
+} from '../../../src/install/index.ts';
+import { startReleaseServer, type ReleaseServer } from './release-server.ts';
+
+const run = promisify(execFile);
+const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
+const script = (line: string) => `#!/bin/sh\necho "${line}"\n`;
+
+let work: string;
+let server: ReleaseServer;
+let prefix: string;
+const logs: string[] = [];
+
+/** Writes a served file under <root>/<host>/<path> and returns its bytes. */
+async function serve(url: string, body: string | Buffer): Promise<Buffer> {
+  const u = new URL(url);
+  const file = join(work, 'www', u.host, u.pathname);
+  await mkdir(join(file, '..'), { recursive: true });
+  await writeFile(file, body);
+  return Buffer.from(body);
+}
+
+async function tarGz(files: Record<string, string>): Promise<Buffer> {
+  const dir = await mkdtemp(join(work, 'tar-'));
+  for (const [name, body] of Object.entries(files)) {
+    await mkdir(join(dir, name, '..'), { recursive: true });
+    await writeFile(join(dir, name), body);
+    await chmod(join(dir, name), 0o755);
+  }
+  await run('tar', ['-czf', `${dir}.tgz`, '-C', dir, ...Object.keys(files)]);
+  return readFile(`${dir}.tgz`);
+}
+
+const GH = 'https://github.com';
+const ctdUrl = `${GH}/containerd/containerd/releases/download/v1.7.24/containerd-1.7.24-linux-amd64.tar.gz`;
+const runcBase = `${GH}/opencontainers/runc/releases/download/v1.2.3`;
+
+async function publishContainerd(version = '1.7.24') {
+  const archive = await tarGz({
+    'bin/containerd': script(`containerd github.com/containerd/containerd v${version} 88bf19b`),
+    'bin/containerd-shim-runc-v2': script('shim'),
+    'bin/ctr': script(`ctr github.com/containerd/containerd v${version}`),
+  });
+  await serve(ctdUrl, archive);
+  await serve(`${ctdUrl}.sha256sum`, `${sha256(archive)}  containerd-1.7.24-linux-amd64.tar.gz\n`);
+}
+
+async function publishRunc(opts: { badDigest?: boolean; reports?: string } = {}) {
+  const bin = await serve(`${runcBase}/runc.amd64`, script(`runc version ${opts.reports ?? '1.2.3'}`));
+  const digest = opts.badDigest ? sha256('something else') : sha256(bin);
+  await serve(`${runcBase}/runc.sha256sum`, `${sha256('arm')}  runc.arm64\n${digest}  runc.amd64\n`);
+}
+
+const env = () => realInstallEnv((l) => logs.push(l));
+const request = (specs: string) => ({
+  specs: parseSpecList(specs),
+  source: 'release' as const,
+  prefix,
+  suites: [],
+});
+const options = () => ({ statePath: join(prefix, 'state', 'install.json'), mirror: server.url });
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'rb-release-'));
+  server = await startReleaseServer(join(work, 'www'));
+});
+afterAll(async () => {
+  await server.close();
+  await rm(work, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  prefix = join(await mkdtemp(join(work, 'p-')), 'opt');
+  logs.length = 0;
+  await rm(join(work, 'www'), { recursive: true, force: true });
+});
+afterEach(() => {
+  server.requests.length = 0;
+});
+
+describe('release source', () => {
+  test('installs verified archives side by side, links bin/, writes the record and stack config', async () => {
+    await publishContainerd();
+    await publishRunc();
+    const record = await install(env(), request('containerd@1.7.24 runc@1.2.3'), options());
+
+    expect(server.requests).toContain(
+      '/github.com/opencontainers/runc/releases/download/v1.2.3/runc.sha256sum',
+    );
+    const ctd = join(prefix, 'containerd', '1.7.24', 'bin', 'containerd');
+    expect((await run(ctd, ['--version'])).stdout).toContain('v1.7.24');
+    expect((await run(join(prefix, 'runc', '1.2.3', 'bin', 'runc'), ['--version'])).stdout).toBe(
+      'runc version 1.2.3\n',
+    );
+    expect(await readdir(join(prefix, 'containerd', '1.7.24', 'bin'))).toEqual([
+      'containerd',
+      'containerd-shim-runc-v2',
+      'ctr',
+    ]);
+    // No downloads or staging left behind.
+    expect((await readdir(prefix)).sort()).toEqual(['containerd', 'runc', 'state']);
+    expect(await readdir(join(prefix, 'runc', '1.2.3'))).toEqual(
+      expect.not.arrayContaining(['.downloads', 'downloads']),
+    );
+
+    expect(record.handlers).toEqual([
+      { name: 'runc-1.2.3', binary: join(prefix, 'runc', '1.2.3', 'bin', 'runc'), kind: 'runc' },
+    ]);
+    expect(record.containerd).toEqual([{ version: '1.7.24', binary: ctd }]);
+    expect(record.components.map((c) => [c.name, c.version, c.reported, c.createdByThisInstall])).toEqual([
+      ['containerd', '1.7.24', '1.7.24', true],
+      ['runc', '1.2.3', '1.2.3', true],
+    ]);
+    expect(await readFile(record.stackConfig, 'utf8')).toContain('name: runc-1.2.3');
+    expect(await readInstallRecord(join(prefix, 'state', 'install.json'))).toEqual(record);
+
+    // A second install of the same versions reuses them and does not claim them.
+    const again = await install(env(), request('runc@1.2.3'), {
+      ...options(),
+      statePath: join(work, 'again.json'),
+    });
+    expect(again.components[0]!.createdByThisInstall).toBe(false);
+    expect(again.created).not.toContain(join(prefix, 'runc', '1.2.3'));
+  });
+
+  test('a bad digest refuses with a clear error and installs nothing, not even the good component', async () => {
+    await publishContainerd();
+    await publishRunc({ badDigest: true });
+    const error = await install(env(), request('containerd@1.7.24 runc@1.2.3'), options()).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RbError);
+    expect((error as RbError).code).toBe('INSTALL_CHECKSUM_MISMATCH');
+    expect((error as RbError).message).toMatch(
+      /runc\.amd64: sha256 is [0-9a-f]{64}, but .*runc\.sha256sum says [0-9a-f]{64}; nothing was installed/,
+    );
+    expect(await readdir(prefix)).toEqual([]);
+    expect(await exists(join(prefix, 'state', 'install.json'))).toBe(false);
+  });
+
+  test('no published checksum and no pin: refused; with a pin: installed', async () => {
+    const url = `${GH}/containers/crun/releases/download/1.21/crun-1.21-linux-amd64`;
+    const bin = await serve(url, script('crun version 1.21'));
+    const error = await install(env(), request('crun@1.21'), options()).catch((e: unknown) => e);
+    expect((error as RbError).code).toBe('INSTALL_CHECKSUM_MISSING');
+    expect((error as RbError).hint).toContain('"crun@1.21/crun-1.21-linux-amd64"');
+    expect(await readdir(prefix)).toEqual([]);
+
+    const wrongPin = { 'crun@1.21/crun-1.21-linux-amd64': `sha256:${sha256('x')}` };
+    await expect(install(env(), request('crun@1.21'), { ...options(), checksums: wrongPin })).rejects.toThrow(
+      /the pinned table says/,
+    );
+
+    const pins = { 'crun@1.21/crun-1.21-linux-amd64': `sha256:${sha256(bin)}` };
+    const record = await install(env(), request('crun@1.21'), { ...options(), checksums: pins });
+    expect(record.handlers.map((h) => h.name)).toEqual(['crun-1.21']);
+  });
+
+  test('a binary that reports another version than asked is not installed', async () => {
+    await publishRunc({ reports: '1.1.0' });
+    await expect(install(env(), request('runc@1.2.3'), options())).rejects.toThrow(
+      /reports version 1\.1\.0, expected 1\.2\.3/,
+    );
+    expect(await exists(join(prefix, 'runc', '1.2.3'))).toBe(false);
+  });
+
+  test('latest is resolved through the releases API', async () => {
+    await publishRunc();
+    await serve(
+      'https://api.github.com/repos/opencontainers/runc/releases/latest',
+      JSON.stringify({ tag_name: 'v1.2.3' }),
+    );
+    const record = await install(env(), request('runc@latest'), options());
+    expect(record.components[0]!.version).toBe('1.2.3');
+  });
+
+  test('a missing asset is a download error naming the URL', async () => {
+    await expect(install(env(), request('runc@9.9.9'), options())).rejects.toThrow(/runc\.amd64: HTTP 404/);
+    expect(await readdir(prefix)).toEqual([]);
+  });
+
+  test('uninstall removes what the install created and nothing else', async () => {
+    await mkdir(prefix, { recursive: true });
+    await writeFile(join(prefix, 'someone-elses-file'), 'keep me');
+    await mkdir(join(prefix, 'runc', '1.0.0'), { recursive: true }); // a version installed earlier by others
+    await publishContainerd();
+    await publishRunc();
+    const statePath = join(prefix, 'state', 'install.json');
+    const record = await install(env(), request('containerd@1.7.24 runc@1.2.3'), options());
+    expect(record.created).not.toContain(prefix);
+    const report = await uninstall(env(), statePath);
+    expect(report.errors).toEqual([]);
+    expect(report.removed).toEqual(
+      expect.arrayContaining([
+        join(prefix, 'runc', '1.2.3'),
+        join(prefix, 'containerd'),
+        join(prefix, 'state'),
+      ]),
+    );
+    expect((await readdir(prefix)).sort()).toEqual(['runc', 'someone-elses-file']);
+    expect(await readdir(join(prefix, 'runc'))).toEqual(['1.0.0']);
+    expect(report.kept).toEqual([]);
+  });
+});
+
+describe('install CLI', () => {
+  const cli = [
+    '--experimental-strip-types',
+    join(import.meta.dirname, '../../../bin/runtime-bench.js'),
+  ].slice(1);
+  test('--dry-run prints the plan and changes nothing', async () => {
+    const { stdout } = await run(process.execPath, [
+      ...cli,
+      'install',
+      '--dry-run',
+      '--prefix',
+      prefix,
+      'containerd@1.7.24',
+      'runc@1.2.3',
+    ]);
+    expect(stdout).toMatch(
+      new RegExp(
+        `containerd@1\\.7\\.24 +→ ${prefix}/containerd/1\\.7\\.24 \\(upstream release, sha256 verified\\)`,
+      ),
+    );
+    expect(stdout).toContain('handler runc-1.2.3');
+    expect(await exists(prefix)).toBe(false);
+  });
+
+  test('a bad checksum exits non-zero with the message and hint, leaving nothing', async () => {
+    await publishRunc({ badDigest: true });
+    const result = await run(process.execPath, [
+      ...cli,
+      'install',
+      '--prefix',
+      prefix,
+      '--mirror',
+      server.url,
+      'runc@1.2.3',
+    ]).catch((e: { code: number; stderr: string }) => e);
+    expect((result as { code: number }).code).toBe(1);
+    expect((result as { stderr: string }).stderr).toMatch(
+      /runtime-bench: runc\.amd64: sha256 is .* nothing was installed\nhint: /,
+    );
+    expect(await exists(join(prefix, 'runc'))).toBe(false);
+  });
+});
