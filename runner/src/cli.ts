@@ -27,6 +27,7 @@ function reportError(error: unknown): number {
   if (error instanceof RbError) {
     console.error(`runtime-bench: ${error.message}`);
     if (error.hint) console.error(`hint: ${error.hint}`);
+    if (error.cliExitCode !== undefined) return error.cliExitCode;
     return error.code.startsWith('USAGE') || error.code.startsWith('CONFIG') ? 2 : 1;
   }
   console.error('runtime-bench: unexpected internal error (please report it):');

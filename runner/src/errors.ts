@@ -5,12 +5,15 @@
 export class RbError extends Error {
   readonly code: string;
   readonly hint: string | undefined;
+  /** Process exit code the CLI uses for this error (default: 2 for usage/config errors, 1 otherwise). */
+  readonly cliExitCode: number | undefined;
 
-  constructor(code: string, message: string, hint?: string, options?: { cause?: unknown }) {
+  constructor(code: string, message: string, hint?: string, options?: { cause?: unknown; exitCode?: number }) {
     super(message, options);
     this.name = 'RbError';
     this.code = code;
     this.hint = hint;
+    this.cliExitCode = options?.exitCode;
   }
 }
 

@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
+import { registerCheck } from './check.ts';
+import { registerCompare } from './compare.ts';
 import { registerData } from './data.ts';
 import { registerInstall } from './install.ts';
 import { registerPublish } from './publish.ts';
+import { registerRun } from './run.ts';
 import { registerStack } from './stack.ts';
 import { registerUninstall } from './uninstall.ts';
 import { registerValidate } from './validate.ts';
@@ -10,10 +13,13 @@ import { registerValidate } from './validate.ts';
 export type RegisterCommand = (program: Command) => void;
 
 export const commandModules: RegisterCommand[] = [
+  registerCheck,
+  registerCompare,
   registerData,
   registerInstall,
   registerPublish,
   registerStack,
+  registerRun,
   registerUninstall,
   registerValidate,
 ];

@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { RbError } from '../errors.ts';
+import { loadConfig } from '../config/load.ts';
+import { executeRun } from '../run/execute.ts';
+import { problemLines, summaryTable } from '../run/report.ts';
+import type { ProgressEvent } from '../run/orchestrate.ts';
+import { writeResultFile, serializeResult } from '../results/io.ts';
+
+interface RunOpts {
+  config: string;
+  out?: string;
+  dataDir?: string;
+  json?: boolean;
+}
+
+/** data/runs/<yyyy>/<mm>/<dd>/<run-id>.json: the layout shared with the data branch. */
+export function resultPathInDataDir(dataDir: string, runId: string, startedAt: string): string {
+  const [y, m, d] = startedAt.slice(0, 10).split('-');
+  return join(dataDir, 'runs', y!, m!, d!, `${runId}.json`);
+}
+
+function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
+  return (e) => {
+    const what = `${e.target}  ${e.benchmark}  run ${e.repetition}/${e.repetitions}${e.warmup ? ' (warm-up)' : ''}`;
+    if (!e.outcome) {
+      if (tty) process.stderr.write(`\r\x1b[2K${what}`);
+      return;
+    }
+    if (e.outcome.failure) process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${what}: error: ${e.outcome.failure}\n`);
+    else if (!tty) process.stderr.write(`${what}: ok\n`);
+  };
+}
+
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('run the configured benchmarks and write one result JSON')
+    .requiredOption('--config <file>', 'runtime-bench YAML config')
+    .option('--out <file>', 'result file to write')
+    .option('--data-dir <dir>', 'write the result into <dir>/runs/<yyyy>/<mm>/<dd>/<run-id>.json instead')
+    .option('--json', 'quiet mode for machines: no progress or table; print the result JSON on stdout')
+    .action(async (opts: RunOpts) => {
+      if (!opts.out && !opts.dataDir) throw new RbError('USAGE_RUN_OUTPUT', 'run needs --out FILE or --data-dir DIR', 'e.g. --out /tmp/result.json');
+      if (opts.out && opts.dataDir) throw new RbError('USAGE_RUN_OUTPUT', 'give either --out or --data-dir, not both');
+      const config = await loadConfig(opts.config);
+      const controller = new AbortController();
+      const onSignal = (signal: NodeJS.Signals): void => {
+        if (controller.signal.aborted) {
+          process.stderr.write(`\nruntime-bench: ${signal} again: still cleaning up, please wait\n`);
+          return;
+        }
+        process.stderr.write(`\nruntime-bench: ${signal}: stopping after the current call, cleaning up, writing a partial result\n`);
+        controller.abort(signal);
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      try {
+        const tty = !opts.json && Boolean(process.stderr.isTTY);
+        const result = await executeRun({
+          config,
+          signal: controller.signal,
+          onProgress: opts.json ? () => undefined : progressPrinter(tty),
+          log: (line) => process.stderr.write(`${line}\n`),
+        });
+        if (tty) process.stderr.write('\r\x1b[2K');
+        const path = opts.out ?? resultPathInDataDir(opts.dataDir!, result.runId, result.startedAt);
+        await writeResultFile(path, result);
+        if (opts.json) {
+          process.stdout.write(serializeResult(result));
+        } else {
+          console.log(summaryTable(result));
+          for (const line of problemLines(result)) console.log(line);
+          console.log(`\nresult ${result.runId} (${result.status}) written to ${path}`);
+        }
+        if (result.status === 'incomplete') {
+          const signal = controller.signal.reason as string;
+          throw new RbError('INTERRUPTED', `run interrupted by ${signal}; partial result written to ${path}`, undefined, { exitCode: signal === 'SIGTERM' ? 143 : 130 });
+        }
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    });
+}

@@ -1,0 +1,113 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { BenchmarkDefinition, BenchmarkResult, Config, Errors, MetricResult } from '@runtime-bench/schemas';
+import { summarize } from '../stats/descriptive.ts';
+
+/** At most this many distinct error messages are kept per metric (the count is always exact). */
+export const MAX_ERROR_MESSAGES = 20;
+
+/** Collects one benchmark × target's samples and errors as iterations come in. */
+export class BenchmarkAccumulator {
+  readonly samples = new Map<string, number[]>();
+  readonly errors = new Map<string, Map<string, number>>();
+  attempts = 0;
+  failedAttempts = 0;
+  unsupported: string | undefined;
+  interrupted = false;
+  readonly failureMessages = new Map<string, number>();
+
+  readonly definition: BenchmarkDefinition;
+
+  constructor(definition: BenchmarkDefinition) {
+    this.definition = definition;
+    for (const m of definition.metrics) {
+      this.samples.set(m.name, []);
+      this.errors.set(m.name, new Map());
+    }
+  }
+
+  record(outcome: { values: Record<string, number>; errors: Record<string, string>; failure?: string | undefined }): void {
+    this.attempts++;
+    if (outcome.failure) {
+      this.failedAttempts++;
+      this.failureMessages.set(outcome.failure, (this.failureMessages.get(outcome.failure) ?? 0) + 1);
+    }
+    for (const [name, value] of Object.entries(outcome.values)) {
+      if (!Number.isFinite(value)) {
+        this.addError(name, `non-finite value ${value}`);
+        continue;
+      }
+      this.samples.get(name)?.push(value);
+    }
+    for (const [name, message] of Object.entries(outcome.errors)) this.addError(name, message);
+  }
+
+  private addError(metric: string, message: string): void {
+    const counts = this.errors.get(metric);
+    if (counts) counts.set(message, (counts.get(message) ?? 0) + 1);
+  }
+}
+
+function errorsOf(counts: Map<string, number>): Errors {
+  const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+  return { count: sorted.reduce((n, [, c]) => n + c, 0), messages: sorted.slice(0, MAX_ERROR_MESSAGES).map(([m]) => m) };
+}
+
+/**
+ * The stored result of one benchmark × target. Status: unsupported when the runtime refused the
+ * feature; interrupted when a signal cut it short; failed when nothing was measured; invalid when
+ * the error rate exceeds the threshold (never silently averaged); ok otherwise.
+ */
+export function assembleBenchmarkResult(
+  acc: BenchmarkAccumulator,
+  targetId: string,
+  parameters: Record<string, unknown>,
+  errorThreshold: number,
+): BenchmarkResult {
+  const metrics: MetricResult[] = acc.definition.metrics.map((m) => {
+    const samples = acc.samples.get(m.name) ?? [];
+    return {
+      name: m.name,
+      unit: m.unit,
+      direction: m.direction,
+      samples,
+      errors: errorsOf(acc.errors.get(m.name) ?? new Map()),
+      summary: samples.length > 0 ? summarize(samples) : null,
+    };
+  });
+  const base = { benchmark: acc.definition.name, target: targetId, parameters, attempts: acc.attempts, failedAttempts: acc.failedAttempts, metrics };
+  const topFailure = [...acc.failureMessages.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (acc.unsupported) return { ...base, status: 'unsupported', reason: acc.unsupported };
+  if (acc.interrupted) return { ...base, status: 'interrupted', reason: `interrupted after ${acc.attempts} measured attempt(s)` };
+  const measured = metrics.some((m) => m.samples.length > 0);
+  if (acc.attempts === 0 || !measured) {
+    return { ...base, status: 'failed', reason: topFailure ? `no attempt succeeded: ${topFailure}` : 'no attempt was made' };
+  }
+  const rate = acc.failedAttempts / acc.attempts;
+  if (rate > errorThreshold) {
+    return {
+      ...base,
+      status: 'invalid',
+      reason: `error rate ${(rate * 100).toFixed(1)} % (${acc.failedAttempts}/${acc.attempts}) exceeds the threshold of ${(errorThreshold * 100).toFixed(1)} %; most frequent: ${topFailure}`,
+    };
+  }
+  return { ...base, status: 'ok' };
+}
+
+/** Run ids sort by time and stay unique across parallel jobs: `<yyyymmddThhmmssZ>-<8 hex>`. */
+export function newRunId(now: Date, random: () => string = () => randomBytes(4).toString('hex')): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${stamp}-${random()}`;
+}
+
+/** JSON with object keys sorted at every level: the canonical form the config hash is taken over. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+export function configHash(config: Config): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(config)).digest('hex')}`;
+}

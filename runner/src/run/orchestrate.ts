@@ -1,0 +1,105 @@
+import type { Config } from '@runtime-bench/schemas';
+import { errorMessage } from '../errors.ts';
+import { BenchmarkAccumulator } from '../results/assemble.ts';
+import { ResourceTracker } from '../suites/tracker.ts';
+import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from '../suites/types.ts';
+import { sleep } from '../util/exec.ts';
+import type { PreparedEndpoint } from './targets.ts';
+
+export interface ProgressEvent {
+  benchmark: string;
+  target: string;
+  /** 1-based repetition number, warm-up included. */
+  repetition: number;
+  repetitions: number;
+  warmup: boolean;
+  outcome?: IterationOutcome;
+}
+
+export interface OrchestrateOptions {
+  config: Config;
+  benchmarks: Benchmark<never>[];
+  endpoints: PreparedEndpoint[];
+  runId: string;
+  signal: AbortSignal;
+  onProgress: (event: ProgressEvent) => void;
+}
+
+export interface Slot {
+  benchmark: Benchmark<never>;
+  endpoint: PreparedEndpoint;
+  targetId: string;
+  handler: string;
+  accumulator: BenchmarkAccumulator;
+  context: BenchmarkContext;
+}
+
+/** Key of one benchmark × target. */
+export const slotKey = (benchmark: string, target: string): string => `${benchmark}\u0000${target}`;
+
+/**
+ * Runs every selected benchmark on every target, interleaved per repetition (A B C, A B C, …) so
+ * that drift on a shared host hits all targets alike. Warm-up repetitions run but are not recorded.
+ * A failing call is an error sample and the run goes on; an interruption stops between calls.
+ */
+export async function orchestrate(opts: OrchestrateOptions): Promise<{ slots: Slot[]; trackers: Map<PreparedEndpoint, ResourceTracker> }> {
+  const { config, signal } = opts;
+  const trackers = new Map(opts.endpoints.map((e) => [e, new ResourceTracker()] as const));
+  const slots: Slot[] = [];
+  for (const benchmark of opts.benchmarks) {
+    for (const endpoint of opts.endpoints) {
+      for (const target of endpoint.targets) {
+        slots.push({
+          benchmark,
+          endpoint,
+          targetId: target.resolved.id,
+          handler: target.resolved.handler,
+          accumulator: new BenchmarkAccumulator(benchmark.definition),
+          context: {
+            cri: endpoint.client,
+            target: target.resolved,
+            images: config.images,
+            runId: opts.runId,
+            logDir: endpoint.logDir,
+            tracker: trackers.get(endpoint)!,
+            signal,
+            callTimeoutSeconds: config.callTimeoutSeconds,
+          },
+        });
+      }
+    }
+  }
+  const repetitions = config.warmup + config.runs;
+  outer: for (const benchmark of opts.benchmarks) {
+    const mine = slots.filter((s) => s.benchmark === benchmark);
+    for (let rep = 0; rep < repetitions; rep++) {
+      const warmup = rep < config.warmup;
+      for (const slot of mine) {
+        if (signal.aborted) break outer;
+        if (slot.accumulator.unsupported) continue;
+        const params = benchmark.parameters(config);
+        opts.onProgress({ benchmark: benchmark.definition.name, target: slot.targetId, repetition: rep + 1, repetitions, warmup });
+        let outcome: IterationOutcome;
+        try {
+          outcome = await benchmark.iterate(slot.context, params, { index: rep, warmup });
+        } catch (error) {
+          if (error instanceof InterruptedError || signal.aborted) {
+            slot.accumulator.interrupted = true;
+            break outer;
+          }
+          // A bug or an unexpected runtime answer: an error sample, never a crash of the whole run.
+          outcome = { values: {}, errors: {}, failure: `unexpected error: ${errorMessage(error)}` };
+        }
+        if (outcome.unsupported) slot.accumulator.unsupported = outcome.unsupported;
+        else if (!warmup) slot.accumulator.record(outcome);
+        opts.onProgress({ benchmark: benchmark.definition.name, target: slot.targetId, repetition: rep + 1, repetitions, warmup, outcome });
+        if (config.settleSeconds > 0 && !signal.aborted) await sleep(config.settleSeconds * 1000);
+      }
+    }
+  }
+  if (signal.aborted) {
+    // Whatever did not finish all its repetitions was cut short by the signal.
+    for (const slot of slots) if (slot.accumulator.attempts < config.runs && !slot.accumulator.unsupported) slot.accumulator.interrupted = true;
+  }
+  return { slots, trackers };
+}

@@ -1,0 +1,48 @@
+import type { BenchmarkDefinition, Config } from '@runtime-bench/schemas';
+import type { CriClient } from '../cri/types.ts';
+import type { ResourceTracker } from './tracker.ts';
+
+/** One CRI endpoint × one runtime handler, resolved from the config (see run/targets.ts). */
+export interface ResolvedTarget {
+  id: string;
+  handler: string;
+}
+
+export interface BenchmarkContext {
+  cri: CriClient;
+  target: ResolvedTarget;
+  images: { pause: string; bench: string };
+  runId: string;
+  /** Host directory under which pods write their CRI logs. */
+  logDir: string;
+  tracker: ResourceTracker;
+  signal: AbortSignal;
+  callTimeoutSeconds: number;
+}
+
+/** What one repetition of a benchmark produced. */
+export interface IterationOutcome {
+  /** metric name → sample value */
+  values: Record<string, number>;
+  /** metric name → why it has no sample this time */
+  errors: Record<string, string>;
+  /** The attempt as a whole failed (counts towards the error rate). */
+  failure?: string;
+  /** The runtime refuses what the benchmark needs: a result, not an error; no further attempts. */
+  unsupported?: string;
+}
+
+export interface Benchmark<P = unknown> {
+  definition: BenchmarkDefinition;
+  /** This benchmark's validated parameters from the config. */
+  parameters(config: Config): P;
+  iterate(ctx: BenchmarkContext, params: P, iteration: { index: number; warmup: boolean }): Promise<IterationOutcome>;
+}
+
+/** Thrown inside an iteration when the run was interrupted; never recorded as a runtime error. */
+export class InterruptedError extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'InterruptedError';
+  }
+}
