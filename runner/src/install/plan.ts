@@ -71,15 +71,15 @@ export function buildPlan(request: InstallRequest): InstallPlan {
         `${label}: source "${request.source}" cannot provide ${spec.name}`,
         why,
       );
+    if (request.source !== 'path' && spec.path !== null) {
+      throw new RbError('USAGE_COMPONENT', `"${label}": a path only makes sense with source "path"`);
+    }
     if (request.source !== 'path' && spec.version === null) {
       throw new RbError(
         'USAGE_COMPONENT',
         `"${spec.name}": source "${request.source}" needs a version`,
         `write ${spec.name}@<version> or ${spec.name}@latest`,
       );
-    }
-    if (request.source !== 'path' && spec.path !== null) {
-      throw new RbError('USAGE_COMPONENT', `"${label}": a path only makes sense with source "path"`);
     }
     const key = `${spec.name}@${spec.version ?? spec.path ?? '*'}`;
     if (seen.has(key)) throw new RbError('USAGE_COMPONENT', `"${key}" is requested twice`);
