@@ -65,7 +65,7 @@ async function verify(opts: VerifyOptions, command: Command): Promise<VerifyRepo
   const remote = opts.remote;
   const { git, secrets } = await gitForRemote(process.env, opts.repo, remote ?? 'origin');
   try {
-    await checkRepository(git, opts.repo, remote !== undefined);
+    await checkRepository(git, opts.repo);
     if (remote === undefined) {
       const { ref, commit } = await resolveLocalBranch(git, opts.repo, opts.branch);
       return verifyEntries(

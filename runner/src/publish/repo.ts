@@ -8,18 +8,16 @@ import { RbError, errorMessage } from '../errors.ts';
 import { gitOk, type GitRunner } from './git.ts';
 import { tail } from './push.ts';
 
-/**
- * Fails with a clear message unless `repo` is inside a git repository, with at least one commit
- * when `needsCommit` (a worktree is made from HEAD).
- */
-export async function checkRepository(git: GitRunner, repo: string, needsCommit = true): Promise<void> {
+/** Fails with a clear message unless `repo` is a directory inside a git repository. */
+export async function checkRepository(git: GitRunner, repo: string): Promise<void> {
   // execFile reports a missing cwd as ENOENT, which would read as "git not found".
   const isDir = await stat(repo).then(
     (s) => s.isDirectory(),
     () => false,
   );
-  if (!isDir)
+  if (!isDir) {
     throw new RbError('PUBLISH_REPO', `${repo} is not a directory`, 'pass --repo DIR naming a git clone');
+  }
   const inside = await git.run(['rev-parse', '--git-dir'], { cwd: repo }).catch((error: unknown) => ({
     exitCode: -1,
     stderr: errorMessage(error),
@@ -31,15 +29,22 @@ export async function checkRepository(git: GitRunner, repo: string, needsCommit 
       'run inside a clone of the repository that owns the data branch, or pass --repo DIR',
     );
   }
-  if (!needsCommit) return;
+}
+
+/**
+ * A commit to hang the temporary worktree on. Nothing is checked out from it, so any commit will
+ * do: HEAD, or when HEAD is unborn (a clone whose remote HEAD names a missing branch) any ref's.
+ */
+async function worktreeBase(git: GitRunner, repo: string): Promise<string> {
   const head = await git.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: repo });
-  if (head.exitCode !== 0) {
-    throw new RbError(
-      'PUBLISH_REPO',
-      `${repo} has no commit yet, so no temporary worktree can be made from it`,
-      'commit something first, or pass --repo pointing at a clone with history',
-    );
-  }
+  if (head.exitCode === 0) return head.stdout.trim();
+  const any = await git.run(['rev-list', '-n1', '--all'], { cwd: repo });
+  if (any.exitCode === 0 && any.stdout.trim() !== '') return any.stdout.trim();
+  throw new RbError(
+    'PUBLISH_REPO',
+    `${repo} has no commit at all, so no temporary worktree can be made from it`,
+    'run in a clone of the project (git 2.39 cannot add a worktree without a commit), or pass --repo',
+  );
 }
 
 /**
@@ -53,11 +58,12 @@ export async function withTemporaryWorktree<T>(
   fn: (worktree: string) => Promise<T>,
   log: (line: string) => void = () => {},
 ): Promise<T> {
+  const base = await worktreeBase(git, repo);
   const parent = await mkdtemp(join(tmpdir(), 'rb-publish-'));
   // A unique basename gives a unique admin directory under .git/worktrees.
   const worktree = join(parent, `rb-publish-${randomBytes(4).toString('hex')}`);
   try {
-    await gitOk(git, ['worktree', 'add', '--detach', '--no-checkout', worktree, 'HEAD'], { cwd: repo });
+    await gitOk(git, ['worktree', 'add', '--detach', '--no-checkout', worktree, base], { cwd: repo });
     return await fn(worktree);
   } finally {
     const removed = await git

@@ -1,7 +1,9 @@
 // Real git repositories in temp dirs for the publishing tests: a bare "remote", clones of it, and
 // the real CLI started as a child process.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { lstat, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +48,7 @@ export interface Sandbox {
 }
 
 export async function createSandbox(): Promise<Sandbox> {
-  const root = await mkdtemp(join(tmpdir(), 'rb-publish-test-'));
+  const root = await mkdtemp(join(tmpdir(), 'rbtest-publish-'));
   await writeFile(join(root, 'empty-gitconfig'), '');
   const env = isolatedEnv(root);
   const git = createGitRunner(gitEnvironment(env));
@@ -148,4 +150,98 @@ export function runCliConcurrently(
         }),
     ),
   );
+}
+
+export interface SmartHttpServer {
+  /** Base URL, e.g. http://127.0.0.1:PORT/ — repositories are under it by path. */
+  url: string;
+  /** The Authorization header of every request, in order (undefined when absent). */
+  authorizations: (string | undefined)[];
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the repositories under `projectRoot` over git's smart HTTP protocol through the real
+ * `git http-backend` CGI, answering 401 unless the request carries `requiredAuthorization`.
+ */
+export async function startSmartHttpServer(
+  projectRoot: string,
+  requiredAuthorization: string,
+  env: NodeJS.ProcessEnv,
+): Promise<SmartHttpServer> {
+  const authorizations: (string | undefined)[] = [];
+  const server = createServer((req, res) => {
+    authorizations.push(req.headers.authorization);
+    if (req.headers.authorization !== requiredAuthorization) {
+      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="runtime-bench test"' });
+      res.end();
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const child = spawn('git', ['http-backend'], {
+      env: {
+        ...env,
+        GIT_PROJECT_ROOT: projectRoot,
+        GIT_HTTP_EXPORT_ALL: '1',
+        PATH_INFO: url.pathname,
+        QUERY_STRING: url.search.slice(1),
+        REQUEST_METHOD: req.method ?? 'GET',
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
+        GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
+        // An authenticated user: http-backend only enables receive-pack (push) for one.
+        REMOTE_USER: 'publisher',
+        REMOTE_ADDR: '127.0.0.1',
+      },
+    });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.resume();
+    req.pipe(child.stdin);
+    child.on('close', () => {
+      const all = Buffer.concat(out);
+      const split = all.indexOf('\r\n\r\n');
+      const head = all.subarray(0, split).toString('utf8').split('\r\n');
+      const headers: Record<string, string> = {};
+      let status = 200;
+      for (const line of head) {
+        const colon = line.indexOf(':');
+        const name = line.slice(0, colon).trim();
+        const value = line.slice(colon + 1).trim();
+        if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
+        else if (name) headers[name] = value;
+      }
+      res.writeHead(status, headers);
+      res.end(all.subarray(split + 4));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    authorizations,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A 127.0.0.1 port nothing listens on (bound once by us, then released). */
+export async function unusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Every file under `dir` (recursively) whose bytes contain any of `needles`. */
+export async function filesContaining(dir: string, needles: readonly string[]): Promise<string[]> {
+  const hits: string[] = [];
+  for (const name of await readdir(dir, { recursive: true })) {
+    const full = join(dir, name);
+    const info = await lstat(full);
+    if (!info.isFile()) continue;
+    const bytes = await readFile(full);
+    if (needles.some((n) => bytes.includes(n))) hits.push(full);
+  }
+  return hits;
 }
