@@ -10,7 +10,9 @@ export function mountsBelow(mountinfo: string, dir: string): string[] {
     const field = line.split(' ')[4];
     if (!field) continue;
     // mountinfo escapes spaces and the like as octal (\040).
-    const point = field.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
+    const point = field.replace(/\\([0-7]{3})/g, (_, o: string) =>
+      String.fromCharCode(Number.parseInt(o, 8)),
+    );
     if (point === dir || point.startsWith(prefix)) points.push(point);
   }
   return [...new Set(points)].sort((a, b) => b.split('/').length - a.split('/').length || b.localeCompare(a));
@@ -89,4 +91,3 @@ function isZombie(pid: number): boolean {
     return false;
   }
 }
-

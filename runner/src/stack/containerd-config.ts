@@ -30,11 +30,21 @@ function handlerTables(prefix: string, handlers: HandlerSpec[]): string[] {
   for (const h of handlers) {
     const table = `${prefix}.${q(h.name)}`;
     if (h.kind === 'runsc') {
-      out.push(`[${table}]`, `  runtime_type = "io.containerd.runsc.v1"`, `[${table}.options]`, `  TypeUrl = "io.containerd.runsc.v1.options"`);
+      out.push(
+        `[${table}]`,
+        `  runtime_type = "io.containerd.runsc.v1"`,
+        `[${table}.options]`,
+        `  TypeUrl = "io.containerd.runsc.v1.options"`,
+      );
       if (h.runscConfigPath) out.push(`  ConfigPath = ${q(h.runscConfigPath)}`);
     } else {
       // runc, crun and youki share the runc shim's CLI contract: the shim runs BinaryName.
-      out.push(`[${table}]`, `  runtime_type = "io.containerd.runc.v2"`, `[${table}.options]`, `  BinaryName = ${q(h.binary)}`);
+      out.push(
+        `[${table}]`,
+        `  runtime_type = "io.containerd.runc.v2"`,
+        `[${table}.options]`,
+        `  BinaryName = ${q(h.binary)}`,
+      );
     }
     out.push('');
   }
@@ -99,11 +109,22 @@ export function renderContainerdConfig(c: ContainerdConfigInput): string {
 
 /** runsc's own config for the shim (platform systrap: KVM hangs in nested VMs). */
 export function renderRunscConfig(runscBinary: string, root: string, platform = 'systrap'): string {
-  return [`binary_name = ${q(runscBinary)}`, `root = ${q(root)}`, '[runsc_config]', `  platform = ${q(platform)}`, ''].join('\n');
+  return [
+    `binary_name = ${q(runscBinary)}`,
+    `root = ${q(root)}`,
+    '[runsc_config]',
+    `  platform = ${q(platform)}`,
+    '',
+  ].join('\n');
 }
 
 /** A bridge + host-local IPAM + loopback CNI conflist: loopback alone leaves pods without network info. */
-export function renderCniConflist(networkName: string, bridge: string, subnet: string, ipamDataDir: string): string {
+export function renderCniConflist(
+  networkName: string,
+  bridge: string,
+  subnet: string,
+  ipamDataDir: string,
+): string {
   return `${JSON.stringify(
     {
       cniVersion: '1.0.0',

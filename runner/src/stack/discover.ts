@@ -7,7 +7,13 @@ import { guessOciKind, incompatibility, parseOciVersion, parseSemver } from './v
 /** First executable named `name` on PATH (or in the extra directories first). */
 export async function which(name: string, extraDirs: string[] = []): Promise<string | null> {
   if (name.includes('/')) return (await isExecutable(name)) ? name : null;
-  const dirs = [...extraDirs, ...(process.env.PATH ?? '').split(delimiter), '/usr/local/sbin', '/usr/sbin', '/sbin'];
+  const dirs = [
+    ...extraDirs,
+    ...(process.env.PATH ?? '').split(delimiter),
+    '/usr/local/sbin',
+    '/usr/sbin',
+    '/sbin',
+  ];
   for (const dir of dirs) {
     if (!dir) continue;
     const candidate = join(dir, name);
@@ -43,7 +49,11 @@ export async function findContainerd(explicit?: string): Promise<ContainerdBinar
   }
   const out = await exec(path, ['--version']);
   const version = parseSemver(out.stdout);
-  if (!version) throw new RbError('STACK_CONTAINERD_VERSION', `cannot read a version from "${out.stdout.trim()}" (${path} --version)`);
+  if (!version)
+    throw new RbError(
+      'STACK_CONTAINERD_VERSION',
+      `cannot read a version from "${out.stdout.trim()}" (${path} --version)`,
+    );
   const ctr = (await which('ctr', [dirname(path)])) ?? 'ctr';
   return { path, version, ctr };
 }
@@ -61,11 +71,16 @@ export interface DiscoveredHandlers {
   skipped: { name: string; binary: string; reason: string }[];
 }
 
-export async function ociVersion(kind: string, binary: string): Promise<{ version: string; output: string } | { error: string }> {
+export async function ociVersion(
+  kind: string,
+  binary: string,
+): Promise<{ version: string; output: string } | { error: string }> {
   const out = await exec(binary, ['--version'], { allowFailure: true, timeoutMs: 10_000 });
   const text = `${out.stdout}${out.stderr}`.trim();
   const version = out.exitCode === 0 ? parseOciVersion(kind, text) : null;
-  return version ? { version, output: text } : { error: `${binary} --version failed: ${text.split('\n')[0] ?? ''}` };
+  return version
+    ? { version, output: text }
+    : { error: `${binary} --version failed: ${text.split('\n')[0] ?? ''}` };
 }
 
 /**
@@ -82,7 +97,12 @@ export async function discoverHandlers(
     const binary = await which(kind);
     if (!binary) continue;
     if (kind === 'runsc' && !(await which('containerd-shim-runsc-v1'))) {
-      skipped.push({ name: kind, binary, reason: 'runsc found but containerd-shim-runsc-v1 is not on PATH (the runc shim cannot track runsc containers)' });
+      skipped.push({
+        name: kind,
+        binary,
+        reason:
+          'runsc found but containerd-shim-runsc-v1 is not on PATH (the runc shim cannot track runsc containers)',
+      });
       continue;
     }
     candidates.push({ name: kind, kind, binary });
@@ -90,10 +110,18 @@ export async function discoverHandlers(
   for (const e of extra) {
     const kind = e.kind ?? guessOciKind(e.binary);
     if (!kind) {
-      throw new RbError('CONFIG_INVALID', `stack.extraHandlers: cannot tell which OCI runtime ${e.binary} is`, `add kind: runc | crun | youki | runsc to the "${e.name}" entry`);
+      throw new RbError(
+        'CONFIG_INVALID',
+        `stack.extraHandlers: cannot tell which OCI runtime ${e.binary} is`,
+        `add kind: runc | crun | youki | runsc to the "${e.name}" entry`,
+      );
     }
     if (candidates.some((c) => c.name === e.name)) {
-      throw new RbError('CONFIG_INVALID', `stack.extraHandlers: handler name "${e.name}" is already used`, 'give each extra handler a unique name, e.g. runc-1.3.6');
+      throw new RbError(
+        'CONFIG_INVALID',
+        `stack.extraHandlers: handler name "${e.name}" is already used`,
+        'give each extra handler a unique name, e.g. runc-1.3.6',
+      );
     }
     candidates.push({ name: e.name, kind, binary: e.binary });
   }

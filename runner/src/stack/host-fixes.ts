@@ -16,7 +16,8 @@ export interface HostFixPlan {
 export function planHostFixes(statusText: string, mountinfo: string, v2ControllersText: string): HostFixPlan {
   const cgroup = parseCgroupLayout(mountinfo);
   const controllers = cgroup.mode === 'hybrid' ? v2ControllersText.trim().split(/\s+/).filter(Boolean) : [];
-  const root = cgroup.v2Mount && cgroup.mode === 'hybrid' ? cgroup.v2Mount.replace(/\/[^/]+$/, '') : '/sys/fs/cgroup';
+  const root =
+    cgroup.v2Mount && cgroup.mode === 'hybrid' ? cgroup.v2Mount.replace(/\/[^/]+$/, '') : '/sys/fs/cgroup';
   return {
     restrictOomScoreAdj: !hasCapability(parseCapEff(statusText), CAP_SYS_RESOURCE),
     hybridV2Controllers: controllers,
@@ -29,7 +30,8 @@ export async function readHostFixPlan(): Promise<HostFixPlan> {
   const mountinfo = await readFile('/proc/self/mountinfo', 'utf8');
   const layout = parseCgroupLayout(mountinfo);
   let controllers = '';
-  if (layout.mode === 'hybrid' && layout.v2Mount) controllers = await readFile(join(layout.v2Mount, 'cgroup.controllers'), 'utf8').catch(() => '');
+  if (layout.mode === 'hybrid' && layout.v2Mount)
+    controllers = await readFile(join(layout.v2Mount, 'cgroup.controllers'), 'utf8').catch(() => '');
   return planHostFixes(status, mountinfo, controllers);
 }
 
@@ -42,7 +44,8 @@ export async function applyHostFixes(plan: HostFixPlan, fixHost: boolean): Promi
   if (plan.restrictOomScoreAdj) {
     fixes.push({
       id: 'restrict-oom-score-adj',
-      condition: 'no CAP_SYS_RESOURCE: the CRI pause container\'s oom_score_adj -998 would make runc fail ("can\'t get final child\'s PID from pipe")',
+      condition:
+        "no CAP_SYS_RESOURCE: the CRI pause container's oom_score_adj -998 would make runc fail (\"can't get final child's PID from pipe\")",
       action: 'set restrict_oom_score_adj = true in the private containerd CRI config',
       applied: true,
     });

@@ -6,7 +6,12 @@ import { GrpcCriClient } from '../cri/grpc-client.ts';
 import { RbError, errorMessage } from '../errors.ts';
 import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
 import { processesMentioning, terminate, unmountBelow } from './cleanup.ts';
-import { renderCniConflist, renderContainerdConfig, renderRunscConfig, type HandlerSpec } from './containerd-config.ts';
+import {
+  renderCniConflist,
+  renderContainerdConfig,
+  renderRunscConfig,
+  type HandlerSpec,
+} from './containerd-config.ts';
 import { discoverHandlers, findContainerd, which } from './discover.ts';
 import { applyHostFixes, readHostFixPlan } from './host-fixes.ts';
 import { buildBenchRootfs, buildPauseRootfs } from './images/rootfs.ts';
@@ -65,7 +70,11 @@ async function waitForCri(socket: string, pid: number, logPath: string, timeoutM
   }
   const log = await readFile(logPath, 'utf8').catch(() => '');
   const tail = log.trim().split('\n').slice(-8).join('\n');
-  throw new RbError('STACK_START', `containerd did not answer CRI on ${socket} (${processAlive(pid) ? last : 'it exited'}). Log tail:\n${tail}`, `see ${logPath}`);
+  throw new RbError(
+    'STACK_START',
+    `containerd did not answer CRI on ${socket} (${processAlive(pid) ? last : 'it exited'}). Log tail:\n${tail}`,
+    `see ${logPath}`,
+  );
 }
 
 async function versionLine(command: string, args: string[]): Promise<string> {
@@ -74,12 +83,19 @@ async function versionLine(command: string, args: string[]): Promise<string> {
 }
 
 /** Builds the pause and bench images offline from host binaries and imports them into the stack. */
-async function buildAndImportImages(state: Pick<StackState, 'stateDir' | 'socket' | 'ctr' | 'images'>, log: (l: string) => void): Promise<Component[]> {
+async function buildAndImportImages(
+  state: Pick<StackState, 'stateDir' | 'socket' | 'ctr' | 'images'>,
+  log: (l: string) => void,
+): Promise<Component[]> {
   const catatonit = await which('catatonit');
   const busybox = (await which('busybox')) ?? '/bin/busybox';
   const sysbench = await which('sysbench');
   if (!catatonit || !sysbench || !existsSync(busybox)) {
-    throw new RbError('IMAGE_BUILD', `image ingredients missing: ${[!catatonit && 'catatonit', !sysbench && 'sysbench', !existsSync(busybox) && 'busybox'].filter(Boolean).join(', ')}`, 'apt-get install catatonit sysbench busybox-static');
+    throw new RbError(
+      'IMAGE_BUILD',
+      `image ingredients missing: ${[!catatonit && 'catatonit', !sysbench && 'sysbench', !existsSync(busybox) && 'busybox'].filter(Boolean).join(', ')}`,
+      'apt-get install catatonit sysbench busybox-static',
+    );
   }
   const work = await mkdtemp(join(state.stateDir, 'image-build-'));
   try {
@@ -87,21 +103,62 @@ async function buildAndImportImages(state: Pick<StackState, 'stateDir' | 'socket
     await buildPauseRootfs(join(work, 'pause'), ingredients);
     await buildBenchRootfs(join(work, 'bench'), ingredients);
     const built = await writeImageLayout(join(work, 'layout'), [
-      { name: state.images.pause, layers: [await buildLayer(join(work, 'pause'))], entrypoint: ['/bin/pause', '-P'] },
-      { name: state.images.bench, layers: [await buildLayer(join(work, 'bench'))], entrypoint: [], cmd: ['/bin/sh'] },
+      {
+        name: state.images.pause,
+        layers: [await buildLayer(join(work, 'pause'))],
+        entrypoint: ['/bin/pause', '-P'],
+      },
+      {
+        name: state.images.bench,
+        layers: [await buildLayer(join(work, 'bench'))],
+        entrypoint: [],
+        cmd: ['/bin/sh'],
+      },
     ]);
     const tarPath = join(state.stateDir, 'images.tar');
     await tarLayout(join(work, 'layout'), tarPath);
     log(`importing images into ${state.socket}`);
-    await exec(state.ctr, ['-a', state.socket, '-n', 'k8s.io', 'images', 'import', '--all-platforms', tarPath]);
+    await exec(state.ctr, [
+      '-a',
+      state.socket,
+      '-n',
+      'k8s.io',
+      'images',
+      'import',
+      '--all-platforms',
+      tarPath,
+    ]);
     const sysbenchLine = await versionLine(sysbench, ['--version']);
     const busyboxLine = (await exec(busybox, ['--help'], { allowFailure: true })).stdout.split('\n')[0] ?? '';
     const catatonitLine = await versionLine(catatonit, ['--version']);
     return [
-      { name: 'sysbench', role: 'workload', version: parseSemver(sysbenchLine) ?? sysbenchLine, path: sysbench, detail: sysbenchLine },
-      { name: 'busybox', role: 'workload', version: parseSemver(busyboxLine) ?? 'unknown', path: busybox, detail: busyboxLine },
-      { name: 'catatonit', role: 'workload', version: parseSemver(catatonitLine) ?? 'unknown', path: catatonit, detail: catatonitLine },
-      ...built.map((b): Component => ({ name: b.name, role: 'image', version: b.manifestDigest, detail: `config ${b.configDigest}` })),
+      {
+        name: 'sysbench',
+        role: 'workload',
+        version: parseSemver(sysbenchLine) ?? sysbenchLine,
+        path: sysbench,
+        detail: sysbenchLine,
+      },
+      {
+        name: 'busybox',
+        role: 'workload',
+        version: parseSemver(busyboxLine) ?? 'unknown',
+        path: busybox,
+        detail: busyboxLine,
+      },
+      {
+        name: 'catatonit',
+        role: 'workload',
+        version: parseSemver(catatonitLine) ?? 'unknown',
+        path: catatonit,
+        detail: catatonitLine,
+      },
+      ...built.map((b): Component => ({
+        name: b.name,
+        role: 'image',
+        version: b.manifestDigest,
+        detail: `config ${b.configDigest}`,
+      })),
     ];
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -132,11 +189,19 @@ export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
     ...discovered.skipped,
     ...discovered.handlers
       .filter((h) => crunBlocked && h.kind === 'crun')
-      .map((h) => ({ name: h.name, binary: h.binary, reason: `cgroup hybrid mode with v2-only controllers (${plan.hybridV2Controllers.join(', ')}): crun refuses; use --fix-host` })),
+      .map((h) => ({
+        name: h.name,
+        binary: h.binary,
+        reason: `cgroup hybrid mode with v2-only controllers (${plan.hybridV2Controllers.join(', ')}): crun refuses; use --fix-host`,
+      })),
   ];
   for (const s of skipped) opts.log(`handler ${s.name} skipped: ${s.reason}`);
   if (handlers.length === 0) {
-    throw new RbError('STACK_NO_RUNTIME', 'no usable OCI runtime found (runc, crun, youki or runsc with its shim)', 'apt-get install runc crun, or add stack.extraHandlers to the config');
+    throw new RbError(
+      'STACK_NO_RUNTIME',
+      'no usable OCI runtime found (runc, crun, youki or runsc with its shim)',
+      'apt-get install runc crun, or add stack.extraHandlers to the config',
+    );
   }
 
   const socket = join(stateDir, 'containerd.sock');
@@ -150,11 +215,23 @@ export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
     handlerSpecs.push(spec);
   }
   const routes = (await exec('ip', ['-4', 'route'], { allowFailure: true })).stdout;
-  const network = { name: `runtime-bench-${opts.name}`, bridge: bridgeName(opts.name), subnet: opts.subnet ?? pickSubnet(opts.name, routes) };
+  const network = {
+    name: `runtime-bench-${opts.name}`,
+    bridge: bridgeName(opts.name),
+    subnet: opts.subnet ?? pickSubnet(opts.name, routes),
+  };
   await mkdir(join(stateDir, 'cni'), { recursive: true });
-  await writeFile(join(stateDir, 'cni', '10-runtime-bench.conflist'), renderCniConflist(network.name, network.bridge, network.subnet, join(stateDir, 'cni-ipam')));
+  await writeFile(
+    join(stateDir, 'cni', '10-runtime-bench.conflist'),
+    renderCniConflist(network.name, network.bridge, network.subnet, join(stateDir, 'cni-ipam')),
+  );
   const cniBinDir = ['/usr/lib/cni', '/opt/cni/bin'].find((d) => existsSync(join(d, 'bridge')));
-  if (!cniBinDir) throw new RbError('STACK_NO_CNI', 'no CNI plugins found in /usr/lib/cni or /opt/cni/bin', 'apt-get install containernetworking-plugins');
+  if (!cniBinDir)
+    throw new RbError(
+      'STACK_NO_CNI',
+      'no CNI plugins found in /usr/lib/cni or /opt/cni/bin',
+      'apt-get install containernetworking-plugins',
+    );
   const configPath = join(stateDir, 'config.toml');
   await writeFile(
     configPath,
@@ -177,7 +254,10 @@ export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
   const shimDirs = [dirname(containerd.path)];
   const runscShim = await which('containerd-shim-runsc-v1');
   if (runscShim) shimDirs.push(dirname(runscShim));
-  const env = { ...process.env, PATH: [...shimDirs, process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin'].join(delimiter) };
+  const env = {
+    ...process.env,
+    PATH: [...shimDirs, process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin'].join(delimiter),
+  };
   const logPath = join(stateDir, 'containerd.log');
   const logFd = openSync(logPath, 'a');
   let pid: number;
@@ -194,7 +274,13 @@ export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
     startedAt: new Date().toISOString(),
     containerd: { path: containerd.path, version: containerd.version, configVersion },
     ctr: containerd.ctr,
-    handlers: handlers.map((h) => ({ name: h.name, kind: h.kind, binary: h.binary, version: h.version, versionOutput: h.versionOutput })),
+    handlers: handlers.map((h) => ({
+      name: h.name,
+      kind: h.kind,
+      binary: h.binary,
+      version: h.version,
+      versionOutput: h.versionOutput,
+    })),
     skippedHandlers: skipped,
     hostFixes,
     network,

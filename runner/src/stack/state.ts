@@ -13,7 +13,11 @@ export const StackStateSchema = z.strictObject({
   socket: z.string(),
   pid: z.int().nullable(),
   startedAt: z.string(),
-  containerd: z.strictObject({ path: z.string(), version: z.string(), configVersion: z.union([z.literal(2), z.literal(3)]) }),
+  containerd: z.strictObject({
+    path: z.string(),
+    version: z.string(),
+    configVersion: z.union([z.literal(2), z.literal(3)]),
+  }),
   ctr: z.string(),
   handlers: z.array(
     z.strictObject({
@@ -54,11 +58,19 @@ export async function readStackState(stateDir: string): Promise<StackState | nul
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new RbError('STACK_STATE', `${stackStatePath(stateDir)} is not JSON: ${errorMessage(error)}`, 'run `runtime-bench stack down` and `stack up` again');
+    throw new RbError(
+      'STACK_STATE',
+      `${stackStatePath(stateDir)} is not JSON: ${errorMessage(error)}`,
+      'run `runtime-bench stack down` and `stack up` again',
+    );
   }
   const parsed = StackStateSchema.safeParse(json);
   if (!parsed.success) {
-    throw new RbError('STACK_STATE', describeIssues(parsed.error, stackStatePath(stateDir)).join('\n'), 'the stack was brought up by another runtime-bench version: run `stack down` then `stack up`');
+    throw new RbError(
+      'STACK_STATE',
+      describeIssues(parsed.error, stackStatePath(stateDir)).join('\n'),
+      'the stack was brought up by another runtime-bench version: run `stack down` then `stack up`',
+    );
   }
   return parsed.data;
 }

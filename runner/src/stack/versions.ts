@@ -2,7 +2,7 @@
 
 /** The first x.y.z in a version output ("containerd github.com/… 1.6.20~ds1 …", "runc version 1.1.5+ds1"). */
 export function parseSemver(text: string): string | null {
-  const m = /\bv?(\d+\.\d+(?:\.\d+)?)(?:[-~+][0-9A-Za-z.~+-]*)?\b/.exec(text);
+  const m = /(?:^|[^\w.])v?(\d+\.\d+(?:\.\d+)?)(?![\d.]*\d)/.exec(text);
   return m ? m[1]! : null;
 }
 
@@ -37,8 +37,17 @@ export function containerdConfigVersion(containerdVersion: string): 2 | 3 {
  * shared/docs/stack.md): crun before 1.9 only speaks OCI runtime spec 1.0, which containerd 1.7+
  * no longer produces ("unknown version specified").
  */
-export function incompatibility(containerdVersion: string, kind: string, ociVersion: string | null): string | null {
-  if (kind === 'crun' && ociVersion && compareVersions(ociVersion, '1.9') < 0 && compareVersions(containerdVersion, '1.7') >= 0) {
+export function incompatibility(
+  containerdVersion: string,
+  kind: string,
+  ociVersion: string | null,
+): string | null {
+  if (
+    kind === 'crun' &&
+    ociVersion &&
+    compareVersions(ociVersion, '1.9') < 0 &&
+    compareVersions(containerdVersion, '1.7') >= 0
+  ) {
     return `crun ${ociVersion} only supports OCI runtime spec 1.0.x, containerd ${containerdVersion} needs a newer crun ("unknown version specified")`;
   }
   return null;

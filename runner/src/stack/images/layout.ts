@@ -41,7 +41,10 @@ export interface Layer {
 export async function buildLayer(root: string): Promise<Layer> {
   const entries = await listTree(root);
   const tar = await collect(
-    createTar({ cwd: root, portable: true, mtime: new Date(0), noDirRecurse: true, follow: false }, entries) as unknown as NodeJS.ReadableStream,
+    createTar(
+      { cwd: root, portable: true, mtime: new Date(0), noDirRecurse: true, follow: false },
+      entries,
+    ) as unknown as NodeJS.ReadableStream,
   );
   const gzipped = gzipSync(tar, { level: 6 });
   return { diffId: sha256(tar), gzipped, digest: sha256(gzipped) };
@@ -81,9 +84,16 @@ export async function writeImageLayout(dir: string, images: ImageSpec[]): Promis
       architecture: process.arch === 'x64' ? 'amd64' : process.arch,
       os: 'linux',
       // youki refuses a process without PATH, so the image must provide one.
-      config: { Entrypoint: image.entrypoint, Cmd: image.cmd ?? null, Env: [IMAGE_ENV_PATH], WorkingDir: '/' },
+      config: {
+        Entrypoint: image.entrypoint,
+        Cmd: image.cmd ?? null,
+        Env: [IMAGE_ENV_PATH],
+        WorkingDir: '/',
+      },
       rootfs: { type: 'layers', diff_ids: image.layers.map((l) => l.diffId) },
-      history: image.layers.map(() => ({ created_by: 'runtime-bench stack up (built offline from host binaries)' })),
+      history: image.layers.map(() => ({
+        created_by: 'runtime-bench stack up (built offline from host binaries)',
+      })),
     });
     const configBlob = await putBlob(config);
     const manifest = JSON.stringify({
@@ -101,7 +111,10 @@ export async function writeImageLayout(dir: string, images: ImageSpec[]): Promis
       mediaType: 'application/vnd.oci.image.manifest.v1+json',
       ...manifestBlob,
       platform: { architecture: process.arch === 'x64' ? 'amd64' : process.arch, os: 'linux' },
-      annotations: { 'org.opencontainers.image.ref.name': image.name, 'io.containerd.image.name': image.name },
+      annotations: {
+        'org.opencontainers.image.ref.name': image.name,
+        'io.containerd.image.name': image.name,
+      },
     });
     built.push({ name: image.name, manifestDigest: manifestBlob.digest, configDigest: configBlob.digest });
   }
@@ -112,5 +125,9 @@ export async function writeImageLayout(dir: string, images: ImageSpec[]): Promis
 
 /** Packs a layout directory into the tar that `ctr images import` reads. */
 export async function tarLayout(dir: string, outFile: string): Promise<void> {
-  await createTar({ cwd: dir, file: outFile, portable: true, mtime: new Date(0) }, ['oci-layout', 'index.json', 'blobs']);
+  await createTar({ cwd: dir, file: outFile, portable: true, mtime: new Date(0) }, [
+    'oci-layout',
+    'index.json',
+    'blobs',
+  ]);
 }

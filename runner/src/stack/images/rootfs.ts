@@ -18,7 +18,30 @@ export function parseLdd(output: string): string[] {
 }
 
 /** busybox applets the bench image links; /bin/sh and the tools benchmarks use inside containers. */
-export const BUSYBOX_APPLETS = ['sh', 'ls', 'cat', 'echo', 'sleep', 'true', 'false', 'date', 'dd', 'nc', 'ip', 'ps', 'hostname', 'rm', 'mkdir', 'head', 'tail', 'wc', 'sync', 'env', 'usleep', 'seq'];
+export const BUSYBOX_APPLETS = [
+  'sh',
+  'ls',
+  'cat',
+  'echo',
+  'sleep',
+  'true',
+  'false',
+  'date',
+  'dd',
+  'nc',
+  'ip',
+  'ps',
+  'hostname',
+  'rm',
+  'mkdir',
+  'head',
+  'tail',
+  'wc',
+  'sync',
+  'env',
+  'usleep',
+  'seq',
+];
 
 export interface ImageIngredients {
   catatonit: string;
@@ -48,11 +71,19 @@ export async function buildBenchRootfs(root: string, ing: ImageIngredients): Pro
   await copyInto(root, ing.sysbench, '/bin/sysbench');
   const ldd = await exec('ldd', [ing.sysbench], { allowFailure: true });
   if (ldd.exitCode !== 0) {
-    throw new RbError('IMAGE_BUILD', `ldd ${ing.sysbench} failed: ${ldd.stderr.trim()}`, 'install sysbench from the distribution (apt-get install sysbench)');
+    throw new RbError(
+      'IMAGE_BUILD',
+      `ldd ${ing.sysbench} failed: ${ldd.stderr.trim()}`,
+      'install sysbench from the distribution (apt-get install sysbench)',
+    );
   }
   for (const lib of parseLdd(ldd.stdout)) await copyInto(root, lib);
-  for (const dir of ['etc', 'proc', 'sys', 'dev', 'tmp', 'root', 'data']) await mkdir(join(root, dir), { recursive: true });
+  for (const dir of ['etc', 'proc', 'sys', 'dev', 'tmp', 'root', 'data'])
+    await mkdir(join(root, dir), { recursive: true });
   await chmod(join(root, 'tmp'), 0o1777);
-  await writeFile(join(root, 'etc', 'passwd'), 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n');
+  await writeFile(
+    join(root, 'etc', 'passwd'),
+    'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n',
+  );
   await writeFile(join(root, 'etc', 'group'), 'root:x:0:\nnogroup:x:65534:\n');
 }
