@@ -1,0 +1,105 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import {
+  readAnnotationsFile,
+  readHistoryDir,
+  renderCheck,
+  runGate,
+  type OutputFormat,
+} from '../compare/index.ts';
+import { RbError } from '../errors.ts';
+import { readResultFile } from '../results/io.ts';
+import { formatOption, parseCount, parseProbability } from './compare.ts';
+
+/** commander parser for a percentage ≥ 0, returned as a fraction (5 → 0.05). */
+function parsePercent(value: string): number {
+  const n = Number(value);
+  if (!(n >= 0) || value.trim() === '') throw new InvalidArgumentError('expected a percentage ≥ 0, e.g. 5');
+  return n / 100;
+}
+
+/** Collects repeated --metric-threshold KEY=PERCENT into a record of fractions. */
+function collectThreshold(value: string, previous: Record<string, number>): Record<string, number> {
+  const match = /^(.+)=([^=]+)$/.exec(value);
+  if (!match)
+    throw new InvalidArgumentError(
+      'expected METRIC=PERCENT or BENCHMARK:METRIC=PERCENT, e.g. StartContainer=10',
+    );
+  return { ...previous, [match[1]!]: parsePercent(match[2]!) };
+}
+
+interface CheckCliOptions {
+  history: string;
+  current: string;
+  window: number;
+  threshold: number;
+  metricThreshold: Record<string, number>;
+  errorRateThreshold: number;
+  alpha: number;
+  annotations?: string;
+  format: OutputFormat;
+  failOnRegression?: boolean;
+}
+
+/** `runtime-bench check --history DIR --current FILE`: the nightly regression gate. */
+export function registerCheck(program: Command): void {
+  program
+    .command('check')
+    .description(
+      'regression gate: compare a run with the last K comparable runs of a history directory; flag changes that are significant (Holm) AND beyond a threshold, in the bad direction',
+    )
+    .requiredOption('--history <dir>', 'directory of earlier result files (read recursively)')
+    .requiredOption('--current <file>', 'result file to check')
+    .option('--window <runs>', 'baseline window: the last K comparable runs', parseCount, 10)
+    .option('--threshold <percent>', 'smallest change that counts as a regression', parsePercent, 0.05)
+    .option(
+      '--metric-threshold <key=percent>',
+      'per-metric threshold, KEY is METRIC or BENCHMARK:METRIC (repeatable)',
+      collectThreshold,
+      {},
+    )
+    .option(
+      '--error-rate-threshold <points>',
+      'smallest rise of the error rate, in percentage points',
+      parsePercent,
+      0.05,
+    )
+    .option('--alpha <p>', 'family-wise significance level (Holm)', parseProbability, 0.05)
+    .option(
+      '--annotations <file>',
+      'annotations file (default: annotations.json/.yaml at the top of the history)',
+    )
+    .addOption(formatOption())
+    .option(
+      '--fail-on-regression',
+      'exit with status 1 when there is a new regression (ongoing ones do not fail)',
+    )
+    .addHelpText(
+      'after',
+      `
+Example:
+  runtime-bench check --history data/runs --current result.json --metric-threshold StartContainer=10 --fail-on-regression`,
+    )
+    .action(async (opts: CheckCliOptions) => {
+      if (opts.window < 1) throw new RbError('USAGE_WINDOW', '--window must be at least 1');
+      const current = await readResultFile(opts.current);
+      const history = await readHistoryDir(opts.history);
+      const annotations = opts.annotations
+        ? await readAnnotationsFile(opts.annotations)
+        : history.annotations;
+      const report = runGate({ run: current, file: opts.current }, history.entries, {
+        window: opts.window,
+        alpha: opts.alpha,
+        threshold: opts.threshold,
+        thresholds: opts.metricThreshold,
+        errorRateThreshold: opts.errorRateThreshold,
+        annotations,
+      });
+      process.stdout.write(renderCheck(report, opts.format));
+      if (opts.failOnRegression && report.counts.regression > 0)
+        throw new RbError(
+          'REGRESSION',
+          `${report.counts.regression} new regression(s) in ${opts.current}`,
+          'see the report above; a baseline reset in the history annotations accepts an intended change',
+        );
+    });
+}

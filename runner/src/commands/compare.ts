@@ -1,0 +1,104 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { RunResult } from '@runtime-bench/schemas';
+import { compareRuns, OUTPUT_FORMATS, renderCompare, type OutputFormat } from '../compare/index.ts';
+import { RbError } from '../errors.ts';
+import { readResultFile } from '../results/io.ts';
+
+/** commander parser for a number strictly between 0 and 1 (alpha, confidence). */
+export function parseProbability(value: string): number {
+  const n = Number(value);
+  if (!(n > 0 && n < 1)) throw new InvalidArgumentError('expected a number between 0 and 1, e.g. 0.05');
+  return n;
+}
+
+/** commander parser for a non-negative integer. */
+export function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number ≥ 0');
+  return n;
+}
+
+/** The --format option shared by compare and check. */
+export function formatOption(): Option {
+  return new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table');
+}
+
+function requireTarget(run: RunResult, file: string, id: string, flag: string): void {
+  if (!run.targets.some((t) => t.id === id))
+    throw new RbError(
+      'USAGE_UNKNOWN_TARGET',
+      `${file}: no target "${id}" (given by ${flag})`,
+      `targets in this file: ${run.targets.map((t) => t.id).join(', ') || 'none'}`,
+    );
+}
+
+interface CompareCliOptions {
+  baselineTarget?: string;
+  target?: string;
+  format: OutputFormat;
+  alpha: number;
+  confidence: number;
+  seed: number;
+}
+
+/** `runtime-bench compare A.json [B.json]`: metric-by-metric comparison with a verdict each. */
+export function registerCompare(program: Command): void {
+  program
+    .command('compare')
+    .description(
+      'compare two result files, or two targets of one file, per benchmark × target × metric: medians, ratio with bootstrap CI, Mann-Whitney p (Holm), verdict',
+    )
+    .argument('<baseline>', 'result file of the baseline')
+    .argument(
+      '[candidate]',
+      'result file of the candidate; omit it to compare two targets of the baseline file',
+    )
+    .option('--baseline-target <id>', 'target id of the baseline, e.g. containerd/runc')
+    .option('--target <id>', 'target id of the candidate, e.g. containerd/crun')
+    .addOption(formatOption())
+    .option('--alpha <p>', 'family-wise significance level (Holm)', parseProbability, 0.05)
+    .option('--confidence <level>', 'level of the ratio intervals', parseProbability, 0.95)
+    .option('--seed <n>', 'bootstrap seed (the same seed gives the same intervals)', parseCount, 1)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  runtime-bench compare run.json --baseline-target containerd/runc --target containerd/crun
+  runtime-bench compare monday.json tuesday.json --format markdown`,
+    )
+    .action(async (baselineFile: string, candidateFile: string | undefined, opts: CompareCliOptions) => {
+      const baseline = await readResultFile(baselineFile);
+      const candidate = candidateFile === undefined ? baseline : await readResultFile(candidateFile);
+      const candidateLabel = candidateFile ?? baselineFile;
+      if (candidateFile === undefined && (opts.baselineTarget === undefined || opts.target === undefined))
+        throw new RbError(
+          'USAGE_MISSING_TARGETS',
+          `compare with one file needs --baseline-target and --target`,
+          `targets in ${baselineFile}: ${baseline.targets.map((t) => t.id).join(', ') || 'none'}`,
+        );
+      if ((opts.baselineTarget === undefined) !== (opts.target === undefined))
+        throw new RbError(
+          'USAGE_MISSING_TARGETS',
+          'give both --baseline-target and --target, or neither (then targets are paired by id)',
+        );
+      if (opts.baselineTarget !== undefined)
+        requireTarget(baseline, baselineFile, opts.baselineTarget, '--baseline-target');
+      if (opts.target !== undefined) requireTarget(candidate, candidateLabel, opts.target, '--target');
+      const report = compareRuns(
+        {
+          run: baseline,
+          label: baselineFile,
+          ...(opts.baselineTarget ? { target: opts.baselineTarget } : {}),
+        },
+        { run: candidate, label: candidateLabel, ...(opts.target ? { target: opts.target } : {}) },
+        { alpha: opts.alpha, confidence: opts.confidence, seed: opts.seed },
+      );
+      if (report.rows.length === 0)
+        throw new RbError(
+          'COMPARE_NOTHING_IN_COMMON',
+          `${baselineFile} and ${candidateLabel} have no benchmark × target in common`,
+          'pair two targets explicitly with --baseline-target and --target',
+        );
+      process.stdout.write(renderCompare(report, opts.format));
+    });
+}
