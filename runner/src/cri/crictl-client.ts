@@ -16,7 +16,20 @@ import {
   toCrictlJson,
   updateArgs,
 } from './crictl-format.ts';
-import { CriCallError, type ContainerConfig, type ContainerStats, type ContainerStatus, type CriClient, type ExecSyncResult, type ImageInfo, type LinuxContainerResources, type PodSandboxConfig, type PodSandboxStatus, type PodSandboxSummary, type VersionInfo } from './types.ts';
+import {
+  CriCallError,
+  type ContainerConfig,
+  type ContainerStats,
+  type ContainerStatus,
+  type CriClient,
+  type ExecSyncResult,
+  type ImageInfo,
+  type LinuxContainerResources,
+  type PodSandboxConfig,
+  type PodSandboxStatus,
+  type PodSandboxSummary,
+  type VersionInfo,
+} from './types.ts';
 
 /**
  * CRI through the crictl CLI, one process per call, with a private --config so that the host's
@@ -43,7 +56,9 @@ export class CrictlClient implements CriClient {
 
   private async run(call: string, args: string[], extraTimeoutSeconds = 0): Promise<string> {
     try {
-      const r = await exec(this.crictl, ['--config', this.configPath, ...args], { timeoutMs: (this.timeoutSeconds + extraTimeoutSeconds + 5) * 1000 });
+      const r = await exec(this.crictl, ['--config', this.configPath, ...args], {
+        timeoutMs: (this.timeoutSeconds + extraTimeoutSeconds + 5) * 1000,
+      });
       return r.stdout;
     } catch (error) {
       if (error instanceof CommandError) {
@@ -86,7 +101,11 @@ export class CrictlClient implements CriClient {
     return parsePods(await this.run('ListPodSandbox', ['pods', '-o', 'json', ...labels]));
   }
 
-  async createContainer(podId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Promise<string> {
+  async createContainer(
+    podId: string,
+    config: ContainerConfig,
+    sandboxConfig: PodSandboxConfig,
+  ): Promise<string> {
     const ctr = this.writeJson('container', config);
     const pod = this.writeJson('pod', sandboxConfig);
     return parseCrictlId(await this.run('CreateContainer', ['create', podId, ctr, pod]), 'create');
@@ -97,7 +116,11 @@ export class CrictlClient implements CriClient {
   }
 
   async stopContainer(containerId: string, timeoutSeconds: number): Promise<void> {
-    await this.run('StopContainer', ['stop', '--timeout', String(timeoutSeconds), containerId], timeoutSeconds);
+    await this.run(
+      'StopContainer',
+      ['stop', '--timeout', String(timeoutSeconds), containerId],
+      timeoutSeconds,
+    );
   }
 
   async removeContainer(containerId: string): Promise<void> {
@@ -118,12 +141,17 @@ export class CrictlClient implements CriClient {
 
   async execSync(containerId: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResult> {
     try {
-      const stdout = await this.run('ExecSync', ['exec', '--sync', '--timeout', String(timeoutSeconds), containerId, ...cmd], timeoutSeconds);
+      const stdout = await this.run(
+        'ExecSync',
+        ['exec', '--sync', '--timeout', String(timeoutSeconds), containerId, ...cmd],
+        timeoutSeconds,
+      );
       // crictl prints the command's stdout and then its stderr, both to its own stdout.
       return { stdout, stderr: '', exitCode: 0 };
     } catch (error) {
       const code = error instanceof CriCallError ? execExitCode(error.message) : null;
-      if (code !== null) return { stdout: '', stderr: error instanceof Error ? error.message : '', exitCode: code };
+      if (code !== null)
+        return { stdout: '', stderr: error instanceof Error ? error.message : '', exitCode: code };
       throw error;
     }
   }

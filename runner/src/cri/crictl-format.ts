@@ -1,6 +1,15 @@
 // Pure argument building and output parsing for the crictl transport, kept apart from spawning
 // crictl so that it is unit-tested on plain strings (captured from a real crictl).
-import type { ContainerStateName, ContainerStats, ContainerStatus, ImageInfo, PodSandboxStatus, PodSandboxSummary, SandboxStateName, VersionInfo } from './types.ts';
+import type {
+  ContainerStateName,
+  ContainerStats,
+  ContainerStatus,
+  ImageInfo,
+  PodSandboxStatus,
+  PodSandboxSummary,
+  SandboxStateName,
+  VersionInfo,
+} from './types.ts';
 
 /** Keys whose children are user data (label names), never field names to convert. */
 const MAP_FIELDS = new Set(['labels', 'annotations', 'label_selector']);
@@ -28,7 +37,14 @@ export function toCrictlJson(value: unknown): unknown {
 
 /** The per-instance crictl config: both endpoints set, so /etc/crictl.yaml never leaks in. */
 export function crictlConfigYaml(socket: string, timeoutSeconds: number): string {
-  return [`runtime-endpoint: unix://${socket}`, `image-endpoint: unix://${socket}`, `timeout: ${Math.ceil(timeoutSeconds)}`, 'debug: false', 'pull-image-on-create: false', ''].join('\n');
+  return [
+    `runtime-endpoint: unix://${socket}`,
+    `image-endpoint: unix://${socket}`,
+    `timeout: ${Math.ceil(timeoutSeconds)}`,
+    'debug: false',
+    'pull-image-on-create: false',
+    '',
+  ].join('\n');
 }
 
 /** `crictl version` prints "Key:  value" lines (it has no JSON output). */
@@ -38,10 +54,30 @@ export function parseCrictlVersion(text: string): VersionInfo {
     if (!m) throw new Error(`crictl version output has no "${key}" line: ${text.trim().slice(0, 200)}`);
     return m[1]!.trim();
   };
-  return { version: get('Version'), runtimeName: get('RuntimeName'), runtimeVersion: get('RuntimeVersion'), runtimeApiVersion: get('RuntimeApiVersion') };
+  return {
+    version: get('Version'),
+    runtimeName: get('RuntimeName'),
+    runtimeVersion: get('RuntimeVersion'),
+    runtimeApiVersion: get('RuntimeApiVersion'),
+  };
 }
 
 type Json = Record<string, unknown>;
+
+/**
+ * crictl prints CRI timestamps as RFC 3339 text ("2026-11-21T08:47:39.316197484Z") where the CRI
+ * carries nanoseconds since the epoch; bring both to the decimal-nanoseconds string the gRPC client gives.
+ */
+export function toEpochNanos(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '0';
+  const text = String(value);
+  if (/^\d+$/.test(text)) return text;
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/.exec(text);
+  if (!m) throw new Error(`not a timestamp: ${text}`);
+  const seconds = BigInt(Date.parse(`${m[1]}${m[3]}`)) / 1000n;
+  if (seconds <= 0n) return '0';
+  return String(seconds * 1_000_000_000n + BigInt((m[2] ?? '').padEnd(9, '0')));
+}
 
 function parseJson(text: string, what: string): Json {
   try {
@@ -54,7 +90,8 @@ function parseJson(text: string, what: string): Json {
 /** The single id crictl prints for runp and create. */
 export function parseCrictlId(text: string, what: string): string {
   const id = text.trim().split('\n').pop()?.trim() ?? '';
-  if (!/^[0-9a-f]{12,}$/.test(id)) throw new Error(`crictl ${what} printed no id: ${text.trim().slice(0, 200)}`);
+  if (!/^[0-9a-f]{12,}$/.test(id))
+    throw new Error(`crictl ${what} printed no id: ${text.trim().slice(0, 200)}`);
   return id;
 }
 
@@ -63,7 +100,7 @@ export function parseInspectp(text: string): PodSandboxStatus {
   return {
     id: String(s.id ?? ''),
     state: (s.state ?? 'SANDBOX_NOTREADY') as SandboxStateName,
-    createdAt: String(s.createdAt ?? '0'),
+    createdAt: toEpochNanos(s.createdAt),
     ip: String((s.network as Json | undefined)?.ip ?? ''),
     runtimeHandler: String(s.runtimeHandler ?? ''),
     labels: (s.labels as Record<string, string>) ?? {},
@@ -86,9 +123,9 @@ export function parseInspect(text: string): ContainerStatus {
   return {
     id: String(s.id ?? ''),
     state: (s.state ?? 'CONTAINER_UNKNOWN') as ContainerStateName,
-    createdAt: String(s.createdAt ?? '0'),
-    startedAt: String(s.startedAt ?? '0'),
-    finishedAt: String(s.finishedAt ?? '0'),
+    createdAt: toEpochNanos(s.createdAt),
+    startedAt: toEpochNanos(s.startedAt),
+    finishedAt: toEpochNanos(s.finishedAt),
     exitCode: Number(s.exitCode ?? 0),
     reason: String(s.reason ?? ''),
     message: String(s.message ?? ''),
@@ -113,7 +150,16 @@ export function parseInspecti(text: string): ImageInfo | null {
 }
 
 /** `crictl update` flags for the resources we change (quota/period in µs, memory in bytes). */
-export function updateArgs(containerId: string, r: { cpuPeriod?: number; cpuQuota?: number; cpuShares?: number; memoryLimitInBytes?: number; cpusetCpus?: string }): string[] {
+export function updateArgs(
+  containerId: string,
+  r: {
+    cpuPeriod?: number;
+    cpuQuota?: number;
+    cpuShares?: number;
+    memoryLimitInBytes?: number;
+    cpusetCpus?: string;
+  },
+): string[] {
   const args = ['update'];
   if (r.cpuPeriod !== undefined) args.push('--cpu-period', String(r.cpuPeriod));
   if (r.cpuQuota !== undefined) args.push('--cpu-quota', String(r.cpuQuota));

@@ -20,16 +20,33 @@ import {
 
 const PROTO_PATH = fileURLToPath(new URL('./proto/cri-subset.proto', import.meta.url));
 
-type Unary = (request: unknown, metadata: Metadata, options: { deadline: Date }, callback: (error: ServiceError | null, response: unknown) => void) => void;
+type Unary = (
+  request: unknown,
+  metadata: Metadata,
+  options: { deadline: Date },
+  callback: (error: ServiceError | null, response: unknown) => void,
+) => void;
 type ServiceClient = Client & Record<string, Unary>;
-type ServiceCtor = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => ServiceClient;
+type ServiceCtor = new (
+  address: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+  options?: object,
+) => ServiceClient;
 
 let cachedServices: { runtime: ServiceCtor; image: ServiceCtor } | undefined;
 
 function services(): { runtime: ServiceCtor; image: ServiceCtor } {
   if (!cachedServices) {
-    const definition = loadSync(PROTO_PATH, { keepCase: false, longs: String, enums: String, defaults: true, oneofs: true });
-    const pkg = loadPackageDefinition(definition) as unknown as { runtime: { v1: { RuntimeService: ServiceCtor; ImageService: ServiceCtor } } };
+    const definition = loadSync(PROTO_PATH, {
+      keepCase: false,
+      longs: String,
+      enums: String,
+      defaults: true,
+      oneofs: true,
+    });
+    const pkg = loadPackageDefinition(definition) as unknown as {
+      runtime: { v1: { RuntimeService: ServiceCtor; ImageService: ServiceCtor } };
+    };
     cachedServices = { runtime: pkg.runtime.v1.RuntimeService, image: pkg.runtime.v1.ImageService };
   }
   return cachedServices;
@@ -58,28 +75,50 @@ export class GrpcCriClient implements CriClient {
     const options = { 'grpc.max_receive_message_length': 16 * 1024 * 1024 };
     this.runtime = new runtime(this.endpoint, credentials.createInsecure(), options);
     // Share the channel: both services live on the same socket.
-    this.image = new image(this.endpoint, credentials.createInsecure(), { ...options, channelOverride: this.runtime.getChannel() });
+    this.image = new image(this.endpoint, credentials.createInsecure(), {
+      ...options,
+      channelOverride: this.runtime.getChannel(),
+    });
     this.timeoutMs = timeoutSeconds * 1000;
   }
 
-  private call<T = Raw>(client: ServiceClient, method: string, request: unknown, timeoutMs = this.timeoutMs): Promise<T> {
+  private call<T = Raw>(
+    client: ServiceClient,
+    method: string,
+    request: unknown,
+    timeoutMs = this.timeoutMs,
+  ): Promise<T> {
     return new Promise((resolve, reject) => {
       const fn = client[method];
       if (!fn) throw new Error(`unknown CRI method ${method}`);
-      fn.call(client, request, new Metadata(), { deadline: new Date(Date.now() + timeoutMs) }, (error, response) => {
-        if (error) reject(new CriCallError(method, error.details || error.message, error.code));
-        else resolve(response as T);
-      });
+      fn.call(
+        client,
+        request,
+        new Metadata(),
+        { deadline: new Date(Date.now() + timeoutMs) },
+        (error, response) => {
+          if (error) reject(new CriCallError(method, error.details || error.message, error.code));
+          else resolve(response as T);
+        },
+      );
     });
   }
 
   async version(): Promise<VersionInfo> {
     const r = await this.call<VersionInfo>(this.runtime, 'Version', { version: 'v1' });
-    return { version: r.version, runtimeName: r.runtimeName, runtimeVersion: r.runtimeVersion, runtimeApiVersion: r.runtimeApiVersion };
+    return {
+      version: r.version,
+      runtimeName: r.runtimeName,
+      runtimeVersion: r.runtimeVersion,
+      runtimeApiVersion: r.runtimeApiVersion,
+    };
   }
 
   async runPodSandbox(config: PodSandboxConfig, runtimeHandler: string): Promise<string> {
-    const r = await this.call<{ podSandboxId: string }>(this.runtime, 'RunPodSandbox', { config, runtimeHandler });
+    const r = await this.call<{ podSandboxId: string }>(this.runtime, 'RunPodSandbox', {
+      config,
+      runtimeHandler,
+    });
     return r.podSandboxId;
   }
 
@@ -105,7 +144,9 @@ export class GrpcCriClient implements CriClient {
   }
 
   async listPodSandbox(labelSelector?: Record<string, string>): Promise<PodSandboxSummary[]> {
-    const r = await this.call<{ items: Raw[] }>(this.runtime, 'ListPodSandbox', { filter: labelSelector ? { labelSelector } : undefined });
+    const r = await this.call<{ items: Raw[] }>(this.runtime, 'ListPodSandbox', {
+      filter: labelSelector ? { labelSelector } : undefined,
+    });
     return r.items.map((p) => ({
       id: String(p.id),
       name: String((p.metadata as Raw | null)?.name ?? ''),
@@ -115,8 +156,16 @@ export class GrpcCriClient implements CriClient {
     }));
   }
 
-  async createContainer(podSandboxId: string, config: ContainerConfig, sandboxConfig: PodSandboxConfig): Promise<string> {
-    const r = await this.call<{ containerId: string }>(this.runtime, 'CreateContainer', { podSandboxId, config, sandboxConfig });
+  async createContainer(
+    podSandboxId: string,
+    config: ContainerConfig,
+    sandboxConfig: PodSandboxConfig,
+  ): Promise<string> {
+    const r = await this.call<{ containerId: string }>(this.runtime, 'CreateContainer', {
+      podSandboxId,
+      config,
+      sandboxConfig,
+    });
     return r.containerId;
   }
 
@@ -125,7 +174,12 @@ export class GrpcCriClient implements CriClient {
   }
 
   async stopContainer(containerId: string, timeoutSeconds: number): Promise<void> {
-    await this.call(this.runtime, 'StopContainer', { containerId, timeout: timeoutSeconds }, this.timeoutMs + timeoutSeconds * 1000);
+    await this.call(
+      this.runtime,
+      'StopContainer',
+      { containerId, timeout: timeoutSeconds },
+      this.timeoutMs + timeoutSeconds * 1000,
+    );
   }
 
   async removeContainer(containerId: string): Promise<void> {
@@ -156,8 +210,12 @@ export class GrpcCriClient implements CriClient {
     const r = await this.call<{ stats: Raw | null }>(this.runtime, 'ContainerStats', { containerId });
     const cpu = r.stats?.cpu as Raw | null | undefined;
     const memory = r.stats?.memory as Raw | null | undefined;
-    const value = (v: unknown): string | null => ((v as Raw | null | undefined)?.value as string | undefined) ?? null;
-    return { cpuUsageCoreNanoSeconds: value(cpu?.usageCoreNanoSeconds), memoryWorkingSetBytes: value(memory?.workingSetBytes) };
+    const value = (v: unknown): string | null =>
+      ((v as Raw | null | undefined)?.value as string | undefined) ?? null;
+    return {
+      cpuUsageCoreNanoSeconds: value(cpu?.usageCoreNanoSeconds),
+      memoryWorkingSetBytes: value(memory?.workingSetBytes),
+    };
   }
 
   async execSync(containerId: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResult> {
@@ -173,7 +231,11 @@ export class GrpcCriClient implements CriClient {
   async imageStatus(image: string): Promise<ImageInfo | null> {
     const r = await this.call<{ image: Raw | null }>(this.image, 'ImageStatus', { image: { image } });
     if (!r.image) return null;
-    return { id: String(r.image.id), repoTags: (r.image.repoTags as string[]) ?? [], size: String(r.image.size) };
+    return {
+      id: String(r.image.id),
+      repoTags: (r.image.repoTags as string[]) ?? [],
+      size: String(r.image.size),
+    };
   }
 
   /** Handler names the runtime reports (CRI Status; empty on runtimes older than containerd 2.0). */

@@ -18,7 +18,10 @@ export interface PodSandboxConfig {
   annotations?: Record<string, string>;
   linux?: {
     cgroupParent?: string;
-    securityContext?: { namespaceOptions?: { network?: number; pid?: number; ipc?: number }; privileged?: boolean };
+    securityContext?: {
+      namespaceOptions?: { network?: number; pid?: number; ipc?: number };
+      privileged?: boolean;
+    };
   };
 }
 
@@ -43,7 +46,8 @@ export interface ContainerConfig {
   linux?: { resources?: LinuxContainerResources; securityContext?: { privileged?: boolean } };
 }
 
-export type ContainerStateName = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
+export type ContainerStateName =
+  'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
 export type SandboxStateName = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
 
 export interface ContainerStatus {
