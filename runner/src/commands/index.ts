@@ -4,10 +4,12 @@ import { registerCompare } from './compare.ts';
 import { registerData } from './data.ts';
 import { registerInstall } from './install.ts';
 import { registerPublish } from './publish.ts';
+import { registerList } from './list.ts';
 import { registerRun } from './run.ts';
 import { registerStack } from './stack.ts';
 import { registerUninstall } from './uninstall.ts';
 import { registerValidate } from './validate.ts';
+import { registerVersion } from './version.ts';
 
 /** Each command lives in its own module and adds itself to the program. */
 export type RegisterCommand = (program: Command) => void;
@@ -20,6 +22,8 @@ export const commandModules: RegisterCommand[] = [
   registerPublish,
   registerStack,
   registerRun,
+  registerList,
+  registerVersion,
   registerUninstall,
   registerValidate,
 ];
