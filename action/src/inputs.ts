@@ -36,8 +36,8 @@ export const ActionInputsSchema = z.strictObject({
   'regression-threshold': z
     .string()
     .trim()
-    .regex(/^\d+(\.\d+)?$/, { message: 'a fraction such as 0.05' })
-    .default('0.05'),
+    .regex(/^\d+(\.\d+)?$/, { message: 'a percentage such as 5' })
+    .default('5'),
   publish: bool.default(false),
   'data-branch': z.string().trim().default('benchmark-data'),
   token: z.string().default(''),

@@ -1,14 +1,14 @@
 // The action's steps. Each runs the same `runtime-bench` commands a user would, as child
 // processes, and passes state to the next step through files in one work directory.
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { RbError, errorMessage, readResultFile } from '@runtime-bench/runner';
 import type { RunResult } from '@runtime-bench/schemas';
 import { addStackToRecord, readInstallRecord } from '../../runner/src/install/index.ts';
 import type { ActionInputs } from './inputs.ts';
-import { findRegressions } from './regressions.ts';
+import { regressionLines, type CheckReport } from './regressions.ts';
 import { buildRunConfig } from './run-config.ts';
 import { summaryMarkdown, writeSummary } from './summary.ts';
 
@@ -21,8 +21,8 @@ export interface StepContext {
   /** Checkout of the calling repository (publishing needs its remote). */
   workspace: string;
   setOutput: (name: string, value: string) => void;
-  /** Runs `runtime-bench <args>`; resolves on exit 0. */
-  runtimeBench: (args: string[], env?: Record<string, string>) => Promise<void>;
+  /** Runs `runtime-bench <args>`; resolves on exit 0 (with stdout when `capture`). */
+  runtimeBench: (args: string[], env?: Record<string, string>, capture?: boolean) => Promise<string>;
   /** Whether `writeSummary` may use GITHUB_STEP_SUMMARY. */
   stepSummary: boolean;
 }
@@ -34,17 +34,23 @@ export const paths = (workDir: string) => ({
   summary: join(workDir, 'summary.md'),
 });
 
-/** Spawns our CLI with inherited output, so the runner's log shows it as it happens. */
-export function spawnRuntimeBench(args: string[], env: Record<string, string> = {}): Promise<void> {
+/** Spawns our CLI with inherited output (so the runner's log shows it as it happens), or captured stdout. */
+export function spawnRuntimeBench(
+  args: string[],
+  env: Record<string, string> = {},
+  capture = false,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [RUNTIME_BENCH, ...args], {
-      stdio: 'inherit',
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
       env: { ...process.env, ...env },
     });
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code, signal) =>
       code === 0
-        ? resolve()
+        ? resolve(stdout)
         : reject(new RbError('ACTION_STEP', `runtime-bench ${args[0]} failed (${signal ?? `exit ${code}`})`)),
     );
   });
@@ -124,32 +130,30 @@ export async function stepRun(ctx: StepContext): Promise<void> {
   ctx.setOutput('result-path', p.result);
 }
 
-async function resultFilesIn(path: string): Promise<string[]> {
-  const s = await stat(path).catch(() => null);
-  if (!s) throw new RbError('USAGE_INPUT', `baseline ${path} does not exist`);
-  if (s.isFile()) return [path];
-  const out: string[] = [];
-  for (const entry of await readdir(path, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith('.json')) out.push(join(entry.parentPath, entry.name));
-  }
-  return out.sort();
-}
-
 export async function stepSummary(ctx: StepContext): Promise<void> {
   const p = paths(ctx.workDir);
   const results: { file: string; result: RunResult }[] = [
     { file: p.result, result: await readResultFile(p.result) },
   ];
-  const baselines: RunResult[] = [];
+  let regressions: string[] = [];
   if (ctx.inputs.baseline) {
-    for (const file of await resultFilesIn(join(ctx.workspace, ctx.inputs.baseline)))
-      baselines.push(await readResultFile(file));
+    const json = await ctx.runtimeBench(
+      [
+        'check',
+        '--history',
+        join(ctx.workspace, ctx.inputs.baseline),
+        '--current',
+        p.result,
+        '--format',
+        'json',
+        '--threshold',
+        ctx.inputs['regression-threshold'],
+      ],
+      {},
+      true,
+    );
+    regressions = regressionLines(JSON.parse(json) as CheckReport);
   }
-  const regressions = findRegressions(
-    results[0]!.result,
-    baselines,
-    Number(ctx.inputs['regression-threshold']),
-  ).map((r) => r.message);
   await writeFile(p.summary, summaryMarkdown(results, regressions));
   if (ctx.stepSummary) await writeSummary(results, regressions);
   ctx.setOutput('summary-path', p.summary);

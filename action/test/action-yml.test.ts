@@ -1,0 +1,154 @@
+// action.yml is not a workflow, so actionlint does not read it: its structure, its inputs'
+// plumbing and the docs table are checked here. The workflows are also scanned for shell
+// interpolation of expressions (a script-injection hole).
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { ActionInputsSchema, inputEnvNames } from '../src/inputs.ts';
+
+const root = join(import.meta.dirname, '../..');
+const read = (p: string) => readFile(join(root, p), 'utf8');
+
+const StepSchema = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]*$/)
+    .optional(),
+  name: z.string().min(1),
+  if: z.string().optional(),
+  shell: z.literal('bash'),
+  env: z.record(z.string(), z.string()),
+  run: z.string(),
+});
+const ActionSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().min(1),
+  author: z.string().optional(),
+  branding: z.strictObject({ icon: z.string(), color: z.string() }).optional(),
+  inputs: z.record(
+    z.string().regex(/^[a-z][a-z0-9-]*$/),
+    z.strictObject({ description: z.string().min(10), required: z.boolean(), default: z.string() }),
+  ),
+  outputs: z.record(z.string(), z.strictObject({ description: z.string().min(10), value: z.string() })),
+  runs: z.strictObject({ using: z.literal('composite'), steps: z.array(StepSchema).min(1) }),
+});
+
+const action = ActionSchema.parse(parse(await read('action.yml')));
+
+describe('action.yml', () => {
+  test('inputs are exactly the ones the implementation reads, with the same defaults', () => {
+    expect(Object.keys(action.inputs).sort()).toEqual(Object.keys(ActionInputsSchema.shape).sort());
+    const defaults = ActionInputsSchema.parse({});
+    for (const [name, input] of Object.entries(action.inputs)) {
+      if (name === 'token') continue; // ${{ github.token }}: only the runner can fill it in
+      expect([name, String(defaults[name as keyof typeof defaults])]).toEqual([name, input.default]);
+    }
+  });
+
+  test('every step receives every input through env:, and runs our entry point', () => {
+    for (const step of action.runs.steps.slice(1)) {
+      for (const name of Object.keys(action.inputs)) {
+        const envName = inputEnvNames(name)[1]!;
+        expect(step.env[envName], `${step.name}: ${envName}`).toBe(`\${{ inputs.${name} }}`);
+      }
+      expect(step.run).toMatch(
+        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|up|run|summary|publish|cleanup)$/,
+      );
+    }
+    expect(action.runs.steps.at(-1)).toMatchObject({ id: 'cleanup', if: 'always()' });
+  });
+
+  test('outputs come from steps that exist', () => {
+    const ids = new Set(action.runs.steps.map((s) => s.id));
+    for (const [name, out] of Object.entries(action.outputs)) {
+      const m = /^\$\{\{ steps\.([a-z-]+)\.outputs\.([a-z-]+) \}\}$/.exec(out.value);
+      expect(m, name).not.toBeNull();
+      expect(ids.has(m![1]), `${name} → ${m![1]}`).toBe(true);
+    }
+  });
+
+  test('docs/action.md lists every input and output with its description and default', async () => {
+    const doc = await read('docs/action.md');
+    const cell = (s: string) => s.replace(/\|/g, '\\|');
+    const rows = doc.split('\n').filter((l) => l.startsWith('| `'));
+    const expected = [
+      ...Object.entries(action.inputs).map(
+        ([n, i]) => `| \`${n}\` | ${cell(i.description)} | ${i.default === '' ? '' : `\`${i.default}\``} |`,
+      ),
+      ...Object.entries(action.outputs).map(([n, o]) => `| \`${n}\` | ${cell(o.description)} |`),
+    ];
+    expect(rows).toEqual(expected);
+  });
+});
+
+/** Every `run:` script of a YAML document (steps of jobs, or of a composite action). */
+function runScripts(doc: unknown): { where: string; run: string }[] {
+  const out: { where: string; run: string }[] = [];
+  const visit = (node: unknown, where: string) => {
+    if (Array.isArray(node)) node.forEach((n, i) => visit(n, `${where}[${i}]`));
+    else if (node && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node)) {
+        if (k === 'run' && typeof v === 'string') out.push({ where, run: v });
+        else visit(v, `${where}.${k}`);
+      }
+    }
+  };
+  visit(doc, '');
+  return out;
+}
+
+describe('no expression is interpolated into a shell script', async () => {
+  const files = [
+    'action.yml',
+    ...(await readdir(join(root, '.github/workflows'))).map((f) => `.github/workflows/${f}`),
+    ...(await readdir(join(root, 'workflows'))).map((f) => `workflows/${f}`),
+  ].filter((f) => f.endsWith('.yml') || f.endsWith('.yaml'));
+
+  test('there are workflows to check', () => expect(files.length).toBeGreaterThanOrEqual(5));
+
+  test.each(files)('%s', async (file) => {
+    const scripts = runScripts(parse(await read(file)));
+    for (const { where, run } of scripts) expect(run, `${file} ${where}`).not.toMatch(/\$\{\{/);
+  });
+
+  test('the check itself catches an interpolation', () => {
+    const bad = runScripts(parse('jobs:\n  a:\n    steps:\n      - run: echo "${{ inputs.x }}"\n'));
+    expect(bad.some((s) => /\$\{\{/.test(s.run))).toBe(true);
+  });
+
+  test.each(files.filter((f) => f !== 'action.yml'))(
+    '%s pins third-party actions by commit SHA with a version comment',
+    async (file) => {
+      const text = await read(file);
+      for (const line of text
+        .split('\n')
+        .filter((l) => /uses:\s*[\w-]+\/[\w.-]+@/.test(l) && !l.includes('runtime-bench/runtime-bench'))) {
+        expect(line).toMatch(/@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+      }
+    },
+  );
+});
+
+describe('reusable workflow', async () => {
+  const wf = parse(await read('.github/workflows/runtime-bench.yml')) as {
+    on: Record<string, unknown>;
+    permissions: Record<string, string>;
+    jobs: Record<
+      string,
+      { permissions?: Record<string, string>; concurrency?: unknown; strategy?: { matrix?: unknown } }
+    >;
+  };
+  test('is called with workflow_call, least privilege, one publishing job with a concurrency group', () => {
+    expect(Object.keys(wf.on)).toEqual(['workflow_call']);
+    expect(wf.permissions).toEqual({ contents: 'read' });
+    const writers = Object.entries(wf.jobs).filter(([, j]) => j.permissions?.contents === 'write');
+    expect(writers.map(([n]) => n)).toEqual(['publish']);
+    expect(writers[0]![1].concurrency).toMatchObject({
+      group: expect.stringContaining('publish'),
+      'cancel-in-progress': false,
+    });
+    expect(wf.jobs.bench!.strategy!.matrix).toEqual({ target: '${{ fromJSON(inputs.targets) }}' });
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, test } from 'vitest';
+import { RbError } from '@runtime-bench/runner';
+import { readInputs } from '../src/inputs.ts';
+import { installSpecs } from '../src/steps.ts';
+
+describe('inputs', () => {
+  test('defaults when nothing is set (the runner sends unset inputs as empty strings)', () => {
+    const i = readInputs({ INPUT_CRI: '', INPUT_PUBLISH: '' });
+    expect(i).toMatchObject({
+      cri: 'containerd',
+      'cri-version': 'latest',
+      source: 'release',
+      publish: false,
+      'stack-name': 'action',
+    });
+  });
+
+  test('both the runner form (INPUT_CRI-VERSION) and ours (INPUT_CRI_VERSION) are read', () => {
+    expect(readInputs({ 'INPUT_CRI-VERSION': '1.7.24' })['cri-version']).toBe('1.7.24');
+    expect(readInputs({ INPUT_CRI_VERSION: '2.1.9' })['cri-version']).toBe('2.1.9');
+  });
+
+  test('booleans are "true"/"false" only', () => {
+    expect(readInputs({ INPUT_PUBLISH: 'True' }).publish).toBe(true);
+    expect(() => readInputs({ INPUT_PUBLISH: 'yes' })).toThrow(/action inputs: publish: /);
+  });
+
+  test('a bad value names the input', () => {
+    const error = (() => {
+      try {
+        readInputs({ INPUT_SOURCE: 'brew', INPUT_RUNS: 'ten' });
+      } catch (e) {
+        return e;
+      }
+    })() as RbError;
+    expect(error).toBeInstanceOf(RbError);
+    expect(error.message).toMatch(/action inputs: source: /);
+    expect(error.message).toMatch(/action inputs: runs: runs is a whole number/);
+  });
+
+  test('install specs: CRI, OCI runtimes (any separator), crictl', () => {
+    const i = readInputs({
+      INPUT_CRI_VERSION: '1.7.24',
+      INPUT_OCI_RUNTIMES: 'runc@1.3.6,\ncrun@1.21',
+      INPUT_CRICTL_VERSION: '1.31.1',
+    });
+    expect(installSpecs(i)).toEqual(['containerd@1.7.24', 'runc@1.3.6', 'crun@1.21', 'crictl@1.31.1']);
+  });
+
+  test('the path source drops "latest": it takes whatever is installed', () => {
+    const i = readInputs({ INPUT_SOURCE: 'path', INPUT_OCI_RUNTIMES: 'runc@latest crun' });
+    expect(installSpecs(i)).toEqual(['containerd', 'runc', 'crun']);
+  });
+});

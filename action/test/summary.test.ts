@@ -1,0 +1,129 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { sampleRunResult } from '../../schemas/test/sample.ts';
+import { annotationsFor, benchmarkTables, fmt, summaryMarkdown, writeSummary } from '../src/summary.ts';
+import { regressionLines } from '../src/regressions.ts';
+
+const failing = () => {
+  const r = sampleRunResult({ status: 'incomplete', incompleteReason: 'interrupted by SIGTERM' });
+  r.results.push({
+    ...r.results[0]!,
+    status: 'failed',
+    reason: 'runc: exec format error',
+    metrics: [],
+    attempts: 5,
+    failedAttempts: 5,
+  });
+  return r;
+};
+
+describe('job summary', () => {
+  test.each([
+    [5.1, '5.1'],
+    [1234.5678, '1230'],
+    [0.0001234, '1.23e-4'],
+    [0, '0'],
+  ])('fmt(%s) = %s', (v, s) => expect(fmt(v)).toBe(s));
+
+  test('one table per benchmark, a row per target × metric with median, spread, n, errors, status', () => {
+    const tables = benchmarkTables(failing());
+    expect(tables).toHaveLength(1);
+    expect(tables[0]!.rows).toEqual([
+      [
+        'containerd/runc',
+        'runc (runc 1.1.5)',
+        'CreateContainer (ms, lower is better)',
+        '5.1',
+        '5.26',
+        '4.9–5.3',
+        '5',
+        '0',
+        'ok',
+      ],
+      [
+        'containerd/runc',
+        'runc (runc 1.1.5)',
+        '—',
+        '—',
+        '—',
+        '—',
+        '0',
+        '5',
+        'failed: runc: exec format error',
+      ],
+    ]);
+  });
+
+  test('failed runs become error annotations', () => {
+    expect(annotationsFor(failing(), 'r.json')).toEqual([
+      {
+        level: 'error',
+        title: 'runtime-bench run 20261121T080000Z-0123abcd incomplete',
+        message: 'r.json: interrupted by SIGTERM',
+      },
+      {
+        level: 'error',
+        title: 'operations.container.lifecycle on containerd/runc: failed',
+        message: 'runc: exec format error',
+      },
+    ]);
+    expect(annotationsFor(sampleRunResult(), 'r.json')).toEqual([]);
+  });
+
+  test('markdown escapes pipes in cells', () => {
+    const r = failing();
+    r.results[1]!.reason = 'a | b';
+    expect(summaryMarkdown([{ file: 'r.json', result: r }], [])).toContain('failed: a \\| b |');
+  });
+
+  test('writeSummary writes the table to GITHUB_STEP_SUMMARY through the toolkit', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rb-summary-'));
+    const file = join(dir, 'summary.md');
+    await writeFile(file, '');
+    const saved = process.env.GITHUB_STEP_SUMMARY;
+    process.env.GITHUB_STEP_SUMMARY = file;
+    try {
+      await writeSummary([{ file: 'r.json', result: sampleRunResult() }], ['x on y: +10.0 %']);
+      const html = await readFile(file, 'utf8');
+      expect(html).toContain('<h2>operations.container.lifecycle</h2>');
+      expect(html).toContain('<th>median</th>');
+      expect(html).toContain('<td>4.9–5.3</td>');
+      expect(html).toContain('<li>x on y: +10.0 %</li>');
+    } finally {
+      process.env.GITHUB_STEP_SUMMARY = saved;
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('regression lines from a check report: new regressions only', () => {
+    const report = {
+      counts: { regression: 1, ongoing: 1 },
+      rows: [
+        {
+          kind: 'metric',
+          benchmark: 'performance.cpu',
+          target: 'containerd/runc',
+          metric: 'events',
+          verdict: 'regression',
+          change: -0.123,
+          adjustedP: 0.0031,
+        },
+        {
+          kind: 'metric',
+          benchmark: 'performance.cpu',
+          target: 'containerd/crun',
+          metric: 'events',
+          verdict: 'ongoing regression',
+          change: -0.2,
+          adjustedP: 0.001,
+        },
+        { kind: 'status', benchmark: 'operations.x', target: 'containerd/runc', verdict: 'ok' },
+      ],
+    };
+    expect(regressionLines(report)).toEqual([
+      'performance.cpu events on containerd/runc: -12.3 % (Holm-adjusted p = 0.0031)',
+    ]);
+  });
+});
