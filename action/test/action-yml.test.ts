@@ -71,13 +71,23 @@ describe('action.yml', () => {
 
   test('docs/action.md lists every input and output with its description and default', async () => {
     const doc = await read('docs/action.md');
-    const cell = (s: string) => s.replace(/\|/g, '\\|');
-    const rows = doc.split('\n').filter((l) => l.startsWith('| `'));
+    // Cells, trimmed (prettier pads table columns); escaped pipes stay inside their cell.
+    const rows = doc
+      .split('\n')
+      .filter((l) => l.startsWith('| `'))
+      .map((l) =>
+        l
+          .slice(1, -1)
+          .split(/(?<!\\)\|/)
+          .map((c) => c.trim().replace(/\\\|/g, '|')),
+      );
     const expected = [
-      ...Object.entries(action.inputs).map(
-        ([n, i]) => `| \`${n}\` | ${cell(i.description)} | ${i.default === '' ? '' : `\`${i.default}\``} |`,
-      ),
-      ...Object.entries(action.outputs).map(([n, o]) => `| \`${n}\` | ${cell(o.description)} |`),
+      ...Object.entries(action.inputs).map(([n, i]) => [
+        `\`${n}\``,
+        i.description,
+        i.default === '' ? '' : `\`${i.default}\``,
+      ]),
+      ...Object.entries(action.outputs).map(([n, o]) => [`\`${n}\``, o.description]),
     ];
     expect(rows).toEqual(expected);
   });
