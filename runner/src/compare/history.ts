@@ -1,6 +1,6 @@
 // The I/O edge of the gate: reads a history directory into plain values for runGate().
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describeIssues } from '@runtime-bench/schemas';
 import { parse as parseYaml } from 'yaml';
 import { RbError, errorMessage } from '../errors.ts';
@@ -111,10 +111,4 @@ export function parseAnnotations(text: string, where: string): Annotations {
       'see runner/src/stats/README.md ("Annotations") for the format',
     );
   return parsed.data;
-}
-
-/** Path of `file` relative to `dir` for reports, or the path itself when outside. */
-export function displayPath(dir: string, file: string): string {
-  const rel = relative(dir, file);
-  return rel.startsWith('..') ? file : rel;
 }

@@ -1,0 +1,156 @@
+import { describe, expect, test } from 'vitest';
+import { compareRuns, type CompareRow, type MetricRow } from '../../../src/compare/index.ts';
+import { holmAdjust } from '../../../src/stats/index.ts';
+import { CPU, CRUN, LIFECYCLE, night, RUNC, syntheticRun } from './synthetic.ts';
+
+const fast = { resamples: 2000 };
+
+function metric(rows: CompareRow[], name: string): MetricRow {
+  const row = rows.find((r): r is MetricRow => r.kind === 'metric' && r.metric === name);
+  if (!row) throw new Error(`no row ${name}`);
+  return row;
+}
+
+describe('compare two targets of one run', () => {
+  const run = syntheticRun({
+    seed: 3,
+    startedAt: night(1),
+    n: 20,
+    targets: [RUNC, { ...CRUN, effect: { StartContainer: 0.8, events: 1.0 } }],
+  });
+  const report = compareRuns(
+    { run, label: 'run.json', target: 'containerd/runc' },
+    { run, label: 'run.json', target: 'containerd/crun' },
+    fast,
+  );
+
+  test('a 20 % faster StartContainer is "better"; unchanged metrics are not significant', () => {
+    expect(report.rows.map((r) => `${r.kind === 'metric' ? r.metric : r.kind}:${r.verdict}`)).toEqual([
+      'CreateContainer:no significant difference',
+      'StartContainer:better',
+      'StopContainer:no significant difference',
+      'events:no significant difference',
+    ]);
+    const row = metric(report.rows, 'StartContainer');
+    expect(row.ratio!).toBeGreaterThan(0.72);
+    expect(row.ratio!).toBeLessThan(0.88);
+    expect(row.ratioLower!).toBeLessThan(row.ratio!);
+    expect(row.ratioUpper!).toBeLessThan(1);
+    expect(row.cliffsDelta!).toBeLessThan(-0.5);
+    expect(row.test).toBe('Mann-Whitney U (exact)');
+    expect(row.baseline.n).toBe(20);
+  });
+
+  test('p-values are Holm-adjusted over all tests of the report', () => {
+    const p = report.rows.map((r) => (r.kind === 'status' ? null : r.pValue));
+    expect(report.rows.map((r) => r.adjustedP)).toEqual(holmAdjust(p as number[]));
+  });
+
+  test('no note about different runs for one run', () => {
+    expect(report.notes).toEqual([]);
+    expect(report.baseline.targets).toEqual([
+      { id: 'containerd/runc', cri: 'containerd 1.6.20', oci: 'runc 1.1.5' },
+    ]);
+  });
+});
+
+describe('compare two runs', () => {
+  const a = syntheticRun({ seed: 4, startedAt: night(1), targets: [RUNC, CRUN] });
+  test('targets pair by id; direction decides better / worse', () => {
+    const b = syntheticRun({
+      seed: 5,
+      startedAt: night(2),
+      targets: [{ ...RUNC, effect: { events: 0.8, StopContainer: 1.5 } }, CRUN],
+    });
+    const report = compareRuns({ run: a, label: 'a' }, { run: b, label: 'b' }, fast);
+    const flagged = report.rows
+      .filter((r) => r.verdict !== 'no significant difference')
+      .map((r) => `${r.candidateTarget}:${r.kind === 'metric' ? r.metric : r.kind}:${r.verdict}`);
+    expect(flagged).toEqual(['containerd/runc:StopContainer:worse', 'containerd/runc:events:worse']);
+    expect(report.notes.join()).toMatch(/different runs/);
+  });
+
+  test('keys on one side only are listed, not compared', () => {
+    const b = syntheticRun({ seed: 6, startedAt: night(2), targets: [RUNC] });
+    const report = compareRuns({ run: a, label: 'a' }, { run: b, label: 'b' }, fast);
+    expect(report.onlyInBaseline).toEqual([`${LIFECYCLE} · containerd/crun`, `${CPU} · containerd/crun`]);
+    expect(report.rows.every((r) => r.baselineTarget === 'containerd/runc')).toBe(true);
+  });
+
+  test('host classes that differ are pointed out', () => {
+    const b = syntheticRun({ seed: 7, startedAt: night(2), targets: [RUNC, CRUN], host: { cpus: 8 } });
+    expect(compareRuns({ run: a, label: 'a' }, { run: b, label: 'b' }, fast).notes.join()).toMatch(
+      /host classes/,
+    );
+  });
+});
+
+describe('error rates, states and too little data', () => {
+  test('status and error-rate rows', () => {
+    const run = syntheticRun({
+      seed: 8,
+      startedAt: night(1),
+      targets: [
+        RUNC,
+        { ...CRUN, failed: 20 },
+        { id: 'containerd/youki', oci: 'youki', status: 'unsupported' },
+      ],
+    });
+    const base = { run, label: 'r', target: 'containerd/runc' };
+    const errors = compareRuns(base, { run, label: 'r', target: 'containerd/crun' }, fast);
+    const rates = errors.rows.filter((r) => r.kind === 'error-rate');
+    expect(rates.map((r) => r.verdict)).toEqual(['worse', 'worse']);
+    expect(rates[0]).toMatchObject({
+      baseline: { failed: 0, attempts: 10 },
+      candidate: { failed: 20, attempts: 30 },
+    });
+    const unsupported = compareRuns(base, { run, label: 'r', target: 'containerd/youki' }, fast);
+    expect(
+      unsupported.rows.filter((r) => r.kind === 'status').map((r) => [r.baseline, r.candidate, r.verdict]),
+    ).toEqual([
+      ['ok', 'unsupported', 'worse'],
+      ['ok', 'unsupported', 'worse'],
+    ]);
+    expect(unsupported.onlyInBaseline).toHaveLength(4); // its metrics have no counterpart
+  });
+
+  test('one sample a side is insufficient data, not a verdict', () => {
+    const a = syntheticRun({ seed: 9, startedAt: night(1), n: 1 });
+    const b = syntheticRun({
+      seed: 10,
+      startedAt: night(2),
+      n: 1,
+      targets: [{ ...RUNC, effect: { StartContainer: 3 } }],
+    });
+    const report = compareRuns({ run: a, label: 'a' }, { run: b, label: 'b' }, fast);
+    expect(report.rows.every((r) => r.verdict === 'insufficient data')).toBe(true);
+    expect(metric(report.rows, 'StartContainer').ratio!).toBeGreaterThan(2);
+  });
+
+  test('identical samples: no significant difference', () => {
+    const a = syntheticRun({ seed: 11, startedAt: night(1) });
+    const report = compareRuns({ run: a, label: 'a' }, { run: a, label: 'a' }, fast);
+    expect(report.rows.every((r) => r.verdict === 'no significant difference')).toBe(true);
+    const row = metric(report.rows, 'StartContainer');
+    expect(row).toMatchObject({ ratio: 1, pValue: 1, cliffsDelta: 0 });
+    expect(row.ratioLower!).toBeLessThan(1);
+    expect(row.ratioUpper!).toBeGreaterThan(1);
+  });
+});
+
+describe('calibration', () => {
+  test('runs of one distribution: a significant verdict in at most about alpha of the reports', () => {
+    let reportsWithVerdict = 0;
+    for (let s = 0; s < 60; s++) {
+      const run = syntheticRun({ seed: 500 + s, startedAt: night(1), targets: [RUNC, CRUN] });
+      const report = compareRuns(
+        { run, label: 'r', target: 'containerd/runc' },
+        { run, label: 'r', target: 'containerd/crun' },
+        { resamples: 200 },
+      );
+      if (report.rows.some((r) => r.verdict === 'better' || r.verdict === 'worse')) reportsWithVerdict++;
+    }
+    // Holm bounds the family-wise rate by 0.05: about 3 of 60; Binomial(60, 0.05) ≥ 8 has p < 0.01.
+    expect(reportsWithVerdict).toBeLessThanOrEqual(7);
+  });
+});
