@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export function onPath(cmd: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const isRoot = process.getuid?.() === 0;
+
+/** Why the real-stack tests cannot run here, or null when they can. */
+export function realStackUnavailable(): string | null {
+  if (!isRoot) return 'needs root (containerd, mounts, cgroups)';
+  const missing = ['containerd', 'ctr', 'runc', 'crun', 'sysbench', 'catatonit', 'busybox'].filter(
+    (c) => !onPath(c),
+  );
+  return missing.length
+    ? `missing on PATH: ${missing.join(', ')} (bash scripts/setup.sh installs them)`
+    : null;
+}
+
+export function mountsUnder(dir: string): string[] {
+  return readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((l) => l.split(' ')[4] ?? '')
+    .filter((p) => p === dir || p.startsWith(`${dir}/`));
+}
+
+/** Runtime processes (containerd, shims) whose command line names the directory. */
+export function processesUnder(dir: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .filter(
+      (l) =>
+        l.includes(dir) &&
+        /containerd|runc|crun|runsc|youki/.test(l) &&
+        !l.includes('runtime-bench.js') &&
+        !l.includes('vitest'),
+    );
+}
