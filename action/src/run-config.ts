@@ -3,7 +3,7 @@
 import { ConfigSchema, describeIssues, type Config } from '@runtime-bench/schemas';
 import { RbError } from '@runtime-bench/runner';
 // The runner package exports no ./install entry yet; the installer is imported from its source.
-import type { InstallRecord } from '../../runner/src/install/index.ts';
+import type { InstallRecord } from '@runtime-bench/runner/install';
 import type { ActionInputs } from './inputs.ts';
 
 export function buildRunConfig(base: unknown, inputs: ActionInputs, record: InstallRecord): Config {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { RbError, errorMessage, readResultFile } from '@runtime-bench/runner';
 import type { RunResult } from '@runtime-bench/schemas';
-import { addStackToRecord, readInstallRecord } from '../../runner/src/install/index.ts';
+import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/install';
 import type { ActionInputs } from './inputs.ts';
 import { regressionLines, type CheckReport } from './regressions.ts';
 import { buildRunConfig } from './run-config.ts';
