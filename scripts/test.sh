@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The project's test command (the README's and CI's): type-check, lint, actionlint on the
+# workflows, then every vitest project — unit, integration against a real containerd stack (as
+# root), action, site (Astro build + headless Chromium). Ends with one "N passed, N failed" line.
+set -uo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+export PATH=/usr/local/bin:$PATH
+
+status=0
+step() {
+  echo "== test: $*" >&2
+  "$@" || { echo "== test: FAILED: $*" >&2; status=1; }
+}
+step pnpm exec tsc -p tsconfig.json
+step pnpm exec eslint .
+step bash .ci/actionlint.sh
+report=$(mktemp)
+step pnpm exec vitest run --reporter=default --reporter=json --outputFile="$report"
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+' "$report" 2>/dev/null || echo "vitest: 0 passed, 1 failed"
+rm -f "$report"
+exit $status
