@@ -24,7 +24,11 @@ export function registerPublish(program: Command): void {
       'publish result files to the data branch: validated, add-only, safe against concurrent publishers',
     )
     .argument('<files...>', 'result JSON files')
-    .option('--repo <dir>', 'a clone of the repository that owns the data branch (left untouched)', '.')
+    .option(
+      '--repo <dir>',
+      'a clone of the repository that owns the data branch (its checkout and index are left alone)',
+      '.',
+    )
     .option('--remote <name>', 'remote name or URL to publish to', 'origin')
     .option(
       '--branch <name>',

@@ -4,7 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { RbError, errorMessage } from '../errors.ts';
 import { parseResult } from '../results/io.ts';
-import { gitOk, type GitRunner } from './git.ts';
+import type { GitRunner } from './git.ts';
 import { RUNS_DIR, layoutProblem, runIdOfPath } from './layout.ts';
 import { listFiles, readFiles } from './repo.ts';
 
@@ -145,9 +145,4 @@ export async function resolveLocalBranch(
     `${repo} has no branch ${branch} (neither refs/heads/${branch} nor refs/remotes/origin/${branch})`,
     `fetch it (git fetch origin ${branch}) or pass --remote origin to verify the remote's copy`,
   );
-}
-
-/** Short commit id for messages. */
-export async function shortCommit(git: GitRunner, cwd: string, commit: string): Promise<string> {
-  return (await gitOk(git, ['rev-parse', '--short=12', commit], { cwd })).trim();
 }

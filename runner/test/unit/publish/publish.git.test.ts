@@ -70,7 +70,8 @@ async function remoteTip(box: Sandbox): Promise<string | null> {
   return r.exitCode === 0 ? r.stdout.trim() : null;
 }
 
-describe('publish (real git)', () => {
+// Real git and node processes: seconds each on a busy 2-core machine.
+describe('publish (real git)', { timeout: 60_000 }, () => {
   let box: Sandbox;
   let work: string;
   let docs: DocFile[];
@@ -267,7 +268,8 @@ describe('publish (real git)', () => {
   });
 });
 
-describe('publish through the CLI (real git, real processes)', () => {
+// Real git and node processes: seconds each on a busy 2-core machine.
+describe('publish through the CLI (real git, real processes)', { timeout: 60_000 }, () => {
   let box: Sandbox;
   let work: string;
   beforeEach(async () => {
@@ -319,6 +321,62 @@ describe('publish through the CLI (real git, real processes)', () => {
     expect(await callerState(box, work)).toEqual(before);
   });
 
+  test('data verify of the branch: counts runs, and exits 1 naming a file committed there by hand', async () => {
+    const files = [
+      await box.writeResult('one.json', resultNumber(1)),
+      await box.writeResult('two.json', resultNumber(2)),
+    ];
+    const published = await runCli(['publish', '--message', 'nightly 2026-11-21', ...files], {
+      cwd: work,
+      env: box.env,
+    });
+    expect(published.code).toBe(0);
+    expect(await box.sh(box.bare, 'log', '-1', '--format=%s', BRANCH)).toBe('nightly 2026-11-21');
+
+    const ok = await runCli(['data', 'verify', '--remote', 'origin'], { cwd: work, env: box.env });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(
+      /^origin\/benchmark-data \([0-9a-f]{12}\): 2 file\(s\), 2 valid, 0 invalid; runs: 2 complete/m,
+    );
+
+    // Someone bypasses the tool and pushes a broken file.
+    const vandal = await box.clone('vandal');
+    await box.sh(vandal, 'checkout', '--quiet', BRANCH);
+    const broken = 'data/runs/2026/11/05/20261105T080000Z-0000dead.json';
+    await mkdir(join(vandal, 'data/runs/2026/11/05'), { recursive: true });
+    await writeFile(join(vandal, broken), '{"schemaVersion": 1, "runId": "20261105T080000Z-0000dead"}\n');
+    await box.sh(vandal, 'add', broken);
+    await box.sh(
+      vandal,
+      '-c',
+      'user.name=V',
+      '-c',
+      'user.email=v@example.invalid',
+      'commit',
+      '--quiet',
+      '-m',
+      'oops',
+    );
+    await box.sh(vandal, 'push', '--quiet', 'origin', BRANCH);
+
+    const bad = await runCli(['data', 'verify', '--remote', 'origin', '--json'], { cwd: work, env: box.env });
+    expect(bad.code).toBe(1);
+    const report = JSON.parse(bad.stdout) as {
+      files: number;
+      valid: number;
+      invalid: number;
+      problems: { file: string }[];
+    };
+    expect(report).toMatchObject({ files: 3, valid: 2, invalid: 1 });
+    expect(report.problems.map((p) => p.file)).toEqual([broken]);
+    // The local copy (after a fetch) says the same without any worktree.
+    await box.sh(work, 'fetch', '--quiet', 'origin', BRANCH);
+    const local = await runCli(['data', 'verify'], { cwd: work, env: box.env });
+    expect(local.code).toBe(1);
+    expect(local.stdout).toContain(`INVALID  ${broken}:`);
+    expect(local.stdout).toContain(`refs/remotes/origin/${BRANCH}`);
+  });
+
   test('a clone with an unborn HEAD (remote HEAD names a missing branch) still publishes', async () => {
     await box.sh(box.bare, 'symbolic-ref', 'HEAD', 'refs/heads/no-such-branch');
     const unborn = await box.clone('unborn');
@@ -355,7 +413,8 @@ describe('publish through the CLI (real git, real processes)', () => {
   });
 });
 
-describe('the token (real git over smart HTTP)', () => {
+// Real git and node processes: seconds each on a busy 2-core machine.
+describe('the token (real git over smart HTTP)', { timeout: 60_000 }, () => {
   let box: Sandbox;
   let work: string;
   const token = `rbtest_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;

@@ -72,7 +72,8 @@ describe('verifyEntries', () => {
   });
 });
 
-describe('data verify --dir (real files, real CLI)', () => {
+// Real git and node processes: seconds each on a busy 2-core machine.
+describe('data verify --dir (real files, real CLI)', { timeout: 60_000 }, () => {
   let box: Sandbox;
   beforeEach(async () => {
     box = await createSandbox();
