@@ -69,8 +69,8 @@ describe('action.yml', () => {
     }
   });
 
-  test('docs/action.md lists every input and output with its description and default', async () => {
-    const doc = await read('docs/action.md');
+  test('the README lists every input and output with its description and default', async () => {
+    const doc = await read('README.md');
     // Cells, trimmed (prettier pads table columns); escaped pipes stay inside their cell.
     const rows = doc
       .split('\n')
