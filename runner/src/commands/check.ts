@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   readAnnotationsFile,
   readHistoryDir,
@@ -50,18 +50,21 @@ export function registerCheck(program: Command): void {
     .requiredOption('--history <dir>', 'directory of earlier result files (read recursively)')
     .requiredOption('--current <file>', 'result file to check')
     .option('--window <runs>', 'baseline window: the last K comparable runs', parseCount, 10)
-    .option('--threshold <percent>', 'smallest change that counts as a regression', parsePercent, 0.05)
+    .addOption(
+      new Option('--threshold <percent>', 'smallest change that counts as a regression')
+        .argParser(parsePercent)
+        .default(0.05, '5'),
+    )
     .option(
       '--metric-threshold <key=percent>',
       'per-metric threshold, KEY is METRIC or BENCHMARK:METRIC (repeatable)',
       collectThreshold,
-      {},
+      {} as Record<string, number>,
     )
-    .option(
-      '--error-rate-threshold <points>',
-      'smallest rise of the error rate, in percentage points',
-      parsePercent,
-      0.05,
+    .addOption(
+      new Option('--error-rate-threshold <points>', 'smallest rise of the error rate, in percentage points')
+        .argParser(parsePercent)
+        .default(0.05, '5'),
     )
     .option('--alpha <p>', 'family-wise significance level (Holm)', parseProbability, 0.05)
     .option(
