@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
+import { resultFiles } from './src/integration.ts';
 
 // The site reads result files at build time from RB_DATA_DIR (a checkout of the data branch), or
 // from the repository's data/ by default. The resolved path is compiled into the build so that
@@ -16,5 +17,6 @@ export default defineConfig({
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   devToolbar: { enabled: false },
+  integrations: [resultFiles(dataDir)],
   vite: { define: { __RB_DATA_DIR__: JSON.stringify(dataDir) } },
 });

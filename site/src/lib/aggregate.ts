@@ -1,9 +1,9 @@
 // Build-time aggregation of validated result files into the small, precomputed structures each
 // page renders. Pure: plain values in, plain values out; the files are read by load.ts.
 import { hostClassOf, type Direction, type RunResult, type Unit } from '@runtime-bench/schemas';
-import { quantile, median } from '@runtime-bench/runner/stats';
+import { quantile, quantileOfSorted, median } from '@runtime-bench/runner/stats';
 import type { LoadedRun } from './load.ts';
-import { medianInterval, type MedianInterval } from './intervals.ts';
+import { medianInterval, medianIntervalOfSorted, type MedianInterval } from './intervals.ts';
 import { compareWithBest, type Verdict } from './significance.ts';
 import { slugify } from './slug.ts';
 import { compareVersions, sortVersions } from './versions.ts';
@@ -433,10 +433,12 @@ function versionPools(obs: readonly Observation[], kind: 'cri' | 'oci'): Map<str
 }
 
 function versionPoint(version: string, pool: Pool): VersionPoint {
-  const ci = medianInterval(pool.samples);
+  // Pools hold up to tens of thousands of samples: sort once for the median and its interval.
+  const sorted = Float64Array.from(pool.samples).sort();
+  const ci = medianIntervalOfSorted(sorted);
   return {
     version,
-    median: median(pool.samples),
+    median: quantileOfSorted(sorted, 0.5),
     lower: ci?.lower ?? null,
     upper: ci?.upper ?? null,
     n: pool.samples.length,
@@ -477,10 +479,41 @@ function versionCharts(obs: readonly Observation[]): VersionChart[] {
   return charts;
 }
 
+const okByMetric = new WeakMap<SiteIndex, Map<string, Observation[]>>();
+const chartsByMetric = new WeakMap<SiteIndex, Map<string, VersionChart[]>>();
+
+/** Observations with samples and status "ok", by metric key (computed once per index). */
+function okObservations(index: SiteIndex, metricKey: string): Observation[] {
+  let map = okByMetric.get(index);
+  if (!map) {
+    map = new Map();
+    for (const o of index.observations) {
+      if (o.status !== 'ok' || o.samples.length === 0) continue;
+      const list = map.get(o.metricKey) ?? [];
+      list.push(o);
+      map.set(o.metricKey, list);
+    }
+    okByMetric.set(index, map);
+  }
+  return map.get(metricKey) ?? [];
+}
+
+/**
+ * The version trends of one metric, computed once per index: benchmark pages and runtime pages
+ * show the same pooled medians, and pooling ten thousand runs is the costly part of a build.
+ */
+export function versionChartsOf(index: SiteIndex, metricKey: string): VersionChart[] {
+  let map = chartsByMetric.get(index);
+  if (!map) chartsByMetric.set(index, (map = new Map()));
+  let charts = map.get(metricKey);
+  if (!charts) map.set(metricKey, (charts = versionCharts(okObservations(index, metricKey))));
+  return charts;
+}
+
 /** Everything one benchmark page (one metric) shows. */
 export function benchmarkView(index: SiteIndex, metric: MetricInfo): BenchmarkView {
   const all = index.observations.filter((o) => o.metricKey === metric.key);
-  const ok = all.filter((o) => o.status === 'ok' && o.samples.length > 0);
+  const ok = okObservations(index, metric.key);
   const excluded = all.filter((o) => o.samples.length > 0).length - ok.length;
 
   const timeGroups = new Map<string, Observation[]>();
@@ -546,7 +579,7 @@ export function benchmarkView(index: SiteIndex, metric: MetricInfo): BenchmarkVi
     })
     .sort((a, b) => a.hostClassId.localeCompare(b.hostClassId) || a.combo.localeCompare(b.combo));
 
-  return { metric, versionCharts: versionCharts(ok), timeSeries, distributions, excluded };
+  return { metric, versionCharts: versionChartsOf(index, metric.key), timeSeries, distributions, excluded };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -621,26 +654,24 @@ export function runtimeView(index: SiteIndex, kind: 'cri' | 'oci', name: string)
     };
   });
 
-  const ok = mine.filter((o) => o.status === 'ok' && o.samples.length > 0);
   const families: RuntimeFamily[] = [];
   for (const metric of index.metrics) {
-    const obs = ok.filter((o) => o.metricKey === metric.key);
-    if (obs.length === 0) continue;
+    const chart = versionChartsOf(index, metric.key).find((c) => c.kind === kind && c.runtime === name);
+    if (!chart || chart.series.length === 0) continue;
     let family = families.at(-1);
     if (!family || family.benchmark !== metric.benchmark) {
       family = { benchmark: metric.benchmark, description: metric.benchmarkDescription, versions: [], rows: [] };
       families.push(family);
     }
-    for (const [key, pools] of versionPools(obs, kind)) {
-      const [hostClassId, criName, ociName] = key.split('\u0000') as [string, string, string];
+    for (const s of chart.series) {
+      // cells hold this series' points for now; aligned to the family's versions below
       family.rows.push({
-        hostClassId,
+        hostClassId: s.hostClassId,
         metric,
-        criName,
-        ociName,
-        partner: kind === 'cri' ? ociName : criName,
-        // cells are filled below, once the family's versions are known
-        cells: [...pools.entries()].map(([v, pool]) => versionPoint(v, pool)),
+        criName: s.criName,
+        ociName: s.ociName,
+        partner: s.partner,
+        cells: s.points,
       });
     }
   }
