@@ -2,12 +2,13 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'astro/config';
 import { resultFiles } from './src/integration.ts';
+import { resolveDataDir } from './src/lib/load.ts';
 
 // The site reads result files at build time from RB_DATA_DIR (a checkout of the data branch), or
-// from the repository's data/ by default. The resolved path is compiled into the build so that
+// from the repository's data/ by default; the root of a data branch checkout works too. The resolved path is compiled into the build so that
 // pages never look at the environment themselves.
 const siteRoot = fileURLToPath(new URL('.', import.meta.url));
-const dataDir = resolve(process.env.RB_DATA_DIR || resolve(siteRoot, '../data'));
+const dataDir = resolveDataDir(resolve(process.env.RB_DATA_DIR || resolve(siteRoot, '../data')));
 
 export default defineConfig({
   // GitHub Pages serves a project site below /<repository>/: the workflow sets both.

@@ -37,7 +37,11 @@ try {
     ['generation (not timed as build)', `${genSeconds.toFixed(1)} s`, ''],
     ['build time (astro build)', `${build.seconds.toFixed(1)} s`, `≤ ${LIMIT_SECONDS} s`],
     ['pages built', String(pages.length), ''],
-    ['max gzip JS per page', `${(worst.gzipBytes / 1024).toFixed(1)} KB (${worst.page})`, `≤ ${LIMIT_JS_BYTES / 1024} KB`],
+    [
+      'max gzip JS per page',
+      `${(worst.gzipBytes / 1024).toFixed(1)} KB (${worst.page})`,
+      `≤ ${LIMIT_JS_BYTES / 1024} KB`,
+    ],
     ['pages without JS', String(pages.filter((p) => p.gzipBytes === 0).length), ''],
   ];
   const w0 = Math.max(...rows.map((r) => r[0].length));

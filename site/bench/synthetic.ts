@@ -67,7 +67,10 @@ export function syntheticRun(index: number, seed = 1, samplesPerMetric = 10): Ru
   const rand = rng(seed * 1_000_003 + index);
   const noise = () => 1 + (rand() - 0.5) * 0.2;
   const day = new Date(Date.UTC(2026, 0, 1) + index * 3_600_000 * 6);
-  const stamp = day.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = day
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   const runId = `${stamp}-${(index >>> 0).toString(16).padStart(8, '0').slice(-8)}`;
   const host = HOSTS[index % HOSTS.length]!;
   const pick = (name: string) => {
@@ -88,9 +91,21 @@ export function syntheticRun(index: number, seed = 1, samplesPerMetric = 10): Ru
     oci: { name: c.oci, version: pick(c.oci), path: `/usr/local/sbin/${c.oci}` },
     transport: 'grpc' as const,
   }));
-  const metric = (name: string, unit: 'ms' | 'events/s' | 's', direction: 'lower' | 'higher', base: number) => {
+  const metric = (
+    name: string,
+    unit: 'ms' | 'events/s' | 's',
+    direction: 'lower' | 'higher',
+    base: number,
+  ) => {
     const samples = Array.from({ length: samplesPerMetric }, () => Number((base * noise()).toFixed(4)));
-    return { name, unit, direction, samples, errors: { count: 0, messages: [] }, summary: summarize(samples) };
+    return {
+      name,
+      unit,
+      direction,
+      samples,
+      errors: { count: 0, messages: [] },
+      summary: summarize(samples),
+    };
   };
   const results: RunResult['results'] = [];
   for (const [i, c] of COMBOS.entries()) {
@@ -155,7 +170,7 @@ export function syntheticRun(index: number, seed = 1, samplesPerMetric = 10): Ru
     components: [
       ...targets.map((t) => ({ name: t.cri.name, role: 'cri' as const, version: t.cri.version })),
       ...targets.map((t) => ({ name: t.oci.name, role: 'oci' as const, version: t.oci.version })),
-      { name: 'sysbench', role: 'workload', version: '1.0.20' },
+      { name: 'sysbench', role: 'workload' as const, version: '1.0.20' },
     ].filter((c, i, all) => all.findIndex((o) => o.name === c.name && o.version === c.version) === i),
     config,
     configHash: `sha256:${'5'.repeat(64)}`,
@@ -177,7 +192,12 @@ export function syntheticRun(index: number, seed = 1, samplesPerMetric = 10): Ru
         description: 'sysbench cpu inside the container (synthetic)',
         origin: ['synthetic'],
         metrics: [
-          { name: 'events-per-second', unit: 'events/s', direction: 'higher', description: 'fixed-time mode' },
+          {
+            name: 'events-per-second',
+            unit: 'events/s',
+            direction: 'higher',
+            description: 'fixed-time mode',
+          },
           { name: 'total-time', unit: 's', direction: 'lower', description: 'fixed-work mode' },
         ],
       },

@@ -47,7 +47,13 @@ beforeAll(async () => {
   server = await serveStatic(outDir);
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
   });
   await mkdir(SCREENSHOTS, { recursive: true });
 }, 300_000);
@@ -90,7 +96,12 @@ async function expectChartsDrawn(page: Page, atLeast: number): Promise<void> {
       const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
       let painted = 0;
       for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) painted++;
-      return { drawn: (c as HTMLElement).dataset.drawn === 'true', painted, w: canvas.width, h: canvas.height };
+      return {
+        drawn: (c as HTMLElement).dataset.drawn === 'true',
+        painted,
+        w: canvas.width,
+        h: canvas.height,
+      };
     }),
   );
   expect(counts.length).toBeGreaterThanOrEqual(atLeast);
@@ -101,158 +112,195 @@ async function expectChartsDrawn(page: Page, atLeast: number): Promise<void> {
   }
 }
 
-describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data (data/ is empty)'}`, { timeout: 180_000 }, () => {
-  test('there is something to show', () => {
-    expect(runs.length).toBeGreaterThan(0);
-  });
+describe(
+  `the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data (data/ is empty)'}`,
+  { timeout: 180_000 },
+  () => {
+    test('there is something to show', () => {
+      expect(runs.length).toBeGreaterThan(0);
+    });
 
-  test('overview: every cell shows the median of the raw samples of its newest run', async () => {
-    const { page, problems } = await visit('/', 'overview');
-    const index = buildIndex(runs);
-    const matrices = overview(index);
-    expect(matrices.length).toBeGreaterThan(0);
-    let checked = 0;
-    for (const m of matrices) {
-      for (const col of m.columns) {
-        const run = runs.find((r) => r.run.runId === col.run.runId)!.run;
-        const target = run.targets.find((t) => t.cri.name === col.criName && t.handler === col.handler)!;
-        for (const result of run.results.filter((r) => r.target === target.id)) {
-          for (const metric of result.metrics) {
-            if (metric.samples.length === 0) continue;
-            const slug = index.metrics.find(
-              (x) => x.benchmark === result.benchmark && x.metric === metric.name && x.unit === metric.unit,
-            )!.slug;
-            const cell = page.locator(
-              `section[data-host="${m.host.id}"] td[data-combo="${col.combo}"][data-metric="${slug}"] .median`,
-            );
-            // Expected value straight from the file's raw samples, not from the page's own code path.
-            await expect(cell.textContent()).resolves.toBe(formatValue(median(metric.samples), metric.unit));
-            checked++;
+    test('overview: every cell shows the median of the raw samples of its newest run', async () => {
+      const { page, problems } = await visit('/', 'overview');
+      const index = buildIndex(runs);
+      const matrices = overview(index);
+      expect(matrices.length).toBeGreaterThan(0);
+      let checked = 0;
+      for (const m of matrices) {
+        for (const col of m.columns) {
+          const run = runs.find((r) => r.run.runId === col.run.runId)!.run;
+          const target = run.targets.find((t) => t.cri.name === col.criName && t.handler === col.handler)!;
+          for (const result of run.results.filter((r) => r.target === target.id)) {
+            for (const metric of result.metrics) {
+              if (metric.samples.length === 0) continue;
+              const slug = index.metrics.find(
+                (x) => x.benchmark === result.benchmark && x.metric === metric.name && x.unit === metric.unit,
+              )!.slug;
+              const cell = page.locator(
+                `section[data-host="${m.host.id}"] td[data-combo="${col.combo}"][data-metric="${slug}"] .median`,
+              );
+              // Expected value straight from the file's raw samples, not from the page's own code path.
+              await expect(cell.textContent()).resolves.toBe(
+                formatValue(median(metric.samples), metric.unit),
+              );
+              checked++;
+            }
           }
         }
+        // exactly one best cell per row that has an ok value
+        const bestCells = await page
+          .locator(`section[data-host="${m.host.id}"] td[data-kind="best"]`)
+          .count();
+        const rowsWithBest = m.families
+          .flatMap((f) => f.rows)
+          .filter((r) => r.cells.some((c) => c.kind === 'value' && c.verdict.kind === 'best')).length;
+        expect(bestCells).toBe(rowsWithBest);
       }
-      // exactly one best cell per row that has an ok value
-      const bestCells = await page.locator(`section[data-host="${m.host.id}"] td[data-kind="best"]`).count();
-      const rowsWithBest = m.families.flatMap((f) => f.rows).filter((r) => r.cells.some((c) => c.kind === 'value' && c.verdict.kind === 'best')).length;
-      expect(bestCells).toBe(rowsWithBest);
-    }
-    expect(checked).toBeGreaterThan(0);
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  test('overview: the CRI / OCI filter hides other columns and is reflected in the URL', async () => {
-    const index = buildIndex(runs);
-    const oci = index.ociNames[0]!;
-    const { page, problems } = await visit(`/?oci=${encodeURIComponent(oci)}`, 'overview-filtered');
-    await expect(page.locator('rb-filters select[name="oci"]').inputValue()).resolves.toBe(oci);
-    const visibleOcis = await page.$$eval('table.matrix thead th[data-oci]', (ths) =>
-      ths.filter((th) => !(th as HTMLElement).hidden).map((th) => (th as HTMLElement).dataset.oci),
-    );
-    expect(new Set(visibleOcis)).toEqual(new Set([oci]));
-    await page.selectOption('rb-filters select[name="oci"]', '');
-    expect(new URL(page.url()).searchParams.has('oci')).toBe(false);
-    const all = await page.$$eval('table.matrix thead th[data-oci]', (ths) => ths.filter((th) => !(th as HTMLElement).hidden).length);
-    expect(all).toBe(await page.locator('table.matrix thead th[data-oci]').count());
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-
-  test('benchmark pages: charts drew and the distribution table matches the newest runs', async () => {
-    const index = buildIndex(runs);
-    for (const metric of index.metrics) {
-      const view = benchmarkView(index, metric);
-      const { page, problems } = await visit(`/benchmark/${metric.slug}/`, `benchmark-${metric.slug.replace(/\//g, '_')}`);
-      // versions charts + time + strip per host class with ok data
-      await expectChartsDrawn(page, 1);
-      for (const row of view.distributions) {
-        if (row.samples.length === 0) continue;
-        const run = runs.find((r) => r.run.runId === row.run.runId)!.run;
-        const target = run.targets.find((t) => t.cri.name === row.criName && t.handler === row.handler)!;
-        const samples = run.results
-          .find((r) => r.target === target.id && r.benchmark === metric.benchmark)!
-          .metrics.find((m) => m.name === metric.metric)!.samples;
-        const cell = page.locator(`section[data-host="${row.hostClassId}"] table.distribution tr[data-combo="${row.combo}"] .median`);
-        await expect(cell.textContent()).resolves.toBe(formatValue(median(samples)));
-      }
+      expect(checked).toBeGreaterThan(0);
       expect(problems).toEqual([]);
       await page.close();
-    }
-  });
+    });
 
-  test('runtime pages: every CRI and OCI runtime has a page listing its versions', async () => {
-    const index = buildIndex(runs);
-    for (const r of runtimes(index)) {
-      const { page, problems } = await visit(`/runtime/${r.kind}/${r.name}/`, `runtime-${r.kind}-${r.name}`);
-      const versions = new Set(
-        runs.flatMap(({ run }) => run.targets.map((t) => (r.kind === 'cri' ? t.cri : t.oci)).filter((x) => x.name === r.name).map((x) => x.version)),
+    test('overview: the CRI / OCI filter hides other columns and is reflected in the URL', async () => {
+      const index = buildIndex(runs);
+      const oci = index.ociNames[0]!;
+      const { page, problems } = await visit(`/?oci=${encodeURIComponent(oci)}`, 'overview-filtered');
+      await expect(page.locator('rb-filters select[name="oci"]').inputValue()).resolves.toBe(oci);
+      const visibleOcis = await page.$$eval('table.matrix thead th[data-oci]', (ths) =>
+        ths.filter((th) => !(th as HTMLElement).hidden).map((th) => (th as HTMLElement).dataset.oci),
       );
-      const shown = await page.$$eval('table.versions tbody tr td:first-child', (tds) => tds.map((td) => td.textContent));
-      expect(new Set(shown)).toEqual(versions);
-      const charts = await page.locator('rb-chart').count();
-      if (charts > 0) await expectChartsDrawn(page, 1);
+      expect(new Set(visibleOcis)).toEqual(new Set([oci]));
+      await page.selectOption('rb-filters select[name="oci"]', '');
+      expect(new URL(page.url()).searchParams.has('oci')).toBe(false);
+      const all = await page.$$eval(
+        'table.matrix thead th[data-oci]',
+        (ths) => ths.filter((th) => !(th as HTMLElement).hidden).length,
+      );
+      expect(all).toBe(await page.locator('table.matrix thead th[data-oci]').count());
       expect(problems).toEqual([]);
       await page.close();
-    }
-  });
+    });
 
-  test('run page: host, versions, every metric with raw samples, and the JSON file', async () => {
-    const { run, file } = runs.at(-1)!;
-    const { page, problems } = await visit(`/run/${run.runId}/`, 'run');
-    await expect(page.locator('table.host').textContent()).resolves.toContain(run.host.kernel);
-    for (const c of run.components) {
-      await expect(page.locator('table.components').textContent()).resolves.toContain(c.version);
-    }
-    for (const r of run.results) {
-      for (const m of r.metrics) {
-        const row = page.locator(`table.metrics[data-target="${r.target}"][data-benchmark="${r.benchmark}"] tr[data-metric="${m.name}"]`);
-        await expect(row.locator('.samples').textContent()).resolves.toBe(m.samples.join(', '));
-        if (m.summary) await expect(row.locator('.median').textContent()).resolves.toBe(formatValue(m.summary.median));
+    test('benchmark pages: charts drew and the distribution table matches the newest runs', async () => {
+      const index = buildIndex(runs);
+      for (const metric of index.metrics) {
+        const view = benchmarkView(index, metric);
+        const { page, problems } = await visit(
+          `/benchmark/${metric.slug}/`,
+          `benchmark-${metric.slug.replace(/\//g, '_')}`,
+        );
+        // versions charts + time + strip per host class with ok data
+        await expectChartsDrawn(page, 1);
+        for (const row of view.distributions) {
+          if (row.samples.length === 0) continue;
+          const run = runs.find((r) => r.run.runId === row.run.runId)!.run;
+          const target = run.targets.find((t) => t.cri.name === row.criName && t.handler === row.handler)!;
+          const samples = run.results
+            .find((r) => r.target === target.id && r.benchmark === metric.benchmark)!
+            .metrics.find((m) => m.name === metric.metric)!.samples;
+          const cell = page.locator(
+            `section[data-host="${row.hostClassId}"] table.distribution tr[data-combo="${row.combo}"] .median`,
+          );
+          await expect(cell.textContent()).resolves.toBe(formatValue(median(samples)));
+        }
+        expect(problems).toEqual([]);
+        await page.close();
       }
-    }
-    const href = await page.locator('a.json-link').getAttribute('href');
-    expect(href).toBe(`/data/${file}`);
-    const json = await page.evaluate(async (u) => (await fetch(u)).json(), href!);
-    expect(json).toMatchObject({ runId: run.runId, startedAt: run.startedAt });
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+    });
 
-  test('index pages and the regressions page load without errors', async () => {
-    for (const [path, shot] of [
-      ['/benchmarks/', 'benchmarks'],
-      ['/runtimes/', 'runtimes'],
-      ['/runs/', 'runs'],
-      ['/regressions/', 'regressions'],
-    ] as const) {
-      const { page, problems } = await visit(path, shot);
-      if (path === '/regressions/') {
-        // Until runtime-bench check exists, the page must say that nothing was checked.
-        await expect(page.locator('main').textContent()).resolves.toMatch(/No gate results yet|comparisons checked/);
+    test('runtime pages: every CRI and OCI runtime has a page listing its versions', async () => {
+      const index = buildIndex(runs);
+      for (const r of runtimes(index)) {
+        const { page, problems } = await visit(
+          `/runtime/${r.kind}/${r.name}/`,
+          `runtime-${r.kind}-${r.name}`,
+        );
+        const versions = new Set(
+          runs.flatMap(({ run }) =>
+            run.targets
+              .map((t) => (r.kind === 'cri' ? t.cri : t.oci))
+              .filter((x) => x.name === r.name)
+              .map((x) => x.version),
+          ),
+        );
+        const shown = await page.$$eval('table.versions tbody tr td:first-child', (tds) =>
+          tds.map((td) => td.textContent),
+        );
+        expect(new Set(shown)).toEqual(versions);
+        const charts = await page.locator('rb-chart').count();
+        if (charts > 0) await expectChartsDrawn(page, 1);
+        expect(problems).toEqual([]);
+        await page.close();
       }
-      if (path === '/runs/') {
-        await expect(page.locator('table.runs tbody tr').count()).resolves.toBe(Math.min(200, runs.length));
+    });
+
+    test('run page: host, versions, every metric with raw samples, and the JSON file', async () => {
+      const { run, file } = runs.at(-1)!;
+      const { page, problems } = await visit(`/run/${run.runId}/`, 'run');
+      await expect(page.locator('table.host').textContent()).resolves.toContain(run.host.kernel);
+      for (const c of run.components) {
+        await expect(page.locator('table.components').textContent()).resolves.toContain(c.version);
       }
+      for (const r of run.results) {
+        for (const m of r.metrics) {
+          const row = page.locator(
+            `table.metrics[data-target="${r.target}"][data-benchmark="${r.benchmark}"] tr[data-metric="${m.name}"]`,
+          );
+          await expect(row.locator('.samples').textContent()).resolves.toBe(m.samples.join(', '));
+          if (m.summary)
+            await expect(row.locator('.median').textContent()).resolves.toBe(formatValue(m.summary.median));
+        }
+      }
+      const href = await page.locator('a.json-link').getAttribute('href');
+      expect(href).toBe(`/data/${file}`);
+      const json = await page.evaluate(async (u) => (await fetch(u)).json(), href!);
+      expect(json).toMatchObject({ runId: run.runId, startedAt: run.startedAt });
       expect(problems).toEqual([]);
       await page.close();
-    }
-  });
+    });
 
-  test('synthetic runs are labelled as such, real ones are not', async () => {
-    const { page } = await visit('/', 'overview-again');
-    const banner = await page.locator('.synthetic-banner').count();
-    expect(banner > 0).toBe(runs.some(({ run }) => run.tool.version === 'synthetic' || run.host.hostname.startsWith('synthetic-')));
-    await page.close();
-  });
+    test('index pages and the regressions page load without errors', async () => {
+      for (const [path, shot] of [
+        ['/benchmarks/', 'benchmarks'],
+        ['/runtimes/', 'runtimes'],
+        ['/runs/', 'runs'],
+        ['/regressions/', 'regressions'],
+      ] as const) {
+        const { page, problems } = await visit(path, shot);
+        if (path === '/regressions/') {
+          // Until runtime-bench check exists, the page must say that nothing was checked.
+          await expect(page.locator('main').textContent()).resolves.toMatch(
+            /No gate results yet|comparisons checked/,
+          );
+        }
+        if (path === '/runs/') {
+          await expect(page.locator('table.runs tbody tr').count()).resolves.toBe(Math.min(200, runs.length));
+        }
+        expect(problems).toEqual([]);
+        await page.close();
+      }
+    });
 
-  test('no page ships more than 150 KB of gzip JavaScript; tables pages ship none', () => {
-    const pages = measurePages(outDir);
-    expect(pages.length).toBeGreaterThan(5);
-    for (const p of pages) expect(p.gzipBytes, p.page).toBeLessThanOrEqual(150 * 1024);
-    const run = pages.find((p) => p.page.startsWith('/run/'))!;
-    expect(run.gzipBytes).toBe(0);
-  });
-});
+    test('synthetic runs are labelled as such, real ones are not', async () => {
+      const { page } = await visit('/', 'overview-again');
+      const banner = await page.locator('.synthetic-banner').count();
+      expect(banner > 0).toBe(
+        runs.some(
+          ({ run }) => run.tool.version === 'synthetic' || run.host.hostname.startsWith('synthetic-'),
+        ),
+      );
+      await page.close();
+    });
+
+    test('no page ships more than 150 KB of gzip JavaScript; tables pages ship none', () => {
+      const pages = measurePages(outDir);
+      expect(pages.length).toBeGreaterThan(5);
+      for (const p of pages) expect(p.gzipBytes, p.page).toBeLessThanOrEqual(150 * 1024);
+      const run = pages.find((p) => p.page.startsWith('/run/'))!;
+      expect(run.gzipBytes).toBe(0);
+    });
+  },
+);
 
 describe('an invalid result file', () => {
   test('fails the build, naming the file and the field', async () => {

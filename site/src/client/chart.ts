@@ -16,7 +16,16 @@ import {
 import type { ChartSpec } from '../lib/charts.ts';
 import { matches, readFilter, type FilterState } from './filter-state.ts';
 
-Chart.register(CategoryScale, LinearScale, LineController, ScatterController, LineElement, PointElement, Tooltip, Legend);
+Chart.register(
+  CategoryScale,
+  LinearScale,
+  LineController,
+  ScatterController,
+  LineElement,
+  PointElement,
+  Tooltip,
+  Legend,
+);
 
 // Okabe & Ito's colour-blind-safe palette (yellow last: weak contrast on white), with a point
 // style and dash per series so that colour is never the only cue.

@@ -11,7 +11,7 @@ class RbFilters extends HTMLElement {
     const initial = readFilter();
     selects.forEach((s, i) => {
       const k = FILTER_KEYS[i]!;
-      if (s && [...s.options].some((o) => o.value === initial[k])) s.value = initial[k];
+      if (s && Array.from(s.options).some((o) => o.value === initial[k])) s.value = initial[k];
       s?.addEventListener('change', () => this.apply());
     });
     this.hidden = false;
@@ -26,7 +26,9 @@ class RbFilters extends HTMLElement {
   private apply(): void {
     const f = this.state();
     writeFilter(f);
-    for (const el of document.querySelectorAll<HTMLElement>('[data-host],[data-cri],[data-oci]')) {
+    for (const el of Array.from(
+      document.querySelectorAll<HTMLElement>('[data-host],[data-cri],[data-oci]'),
+    )) {
       if (el.tagName === 'RB-CHART') continue;
       el.hidden = !matches({ host: el.dataset.host, cri: el.dataset.cri, oci: el.dataset.oci }, f);
     }

@@ -660,7 +660,12 @@ export function runtimeView(index: SiteIndex, kind: 'cri' | 'oci', name: string)
     if (!chart || chart.series.length === 0) continue;
     let family = families.at(-1);
     if (!family || family.benchmark !== metric.benchmark) {
-      family = { benchmark: metric.benchmark, description: metric.benchmarkDescription, versions: [], rows: [] };
+      family = {
+        benchmark: metric.benchmark,
+        description: metric.benchmarkDescription,
+        versions: [],
+        rows: [],
+      };
       families.push(family);
     }
     for (const s of chart.series) {

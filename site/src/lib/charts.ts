@@ -64,7 +64,11 @@ export function versionChartSpec(chart: VersionChart, hostClassId: string, unit:
 }
 
 /** Trend over nightly runs, one line per combination. */
-export function timeChartSpec(series: readonly TimeSeries[], hostClassId: string, unit: string): ChartSpec | null {
+export function timeChartSpec(
+  series: readonly TimeSeries[],
+  hostClassId: string,
+  unit: string,
+): ChartSpec | null {
   const mine = series.filter((s) => s.hostClassId === hostClassId);
   if (mine.length === 0) return null;
   return {
@@ -83,7 +87,11 @@ export function timeChartSpec(series: readonly TimeSeries[], hostClassId: string
 }
 
 /** Raw samples of the newest run of each combination, as a strip plot with median and interval. */
-export function stripChartSpec(rows: readonly DistributionRow[], hostClassId: string, unit: string): ChartSpec | null {
+export function stripChartSpec(
+  rows: readonly DistributionRow[],
+  hostClassId: string,
+  unit: string,
+): ChartSpec | null {
   const mine = rows.filter((r) => r.hostClassId === hostClassId && r.samples.length > 0);
   if (mine.length === 0) return null;
   return {
@@ -105,7 +113,11 @@ export function stripChartSpec(rows: readonly DistributionRow[], hostClassId: st
 }
 
 /** A runtime's history: each metric's change against the oldest measured version, in percent. */
-export function runtimeFamilySpec(family: RuntimeFamily, hostClassId: string, runtime: string): ChartSpec | null {
+export function runtimeFamilySpec(
+  family: RuntimeFamily,
+  hostClassId: string,
+  runtime: string,
+): ChartSpec | null {
   const rows = family.rows.filter((r) => r.hostClassId === hostClassId);
   if (rows.length === 0) return null;
   return {

@@ -15,12 +15,16 @@ export interface MedianInterval {
  * the site shows as "too few samples for an interval" rather than a misleading one.
  */
 export function medianInterval(values: readonly number[], confidence = 0.95): MedianInterval | null {
-  return medianIntervalOfSorted([...values].sort((a, b) => a - b), confidence);
+  return medianIntervalOfSorted(
+    [...values].sort((a, b) => a - b),
+    confidence,
+  );
 }
 
 /** medianInterval() of values already sorted ascending (saves a sort on large pooled samples). */
 export function medianIntervalOfSorted(sorted: ArrayLike<number>, confidence = 0.95): MedianInterval | null {
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`confidence must be in (0, 1), got ${confidence}`);
   const n = sorted.length;
   if (n === 0) return null;
   const alpha = 1 - confidence;

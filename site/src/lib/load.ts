@@ -11,6 +11,15 @@ export interface LoadedRun {
 }
 
 /**
+ * The directory that holds `runs/`: the given one, or its `data/` when it is the root of a data
+ * branch checkout (where results live at `data/runs/…`), so that RB_DATA_DIR may name either.
+ */
+export function resolveDataDir(dir: string): string {
+  if (!existsSync(join(dir, 'runs')) && existsSync(join(dir, 'data', 'runs'))) return join(dir, 'data');
+  return dir;
+}
+
+/**
  * Reads and validates every `*.json` under `<dataDir>/runs` (recursively) with the shared result
  * schema. Every invalid file is reported, each line naming the file and the field, and the whole
  * load fails: a site that silently dropped a file would show a history that never happened.
@@ -63,6 +72,7 @@ export function loadRuns(dataDir: string): LoadedRun[] {
   }
   // Timestamps may carry different offsets, so compare instants rather than strings.
   return loaded.sort(
-    (a, b) => Date.parse(a.run.startedAt) - Date.parse(b.run.startedAt) || a.run.runId.localeCompare(b.run.runId),
+    (a, b) =>
+      Date.parse(a.run.startedAt) - Date.parse(b.run.startedAt) || a.run.runId.localeCompare(b.run.runId),
   );
 }

@@ -15,7 +15,11 @@ export interface GateVerdict {
  * site calls it over the history at build time. Kept as a parameter so that the page is honest
  * ("no gate results yet") until that module exists, and switches over by passing it in.
  */
-export type Gate = (baseline: readonly number[], candidate: readonly number[], direction: Direction) => GateVerdict;
+export type Gate = (
+  baseline: readonly number[],
+  candidate: readonly number[],
+  direction: Direction,
+) => GateVerdict;
 
 export interface RegressionFinding extends GateVerdict {
   hostClassId: string;
@@ -30,8 +34,7 @@ export interface RegressionFinding extends GateVerdict {
 }
 
 export type RegressionReport =
-  | { state: 'no-gate'; findings: [] }
-  | { state: 'gate'; findings: RegressionFinding[]; compared: number };
+  { state: 'no-gate'; findings: [] } | { state: 'gate'; findings: RegressionFinding[]; compared: number };
 
 /** How many of the newest nights per series the page re-checks. */
 export const REGRESSION_WINDOW = 30;

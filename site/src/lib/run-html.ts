@@ -5,18 +5,38 @@ import type { BenchmarkResult } from '@runtime-bench/schemas';
 import { formatValue } from './format.ts';
 import { medianInterval } from './intervals.ts';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
-const HEAD = ['Metric', 'Unit', 'n', 'Median', '95 % CI', 'Mean', 'Stdev', 'Min', 'Max', 'p90', 'Errors', 'Raw samples'];
+const HEAD = [
+  'Metric',
+  'Unit',
+  'n',
+  'Median',
+  '95 % CI',
+  'Mean',
+  'Stdev',
+  'Min',
+  'Max',
+  'p90',
+  'Errors',
+  'Raw samples',
+];
 
 /** Every metric of one benchmark result of one target: summary, interval, errors, raw samples. */
 export function metricsTableHtml(result: BenchmarkResult): string {
-  const v = (x: number | null | undefined) => (x === null || x === undefined ? '—' : escapeHtml(formatValue(x)));
+  const v = (x: number | null | undefined) =>
+    x === null || x === undefined ? '—' : escapeHtml(formatValue(x));
   const rows = result.metrics.map((m) => {
     const s = m.summary;
     const ci = medianInterval(m.samples);

@@ -73,4 +73,3 @@ export function compareWithBest(rows: readonly (readonly number[])[], direction:
   verdicts[best] = { kind: 'best', tied };
   return verdicts;
 }
-

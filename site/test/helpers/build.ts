@@ -12,7 +12,11 @@ export interface BuildResult {
   seconds: number;
 }
 
-export function buildSite(dataDir: string, outDir: string, env: Record<string, string> = {}): Promise<BuildResult> {
+export function buildSite(
+  dataDir: string,
+  outDir: string,
+  env: Record<string, string> = {},
+): Promise<BuildResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [ASTRO, 'build', '--outDir', outDir], {

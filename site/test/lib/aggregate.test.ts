@@ -39,7 +39,10 @@ describe('buildIndex', () => {
   });
 
   test('host classes are derived with the shared rule, most runs first', () => {
-    expect(index.hostClasses.map((h) => h.label)).toEqual([hostClassOf(older.host), hostClassOf(otherHost.host)]);
+    expect(index.hostClasses.map((h) => h.label)).toEqual([
+      hostClassOf(older.host),
+      hostClassOf(otherHost.host),
+    ]);
     expect(index.hostClasses[0]!.id).toBe(slugify(hostClassOf(older.host)));
     expect(index.hostClasses[0]!.runs).toBe(2);
   });
@@ -96,7 +99,12 @@ describe('overview', () => {
     const [m] = overview(buildIndex(loaded(invalid)));
     const [crun, runc] = m!.families[0]!.rows[0]!.cells;
     expect(crun).toMatchObject({ verdict: { kind: 'best' } });
-    expect(runc).toMatchObject({ kind: 'value', status: 'invalid', median: 10, verdict: { kind: 'untested' } });
+    expect(runc).toMatchObject({
+      kind: 'value',
+      status: 'invalid',
+      median: 10,
+      verdict: { kind: 'untested' },
+    });
   });
 
   test('no runs, no matrices', () => {
@@ -128,7 +136,9 @@ describe('benchmarkView', () => {
   });
 
   test('time trend: one point per run, in time order', () => {
-    const runc = view.timeSeries.find((s) => s.combo === 'containerd/runc' && s.hostClassId === index.hostClasses[0]!.id)!;
+    const runc = view.timeSeries.find(
+      (s) => s.combo === 'containerd/runc' && s.hostClassId === index.hostClasses[0]!.id,
+    )!;
     expect(runc.points.map((p) => [p.runId, p.median])).toEqual([
       [older.runId, 50],
       [newer.runId, 60],

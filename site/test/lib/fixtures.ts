@@ -67,7 +67,10 @@ export function makeRun(
 }
 
 export function loaded(...runs: RunResult[]): LoadedRun[] {
-  return runs.map((run) => ({ run, file: `runs/${run.startedAt.slice(0, 10).replace(/-/g, '/')}/${run.runId}.json` }));
+  return runs.map((run) => ({
+    run,
+    file: `runs/${run.startedAt.slice(0, 10).replace(/-/g, '/')}/${run.runId}.json`,
+  }));
 }
 
 export const spread = (center: number, n = 10) =>

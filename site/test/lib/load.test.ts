@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { RbError, serializeResult } from '@runtime-bench/runner';
-import { loadRuns } from '../../src/lib/load.ts';
+import { loadRuns, resolveDataDir } from '../../src/lib/load.ts';
 import { makeRun, spread } from './fixtures.ts';
 
 let dir: string;
@@ -19,8 +19,12 @@ async function put(rel: string, text: string): Promise<void> {
   await writeFile(join(dir, rel), text);
 }
 
-const a = makeRun('20261102T000000Z-0000000a', '2026-11-02T00:00:00Z', [{ oci: 'runc', ociVersion: '1', samples: spread(5) }]);
-const b = makeRun('20261101T230000Z-0000000b', '2026-11-02T01:00:00+02:00', [{ oci: 'runc', ociVersion: '1', samples: spread(5) }]);
+const a = makeRun('20261102T000000Z-0000000a', '2026-11-02T00:00:00Z', [
+  { oci: 'runc', ociVersion: '1', samples: spread(5) },
+]);
+const b = makeRun('20261101T230000Z-0000000b', '2026-11-02T01:00:00+02:00', [
+  { oci: 'runc', ociVersion: '1', samples: spread(5) },
+]);
 
 describe('loadRuns', () => {
   test('reads every *.json below runs/, recursively, ordered by start instant', async () => {
@@ -67,5 +71,19 @@ describe('loadRuns', () => {
 
   test('a missing data directory is an error that names it', () => {
     expect(() => loadRuns(join(dir, 'nope'))).toThrow(`data directory ${join(dir, 'nope')} does not exist`);
+  });
+});
+
+describe('resolveDataDir', () => {
+  test('accepts the root of a data branch checkout (results under data/runs)', async () => {
+    await put('data/runs/2026/11/02/a.json', serializeResult(a));
+    expect(resolveDataDir(dir)).toBe(join(dir, 'data'));
+    expect(loadRuns(resolveDataDir(dir)).map((r) => r.file)).toEqual(['runs/2026/11/02/a.json']);
+  });
+
+  test('keeps a directory that has runs/ itself, or has neither', async () => {
+    expect(resolveDataDir(dir)).toBe(dir);
+    await put('runs/2026/11/02/a.json', serializeResult(a));
+    expect(resolveDataDir(dir)).toBe(dir);
   });
 });

@@ -16,7 +16,12 @@ const tenPercent: Gate = (baseline, candidate, direction) => {
   const ratio = median(candidate) / median(baseline);
   const worse = direction === 'lower' ? ratio > 1.1 : ratio < 0.9;
   const better = direction === 'lower' ? ratio < 0.9 : ratio > 1.1;
-  return { verdict: worse ? 'regression' : better ? 'improvement' : 'no-change', ratio, lower: null, upper: null };
+  return {
+    verdict: worse ? 'regression' : better ? 'improvement' : 'no-change',
+    ratio,
+    lower: null,
+    upper: null,
+  };
 };
 
 describe('regressionReport', () => {
