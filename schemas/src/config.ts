@@ -37,6 +37,17 @@ export type TargetConfig = z.output<typeof TargetConfigSchema>;
 export const ImagesConfigSchema = z.strictObject({
   pause: z.string().min(1).default('localhost/runtime-bench/pause:latest'),
   bench: z.string().min(1).default('localhost/runtime-bench/bench:latest'),
+  large: z
+    .string()
+    .min(1)
+    .default('localhost/runtime-bench/large:latest')
+    .meta({ description: 'the large image of startup.first-output: the bench image plus filler layers' }),
+  largeSizeMiB: z
+    .int()
+    .min(0)
+    .max(4096)
+    .default(256)
+    .meta({ description: 'filler size of the large image `stack up` builds; 0 builds none' }),
 });
 
 /** An extra CRI runtime handler for `stack up`, e.g. a second runc version. */

@@ -14,8 +14,8 @@ import {
 } from './containerd-config.ts';
 import { discoverHandlers, findContainerd, which } from './discover.ts';
 import { applyHostFixes, readHostFixPlan } from './host-fixes.ts';
-import { buildBenchRootfs, buildPauseRootfs } from './images/rootfs.ts';
-import { buildLayer, tarLayout, writeImageLayout } from './images/layout.ts';
+import { buildBenchRootfs, buildLargeFillerRoots, buildPauseRootfs } from './images/rootfs.ts';
+import { buildLayer, tarLayout, writeImageLayout, type Layer } from './images/layout.ts';
 import { bridgeName, pickSubnet } from './network.ts';
 import { readStackState, stackStateDir, writeStackState, type StackState } from './state.ts';
 import { containerdConfigVersion, parseSemver } from './versions.ts';
@@ -27,7 +27,8 @@ export interface StackUpOptions {
   fixHost: boolean;
   extraHandlers: { name: string; binary: string; kind?: 'runc' | 'crun' | 'youki' | 'runsc' | undefined }[];
   subnet?: string | undefined;
-  images: { pause: string; bench: string };
+  /** `large` (of size `largeSizeMiB`, 0 = none) is the big image of startup.first-output. */
+  images: { pause: string; bench: string; large?: string; largeSizeMiB?: number };
   log: (line: string) => void;
 }
 
@@ -82,9 +83,16 @@ async function versionLine(command: string, args: string[]): Promise<string> {
   return `${r.stdout}${r.stderr}`.trim().split('\n')[0] ?? '';
 }
 
+/** Layers one after the other: a large image's layers are big, one at a time keeps memory low. */
+async function buildLayers(roots: string[]): Promise<Layer[]> {
+  const layers: Layer[] = [];
+  for (const root of roots) layers.push(await buildLayer(root));
+  return layers;
+}
+
 /** Builds the pause and bench images offline from host binaries and imports them into the stack. */
 async function buildAndImportImages(
-  state: Pick<StackState, 'stateDir' | 'socket' | 'ctr' | 'images'>,
+  state: Pick<StackState, 'stateDir' | 'socket' | 'ctr'> & { images: StackUpOptions['images'] },
   log: (l: string) => void,
 ): Promise<Component[]> {
   const catatonit = await which('catatonit');
@@ -114,6 +122,19 @@ async function buildAndImportImages(
         entrypoint: [],
         cmd: ['/bin/sh'],
       },
+      ...(state.images.large && (state.images.largeSizeMiB ?? 0) > 0
+        ? [
+            {
+              name: state.images.large,
+              layers: await buildLayers([
+                join(work, 'bench'),
+                ...(await buildLargeFillerRoots(join(work, 'large'), state.images.largeSizeMiB!)),
+              ]),
+              entrypoint: [],
+              cmd: ['/bin/sh'],
+            },
+          ]
+        : []),
     ]);
     const tarPath = join(state.stateDir, 'images.tar');
     await tarLayout(join(work, 'layout'), tarPath);
@@ -284,14 +305,14 @@ export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
     skippedHandlers: skipped,
     hostFixes,
     network,
-    images: opts.images,
+    images: { pause: opts.images.pause, bench: opts.images.bench },
     imageComponents: [],
   };
   // Record the PID before anything else can fail, so that `down` can always stop what we started.
   await writeStackState(state);
   try {
     await waitForCri(socket, pid, logPath);
-    state.imageComponents = await buildAndImportImages(state, opts.log);
+    state.imageComponents = await buildAndImportImages({ ...state, images: opts.images }, opts.log);
     await writeStackState(state);
   } catch (error) {
     await stackDown({ name: opts.name, stateDir, purge: false, log: opts.log }).catch(() => undefined);

@@ -11,7 +11,8 @@ export interface ResolvedTarget {
 export interface BenchmarkContext {
   cri: CriClient;
   target: ResolvedTarget;
-  images: { pause: string; bench: string };
+  /** `large`: the big image of startup.first-output (absent from older configs' contexts). */
+  images: { pause: string; bench: string; large?: string };
   runId: string;
   /** Host directory under which pods write their CRI logs. */
   logDir: string;

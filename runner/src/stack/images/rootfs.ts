@@ -1,3 +1,4 @@
+import { createCipheriv } from 'node:crypto';
 import { chmod, copyFile, mkdir, symlink, writeFile, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { exec } from '../../util/exec.ts';
@@ -41,6 +42,12 @@ export const BUSYBOX_APPLETS = [
   'env',
   'usleep',
   'seq',
+  // adjtimex prints the wall clock in microseconds (busybox date has no %N): startup.first-output.
+  'adjtimex',
+  'df',
+  'time',
+  'timeout',
+  'cut',
 ];
 
 export interface ImageIngredients {
@@ -86,4 +93,32 @@ export async function buildBenchRootfs(root: string, ing: ImageIngredients): Pro
     'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n',
   );
   await writeFile(join(root, 'etc', 'group'), 'root:x:0:\nnogroup:x:65534:\n');
+}
+
+/** How the large image's filler is split: this many layers, files of at most 16 MiB each. */
+export const LARGE_IMAGE_LAYERS = 4;
+const FILLER_FILE_BYTES = 16 << 20;
+
+/**
+ * The filler layers of the large image (startup.first-output): `sizeMiB` of incompressible,
+ * reproducible bytes (AES-CTR over zeros with a fixed key, so the digests never change) spread over
+ * LARGE_IMAGE_LAYERS directories under /opt/filler. Stands in for a database image of a few hundred MB.
+ * Returns the layer roots; the image is the bench root plus these.
+ */
+export async function buildLargeFillerRoots(base: string, sizeMiB: number): Promise<string[]> {
+  const roots: string[] = [];
+  const perLayer = Math.ceil((sizeMiB << 20) / LARGE_IMAGE_LAYERS);
+  for (let layer = 0; layer < LARGE_IMAGE_LAYERS; layer++) {
+    const root = join(base, `filler-${layer}`);
+    const dir = join(root, 'opt', 'filler', `layer-${layer}`);
+    await mkdir(dir, { recursive: true });
+    const cipher = createCipheriv('aes-128-ctr', Buffer.alloc(16, layer + 1), Buffer.alloc(16, 0));
+    for (let written = 0, file = 0; written < perLayer; file++) {
+      const n = Math.min(FILLER_FILE_BYTES, perLayer - written);
+      await writeFile(join(dir, `blob-${String(file).padStart(3, '0')}`), cipher.update(Buffer.alloc(n)));
+      written += n;
+    }
+    roots.push(root);
+  }
+  return roots;
 }

@@ -1,0 +1,110 @@
+import type { CpuScalingParameters, CpuTimeLimitParameters } from '@runtime-bench/schemas';
+import { errorMessage } from '../errors.ts';
+import { parseSysbenchCpu, sysbenchCpuArgs } from '../sysbench/parse.ts';
+import { sleep } from '../util/exec.ts';
+import { containerConfig, discardPod, readContainerLog, timed, waitForExit } from './pods.ts';
+import { stdoutOf } from '../cri/log.ts';
+import { errorsFor, runToCompletion, startPod, type LivePod } from './run-once.ts';
+import { InterruptedError, type Benchmark, type IterationOutcome } from './types.ts';
+
+const sysbenchFixedWork = (p: { maxPrime: number; events: number }): string[] => [
+  '/bin/sysbench',
+  ...sysbenchCpuArgs({ maxPrime: p.maxPrime, threads: 1, timeSeconds: 0, events: p.events }, 'events'),
+];
+
+export const cpuTimeLimitBenchmark: Benchmark<CpuTimeLimitParameters> = {
+  definition: {
+    name: 'limits.cpu.time',
+    description:
+      'sysbench cpu, a fixed number of events on one thread, in a container under a CFS quota (default 10 % of one CPU, TouchStone\'s HardLimit). The time to finish shows how faithfully the runtime enforces the quota and how much of it the runtime itself consumes (gVisor\'s Sentry and Gofer count against the container\'s cgroup).',
+    origin: ['touchstone'],
+    metrics: [
+      { name: 'total_time', unit: 's', direction: 'lower', description: 'sysbench total time under the quota' },
+      { name: 'events_per_second', unit: 'events/s', direction: 'higher', description: 'sysbench events per second under the quota' },
+    ],
+  },
+  parameters: (config) => config.parameters['limits.cpu.time'],
+  async iterate(ctx, params): Promise<IterationOutcome> {
+    const metrics = ['total_time', 'events_per_second'];
+    let pod: LivePod | undefined;
+    try {
+      pod = await startPod(ctx, 'cpu-limit');
+      const container = containerConfig(ctx, 'sysbench-cpu-limited', sysbenchFixedWork(params), {
+        linux: { resources: { cpuPeriod: params.cpuPeriodMicros, cpuQuota: params.cpuQuotaMicros } },
+      });
+      // Under a quota the work takes period/quota times longer than unlimited (≈1600 events/s here).
+      const expectedMs = ((params.events / 100) * 1000 * params.cpuPeriodMicros) / params.cpuQuotaMicros;
+      const { stdout } = await runToCompletion(ctx, pod, container, expectedMs);
+      const r = parseSysbenchCpu(stdout);
+      return { values: { total_time: r.totalTimeSeconds, events_per_second: r.eventsPerSecond }, errors: {} };
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      const message = errorMessage(error);
+      return { values: {}, errors: errorsFor(metrics, message), failure: message };
+    } finally {
+      if (pod) await discardPod(ctx, pod.id);
+    }
+  },
+};
+
+/** The quota (µs) of each ramp step: from start% to end% of the period in `steps` equal steps. */
+export function rampQuotas(p: Pick<CpuScalingParameters, 'cpuPeriodMicros' | 'startPercent' | 'endPercent' | 'steps'>): number[] {
+  return Array.from({ length: p.steps }, (_, i) =>
+    Math.round((p.cpuPeriodMicros * (p.startPercent + ((p.endPercent - p.startPercent) * (i + 1)) / p.steps)) / 100),
+  );
+}
+
+export const cpuScalingBenchmark: Benchmark<CpuScalingParameters> = {
+  definition: {
+    name: 'limits.cpu.scaling',
+    description:
+      'sysbench cpu (fixed work) starts under a CFS quota of about half the period; UpdateContainerResources then raises the quota step by step to the whole period over about 10 s (TouchStone\'s ScalingLimit). A runtime that refuses the update is recorded as unsupported with its error.',
+    origin: ['touchstone'],
+    metrics: [
+      { name: 'total_time', unit: 's', direction: 'lower', description: 'sysbench total time while the quota is raised' },
+      { name: 'update_latency', unit: 'ms', direction: 'lower', description: 'mean UpdateContainerResources latency in this repetition' },
+      { name: 'updates', unit: 'count', direction: 'higher', description: 'quota updates applied before the workload finished' },
+    ],
+  },
+  parameters: (config) => config.parameters['limits.cpu.scaling'],
+  async iterate(ctx, params): Promise<IterationOutcome> {
+    const metrics = ['total_time', 'update_latency', 'updates'];
+    let pod: LivePod | undefined;
+    try {
+      pod = await startPod(ctx, 'cpu-scaling');
+      const startQuota = Math.round((params.cpuPeriodMicros * params.startPercent) / 100);
+      const container = containerConfig(ctx, 'sysbench-cpu-scaling', sysbenchFixedWork(params), {
+        linux: { resources: { cpuPeriod: params.cpuPeriodMicros, cpuQuota: startQuota } },
+      });
+      const id = await ctx.cri.createContainer(pod.id, container, pod.config);
+      await ctx.cri.startContainer(id);
+      const updateMs: number[] = [];
+      const stepMs = (params.rampSeconds * 1000) / params.steps;
+      for (const quota of rampQuotas(params)) {
+        await sleep(stepMs);
+        if (ctx.signal.aborted) throw new InterruptedError();
+        try {
+          updateMs.push((await timed(() => ctx.cri.updateContainerResources(id, { cpuPeriod: params.cpuPeriodMicros, cpuQuota: quota }))).ms);
+        } catch (error) {
+          const status = await ctx.cri.containerStatus(id).catch(() => null);
+          if (status?.state === 'CONTAINER_EXITED') break; // the work finished before the ramp did
+          if (updateMs.length === 0) return { values: {}, errors: {}, unsupported: `UpdateContainerResources refused: ${errorMessage(error)}` };
+          throw error;
+        }
+      }
+      const status = await waitForExit(ctx, id, ctx.callTimeoutSeconds * 1000 + (params.events / 100) * 1000);
+      const stdout = stdoutOf(await readContainerLog(pod.config, container, status).catch(() => ''));
+      if (status.exitCode !== 0) throw new Error(`sysbench exited with ${status.exitCode}: ${stdout.trim().split('\n').slice(-2).join(' | ')}`);
+      const r = parseSysbenchCpu(stdout);
+      const values: Record<string, number> = { total_time: r.totalTimeSeconds, updates: updateMs.length };
+      if (updateMs.length > 0) values.update_latency = updateMs.reduce((a, b) => a + b, 0) / updateMs.length;
+      return { values, errors: updateMs.length > 0 ? {} : { update_latency: 'the workload finished before the first update' } };
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      const message = errorMessage(error);
+      return { values: {}, errors: errorsFor(metrics, message), failure: message };
+    } finally {
+      if (pod) await discardPod(ctx, pod.id);
+    }
+  },
+};

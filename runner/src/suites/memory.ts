@@ -1,0 +1,55 @@
+import type { MemoryParameters } from '@runtime-bench/schemas';
+import { errorMessage } from '../errors.ts';
+import { parseSysbenchMemory, sysbenchMemoryArgs } from '../sysbench/parse.ts';
+import { containerConfig, discardPod } from './pods.ts';
+import { errorsFor, runToCompletion, startPod, type LivePod } from './run-once.ts';
+import { InterruptedError, type Benchmark, type IterationOutcome } from './types.ts';
+
+const METRICS = ['total_time', 'latency_min', 'latency_avg', 'latency_max', 'mib_per_second'] as const;
+
+export const memoryBenchmark: Benchmark<MemoryParameters> = {
+  definition: {
+    name: 'performance.memory',
+    description:
+      'sysbench memory inside a container: a fixed total size moved in blocks of a fixed size (no time bound), so the total time is comparable across runtimes; also per-block latency and throughput. Read from the container\'s CRI log; pod and container setup are outside the measurement.',
+    origin: ['touchstone', 'kiit'],
+    metrics: [
+      { name: 'total_time', unit: 's', direction: 'lower', description: 'sysbench total time to move the total size (TouchStone MemTime)' },
+      { name: 'latency_min', unit: 'ms', direction: 'lower', description: 'fastest block (sysbench prints 2 decimals: small blocks read 0.00)' },
+      { name: 'latency_avg', unit: 'ms', direction: 'lower', description: 'mean time per block' },
+      { name: 'latency_max', unit: 'ms', direction: 'lower', description: 'slowest block' },
+      { name: 'mib_per_second', unit: 'MiB/s', direction: 'higher', description: 'MiB transferred per second ([kiit])' },
+    ],
+  },
+  parameters: (config) => config.parameters['performance.memory'],
+  async iterate(ctx, params): Promise<IterationOutcome> {
+    let pod: LivePod;
+    try {
+      pod = await startPod(ctx, 'memory');
+    } catch (error) {
+      const message = errorMessage(error);
+      return { values: {}, errors: errorsFor(METRICS, message), failure: message };
+    }
+    try {
+      const container = containerConfig(ctx, 'sysbench-memory', ['/bin/sysbench', ...sysbenchMemoryArgs(params)]);
+      const { stdout } = await runToCompletion(ctx, pod, container, 0);
+      const r = parseSysbenchMemory(stdout);
+      return {
+        values: {
+          total_time: r.totalTimeSeconds,
+          latency_min: r.latencyMinMs,
+          latency_avg: r.latencyAvgMs,
+          latency_max: r.latencyMaxMs,
+          mib_per_second: r.mibPerSecond,
+        },
+        errors: {},
+      };
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      const message = errorMessage(error);
+      return { values: {}, errors: errorsFor(METRICS, message), failure: message };
+    } finally {
+      await discardPod(ctx, pod.id);
+    }
+  },
+};

@@ -1,0 +1,173 @@
+/**
+ * Pure attribution of runtime overhead: which processes of a /proc snapshot belong to the runtime
+ * of one pod (its shim, conmon, runsc sentry and gofer…), and what they cost. No I/O here: the
+ * reader in proc.ts produces these shapes from /proc.
+ */
+
+/** Linux reports CPU times in clock ticks of USER_HZ, 100 on every architecture we run on. */
+export const USER_HZ = 100;
+
+export interface ProcStat {
+  pid: number;
+  comm: string;
+  state: string;
+  ppid: number;
+  /** utime + stime of the process itself (ticks). */
+  ownTicks: number;
+  /** cutime + cstime: reaped children (ticks), e.g. the `runc create` the shim waited for. */
+  childTicks: number;
+  /** Start time after boot (ticks): with the pid, identifies a process across snapshots. */
+  startTicks: number;
+}
+
+export interface ProcEntry {
+  pid: number;
+  ppid: number;
+  comm: string;
+  cmdline: string[];
+  /** Target of /proc/<pid>/ns/pid, e.g. "pid:[4026531836]". */
+  pidNs: string;
+}
+
+export interface ProcCounters {
+  cpuTicks: number;
+  peakRssBytes: number;
+  writeBytes: number;
+  writeSyscalls: number;
+  ctxSwitches: number;
+}
+
+/** /proc/<pid>/stat. The comm field is in parentheses and may itself contain spaces or ")". */
+export function parseProcStat(text: string): ProcStat {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) throw new Error(`not a /proc/<pid>/stat line: ${text.slice(0, 80)}`);
+  const rest = text.slice(close + 2).trim().split(/\s+/);
+  // rest[0] is field 3 (state); utime is field 14 → rest[11]
+  const f = (field: number): number => Number(rest[field - 3]);
+  return {
+    pid: Number(text.slice(0, open).trim()),
+    comm: text.slice(open + 1, close),
+    state: rest[0] ?? '?',
+    ppid: f(4),
+    ownTicks: f(14) + f(15),
+    childTicks: f(16) + f(17),
+    startTicks: f(22),
+  };
+}
+
+/** VmHWM (peak resident set) and the context switches of one /proc/<pid>[/task/<tid>]/status. */
+export function parseProcStatus(text: string): { vmHwmBytes: number; voluntary: number; nonvoluntary: number } {
+  const num = (key: string): number => {
+    const m = new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text);
+    return m ? Number(m[1]) : 0;
+  };
+  return { vmHwmBytes: num('VmHWM') * 1024, voluntary: num('voluntary_ctxt_switches'), nonvoluntary: num('nonvoluntary_ctxt_switches') };
+}
+
+/** write_bytes (bytes that reached the block layer) and syscw (write calls) of /proc/<pid>/io. */
+export function parseProcIo(text: string): { writeBytes: number; syscw: number } {
+  const num = (key: string): number => {
+    const m = new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text);
+    return m ? Number(m[1]) : 0;
+  };
+  return { writeBytes: num('write_bytes'), syscw: num('syscw') };
+}
+
+const RUNTIME_NAME = /(containerd-shim|conmon|runsc|gvisor|^runc$|^crun$|^youki$)/;
+
+/** Is this process, by its program name, part of a container runtime? */
+export function isRuntimeProcess(p: Pick<ProcEntry, 'comm' | 'cmdline'>): boolean {
+  const argv0 = (p.cmdline[0] ?? '').split('/').pop() ?? '';
+  return RUNTIME_NAME.test(argv0) || RUNTIME_NAME.test(p.comm);
+}
+
+/**
+ * The processes serving one pod: a containerd shim whose command line says `-id <podId>` (and
+ * `-address <socket>` when given), or a conmon naming one of `containerIds`.
+ */
+export function findRuntimeRoots(procs: readonly ProcEntry[], podId: string, address?: string, containerIds: readonly string[] = []): number[] {
+  const argAfter = (cmd: string[], flag: string): string | undefined => {
+    const i = cmd.indexOf(flag);
+    return i >= 0 ? cmd[i + 1] : undefined;
+  };
+  return procs
+    .filter((p) => {
+      const argv0 = (p.cmdline[0] ?? '').split('/').pop() ?? '';
+      if (argv0.startsWith('containerd-shim')) {
+        if (argAfter(p.cmdline, '-id') !== podId) return false;
+        const addr = argAfter(p.cmdline, '-address');
+        return !address || !addr || addr === address.replace(/^unix:\/\//, '');
+      }
+      if (argv0 === 'conmon') return containerIds.some((id) => p.cmdline.includes(id));
+      return false;
+    })
+    .map((p) => p.pid);
+}
+
+/**
+ * The runtime's process tree below `roots`. A descendant counts as runtime while it stays in its
+ * parent's PID namespace (runc/crun helpers, shim threads) or is itself a runtime program (the
+ * runsc sentry and gofer, which gVisor starts in namespaces of their own); a child that enters a
+ * new PID namespace and is not a runtime program is the workload (pause, the container's process)
+ * and is left out with everything below it. Below a runsc process everything is runtime: the
+ * systrap stubs executing the sandboxed program are the sentry's own machinery.
+ */
+export function runtimeTree(procs: readonly ProcEntry[], roots: readonly number[]): number[] {
+  const byParent = new Map<number, ProcEntry[]>();
+  for (const p of procs) byParent.set(p.ppid, [...(byParent.get(p.ppid) ?? []), p]);
+  const byPid = new Map(procs.map((p) => [p.pid, p]));
+  const out: number[] = [];
+  const visit = (p: ProcEntry, insideRunsc: boolean): void => {
+    out.push(p.pid);
+    const runsc = insideRunsc || /runsc/.test(p.comm) || /runsc/.test(p.cmdline[0] ?? '');
+    for (const child of byParent.get(p.pid) ?? []) {
+      if (runsc || child.pidNs === p.pidNs || isRuntimeProcess(child)) visit(child, runsc);
+    }
+  };
+  for (const r of roots) {
+    const p = byPid.get(r);
+    if (p) visit(p, false);
+  }
+  return [...new Set(out)];
+}
+
+/** Sums the counters of the given processes. */
+export function sumCounters(counters: readonly ProcCounters[]): ProcCounters {
+  return counters.reduce(
+    (a, c) => ({
+      cpuTicks: a.cpuTicks + c.cpuTicks,
+      peakRssBytes: a.peakRssBytes + c.peakRssBytes,
+      writeBytes: a.writeBytes + c.writeBytes,
+      writeSyscalls: a.writeSyscalls + c.writeSyscalls,
+      ctxSwitches: a.ctxSwitches + c.ctxSwitches,
+    }),
+    { cpuTicks: 0, peakRssBytes: 0, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 0 },
+  );
+}
+
+export interface OverheadReadings {
+  /** After RunPodSandbox, before CreateContainer. */
+  beforeStart: ProcCounters;
+  /** After StartContainer returned. */
+  afterStart: ProcCounters;
+  /** After the observation period. */
+  end: ProcCounters;
+  startSeconds: number;
+  processes: number;
+}
+
+/** The metrics of overhead.runtime from three readings of the runtime's process tree. */
+export function overheadValues(r: OverheadReadings): Record<string, number> {
+  const writeOps = Math.max(0, r.afterStart.writeSyscalls - r.beforeStart.writeSyscalls);
+  return {
+    cpu_time_start: (Math.max(0, r.afterStart.cpuTicks - r.beforeStart.cpuTicks) * 1000) / USER_HZ,
+    cpu_time_total: (r.end.cpuTicks * 1000) / USER_HZ,
+    peak_rss: r.end.peakRssBytes,
+    write_bytes_start: Math.max(0, r.afterStart.writeBytes - r.beforeStart.writeBytes),
+    write_ops_start: writeOps,
+    write_iops_start: r.startSeconds > 0 ? writeOps / r.startSeconds : 0,
+    ctx_switches_total: r.end.ctxSwitches,
+    processes: r.processes,
+  };
+}

@@ -1,0 +1,70 @@
+import type { OverheadParameters } from '@runtime-bench/schemas';
+import { errorMessage } from '../../errors.ts';
+import { sleep } from '../../util/exec.ts';
+import { containerConfig, discardPod, timed } from '../pods.ts';
+import { errorsFor, startPod, type LivePod } from '../run-once.ts';
+import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from '../types.ts';
+import { findRuntimeRoots, overheadValues, runtimeTree, sumCounters, type ProcCounters } from './attribution.ts';
+import { readCounters, readProcSnapshot } from './proc.ts';
+
+const METRICS = ['cpu_time_start', 'cpu_time_total', 'peak_rss', 'write_bytes_start', 'write_ops_start', 'write_iops_start', 'ctx_switches_total', 'processes'];
+
+/** The runtime's processes for the pod right now, and their summed counters. */
+async function readRuntime(ctx: BenchmarkContext, podId: string, containerIds: string[]): Promise<{ pids: number[]; counters: ProcCounters }> {
+  const procs = await readProcSnapshot();
+  const roots = findRuntimeRoots(procs, podId, ctx.cri.endpoint, containerIds);
+  if (roots.length === 0) {
+    throw new Error(`no runtime process found for pod ${podId.slice(0, 12)} (looked for a containerd shim with "-id ${podId.slice(0, 12)}…" or a conmon); the runtime must run on this host`);
+  }
+  const pids = runtimeTree(procs, roots);
+  const counters = (await Promise.all(pids.map((pid) => readCounters(pid)))).filter((c): c is ProcCounters => c !== null);
+  return { pids, counters: sumCounters(counters) };
+}
+
+export const overheadBenchmark: Benchmark<OverheadParameters> = {
+  definition: {
+    name: 'overhead.runtime',
+    description:
+      'What the runtime itself costs per pod: CPU time, peak RSS, block-layer writes and context switches of the runtime\'s own processes (containerd shim, conmon, runsc sentry and gofer, and the runc/crun/youki invocations the shim reaps), attributed by PID tree from /proc, the workload (pause and the container\'s processes) excluded. Read three times: before CreateContainer, after StartContainer, and after the container ran for observeSeconds. Only /proc is read; nothing runs inside the measured container.',
+    origin: ['oci-engines'],
+    metrics: [
+      { name: 'cpu_time_start', unit: 'ms', direction: 'lower', description: 'runtime CPU time (user + system, reaped helpers included) spent on CreateContainer + StartContainer' },
+      { name: 'cpu_time_total', unit: 'ms', direction: 'lower', description: 'runtime CPU time for the pod from its start to the end of the observation' },
+      { name: 'peak_rss', unit: 'bytes', direction: 'lower', description: 'sum of VmHWM of the runtime processes alive at the end' },
+      { name: 'write_bytes_start', unit: 'bytes', direction: 'lower', description: 'bytes the runtime processes sent to the block layer during the container start (/proc/<pid>/io write_bytes)' },
+      { name: 'write_ops_start', unit: 'count', direction: 'lower', description: 'write system calls of the runtime processes during the container start (syscw)' },
+      { name: 'write_iops_start', unit: 'IOPS', direction: 'lower', description: 'write_ops_start per second of start time' },
+      { name: 'ctx_switches_total', unit: 'count', direction: 'lower', description: 'voluntary + involuntary context switches of the live runtime threads at the end' },
+      { name: 'processes', unit: 'count', direction: 'lower', description: 'runtime processes attributed to the pod at the end' },
+    ],
+  },
+  parameters: (config) => config.parameters['overhead.runtime'],
+  async iterate(ctx, params): Promise<IterationOutcome> {
+    let pod: LivePod | undefined;
+    try {
+      pod = await startPod(ctx, 'overhead');
+      const before = await readRuntime(ctx, pod.id, []);
+      const container = containerConfig(ctx, 'observed', params.command);
+      const live = pod;
+      const { value: containerId, ms } = await timed(async () => {
+        const id = await ctx.cri.createContainer(live.id, container, live.config);
+        await ctx.cri.startContainer(id);
+        return id;
+      });
+      const after = await readRuntime(ctx, pod.id, [containerId]);
+      for (let waited = 0; waited < params.observeSeconds * 1000; waited += 250) {
+        if (ctx.signal.aborted) throw new InterruptedError();
+        await sleep(Math.min(250, params.observeSeconds * 1000 - waited));
+      }
+      const end = await readRuntime(ctx, pod.id, [containerId]);
+      const values = overheadValues({ beforeStart: before.counters, afterStart: after.counters, end: end.counters, startSeconds: ms / 1000, processes: end.pids.length });
+      return { values, errors: {} };
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      const message = errorMessage(error);
+      return { values: {}, errors: errorsFor(METRICS, message), failure: message };
+    } finally {
+      if (pod) await discardPod(ctx, pod.id);
+    }
+  },
+};

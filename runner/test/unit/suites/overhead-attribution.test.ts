@@ -1,0 +1,118 @@
+import { describe, expect, test } from 'vitest';
+import {
+  findRuntimeRoots,
+  overheadValues,
+  parseProcIo,
+  parseProcStat,
+  parseProcStatus,
+  runtimeTree,
+  sumCounters,
+  type ProcEntry,
+} from '../../../src/suites/overhead/attribution.ts';
+
+describe('/proc parsers', () => {
+  test('stat: fields after a comm with spaces and parentheses', () => {
+    // A real line (cat reading its own stat), with the comm replaced by a hostile one.
+    const line =
+      '7338 (a b) (c)) R 7336 7336 32094 0 -1 4194304 101 0 0 0 12 34 5 6 20 0 1 0 122607 3133440 393 18446744073709551615 94152387563520 94152387583401 140729154429104 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0';
+    expect(parseProcStat(line)).toEqual({ pid: 7338, comm: 'a b) (c)', state: 'R', ppid: 7336, ownTicks: 46, childTicks: 11, startTicks: 122607 });
+  });
+
+  test('status: VmHWM in bytes, context switches', () => {
+    const text = 'Name:\tcontainerd-shim\nVmHWM:\t    1964 kB\nvoluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3\n';
+    expect(parseProcStatus(text)).toEqual({ vmHwmBytes: 1964 * 1024, voluntary: 12, nonvoluntary: 3 });
+    // A kernel thread has no VmHWM line: zero, not an error.
+    expect(parseProcStatus('Name:\tkthreadd\n').vmHwmBytes).toBe(0);
+  });
+
+  test('io: write_bytes and syscw', () => {
+    const text = 'rchar: 6976\nwchar: 0\nsyscr: 10\nsyscw: 58\nread_bytes: 0\nwrite_bytes: 45056\ncancelled_write_bytes: 0\n';
+    expect(parseProcIo(text)).toEqual({ writeBytes: 45056, syscw: 58 });
+  });
+});
+
+const HOST_NS = 'pid:[4026531836]';
+const proc = (pid: number, ppid: number, cmd: string, pidNs = HOST_NS, comm = cmd.split(' ')[0]!.split('/').pop()!.slice(0, 15)): ProcEntry => ({
+  pid,
+  ppid,
+  comm,
+  cmdline: cmd.split(' '),
+  pidNs,
+});
+const SOCKET = '/var/lib/runtime-bench/stacks/suite/containerd.sock';
+
+describe('attribution by PID tree', () => {
+  const runcPod: ProcEntry[] = [
+    proc(1, 0, '/sbin/init'),
+    proc(100, 1, `/usr/bin/containerd --config /x/config.toml`),
+    proc(200, 1, `/usr/bin/containerd-shim-runc-v2 -namespace k8s.io -id POD1 -address ${SOCKET}`),
+    proc(201, 200, '/bin/pause -P', 'pid:[1001]', 'pause'),
+    proc(202, 200, '/bin/sleep 3600', 'pid:[1002]', 'sleep'),
+    proc(203, 200, '/usr/sbin/runc --root /run/containerd/runc/k8s.io create', HOST_NS),
+    // another pod's shim and another stack's shim with the same pod id
+    proc(300, 1, `/usr/bin/containerd-shim-runc-v2 -namespace k8s.io -id POD2 -address ${SOCKET}`),
+    proc(400, 1, '/usr/bin/containerd-shim-runc-v2 -namespace k8s.io -id POD1 -address /run/containerd/containerd.sock'),
+  ];
+
+  test('the shim of the pod on our socket is the root; another socket or pod is not', () => {
+    expect(findRuntimeRoots(runcPod, 'POD1', `unix://${SOCKET}`)).toEqual([200]);
+    expect(findRuntimeRoots(runcPod, 'POD2', SOCKET)).toEqual([300]);
+    expect(findRuntimeRoots(runcPod, 'POD9', SOCKET)).toEqual([]);
+  });
+
+  test('runc helpers count, pause and the container process (own PID namespaces) do not', () => {
+    expect(runtimeTree(runcPod, [200]).sort()).toEqual([200, 203]);
+  });
+
+  test('runsc: sentry and gofer in their own namespaces count, and the stubs below the sentry', () => {
+    const runsc: ProcEntry[] = [
+      proc(500, 1, `/usr/local/bin/containerd-shim-runsc-v1 -namespace k8s.io -id PODR -address ${SOCKET}`),
+      proc(501, 500, 'runsc-gofer --root=/x gofer', 'pid:[2001]', 'exe'),
+      proc(502, 500, 'runsc-sandbox --root=/x boot', 'pid:[2002]', 'exe'),
+      proc(503, 502, '', 'pid:[2002]', 'exe'),
+    ];
+    expect(runtimeTree(runsc, findRuntimeRoots(runsc, 'PODR', SOCKET)).sort()).toEqual([500, 501, 502, 503]);
+  });
+
+  test('conmon (CRI-O) is found by the container id it names', () => {
+    const crio = [proc(600, 1, '/usr/bin/conmon -b /x -c CID1 --cid CID1 -n k8s_x'), proc(601, 600, '/bin/sleep 3600', 'pid:[3001]', 'sleep')];
+    expect(findRuntimeRoots(crio, 'PODC', undefined, ['CID1'])).toEqual([600]);
+    expect(runtimeTree(crio, [600])).toEqual([600]);
+  });
+});
+
+describe('overhead metrics', () => {
+  const zero = { cpuTicks: 0, peakRssBytes: 0, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 0 };
+
+  test('sum of counters', () => {
+    expect(sumCounters([])).toEqual(zero);
+    expect(sumCounters([{ ...zero, cpuTicks: 2, ctxSwitches: 5 }, { ...zero, cpuTicks: 3, peakRssBytes: 10 }])).toEqual({ ...zero, cpuTicks: 5, ctxSwitches: 5, peakRssBytes: 10 });
+  });
+
+  test('start deltas, totals at the end, ticks in ms', () => {
+    const v = overheadValues({
+      beforeStart: { cpuTicks: 1, peakRssBytes: 100, writeBytes: 4096, writeSyscalls: 10, ctxSwitches: 50 },
+      afterStart: { cpuTicks: 3, peakRssBytes: 200, writeBytes: 4096 + 45056, writeSyscalls: 68, ctxSwitches: 90 },
+      end: { cpuTicks: 4, peakRssBytes: 300, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 120 },
+      startSeconds: 0.08,
+      processes: 1,
+    });
+    expect(v).toEqual({
+      cpu_time_start: 20,
+      cpu_time_total: 40,
+      peak_rss: 300,
+      write_bytes_start: 45056,
+      write_ops_start: 58,
+      write_iops_start: 58 / 0.08,
+      ctx_switches_total: 120,
+      processes: 1,
+    });
+  });
+
+  test('a helper that exited between readings never makes a delta negative', () => {
+    const v = overheadValues({ beforeStart: { ...zero, cpuTicks: 5, writeSyscalls: 9 }, afterStart: zero, end: zero, startSeconds: 0, processes: 0 });
+    expect(v.cpu_time_start).toBe(0);
+    expect(v.write_ops_start).toBe(0);
+    expect(v.write_iops_start).toBe(0);
+  });
+});
