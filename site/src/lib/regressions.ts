@@ -1,86 +1,125 @@
-import type { Direction } from '@runtime-bench/schemas';
-import type { MetricInfo, Observation, SiteIndex } from './aggregate.ts';
+// The Regressions page: what the regression gate (`runtime-bench check`, runner/src/compare/)
+// flags when it is replayed over the newest runs of the history at build time.
+import { hostClassOf } from '@runtime-bench/schemas';
+import type { LoadedRun } from './load.ts';
+import { slugify } from './slug.ts';
 
-/** What a regression gate says about one candidate run against its baseline. */
-export interface GateVerdict {
-  verdict: 'regression' | 'improvement' | 'no-change' | 'inconclusive';
-  /** median(candidate) / median(baseline) */
-  ratio: number;
-  lower: number | null;
-  upper: number | null;
+/** The part of one gate report row the page shows (structurally the gate's GateRow). */
+export interface GateRowLike {
+  kind: 'metric' | 'error-rate' | 'status';
+  benchmark: string;
+  target: string;
+  verdict: string;
+  adjustedP: number | null;
+  baselineRuns: string[];
+  notes: string[];
+  metric?: string;
+  unit?: string;
+  change?: number | null;
+  changeLower?: number | null;
+  changeUpper?: number | null;
+}
+
+/** The part of the gate's report the page shows. */
+export interface GateReportLike {
+  rows: readonly GateRowLike[];
 }
 
 /**
- * The pure comparison of `runtime-bench check` (runner/src/compare/), seen from the site: the
- * site calls it over the history at build time. Kept as a parameter so that the page is honest
- * ("no gate results yet") until that module exists, and switches over by passing it in.
+ * The gate, seen from the site: given the history it may look at, returns a function that
+ * reports on one run of it. runner/src/compare's createGateReplay(history).report fits.
  */
-export type Gate = (
-  baseline: readonly number[],
-  candidate: readonly number[],
-  direction: Direction,
-) => GateVerdict;
+export type Gate = (history: readonly LoadedRun[]) => (current: LoadedRun) => GateReportLike;
 
-export interface RegressionFinding extends GateVerdict {
+export interface RegressionFinding {
   hostClassId: string;
-  combo: string;
+  runId: string;
+  startedAt: string;
+  benchmark: string;
+  target: string;
   criName: string;
   ociName: string;
   versions: string;
-  metric: MetricInfo;
-  runId: string;
-  startedAt: string;
-  baselineRunId: string;
+  kind: GateRowLike['kind'];
+  /** metric name, or "error rate" / "status" */
+  what: string;
+  unit: string | null;
+  verdict: string;
+  change: number | null;
+  changeLower: number | null;
+  changeUpper: number | null;
+  adjustedP: number | null;
+  baselineFirst: string | null;
+  baselineLast: string | null;
+  notes: string[];
 }
 
 export type RegressionReport =
-  { state: 'no-gate'; findings: [] } | { state: 'gate'; findings: RegressionFinding[]; compared: number };
+  { state: 'no-gate'; findings: [] } | { state: 'gate'; findings: RegressionFinding[]; checkedRuns: number };
 
-/** How many of the newest nights per series the page re-checks. */
+/** How many of the newest runs per host class the page replays the gate on. */
 export const REGRESSION_WINDOW = 30;
+/**
+ * Older runs handed to the gate as history before those: enough for its baseline window (10 runs
+ * by default) and for telling new regressions from ongoing ones, without replaying a history of
+ * ten thousand runs on every build.
+ */
+export const REGRESSION_HISTORY = 20;
+
+const FLAGGED = new Set(['regression', 'ongoing regression', 'improvement']);
 
 /**
- * Runs the gate over consecutive "ok" runs of every host class × combination × metric (each run
- * against the one before it, as the nightly job does) for the newest REGRESSION_WINDOW runs, and
- * returns what it flagged, newest first. Without a gate the report says so instead of claiming
- * that nothing regressed.
+ * Replays the gate on the newest REGRESSION_WINDOW runs of every host class and lists what it
+ * flagged (regressions, ongoing regressions, improvements), newest first. Without a gate the
+ * report says so rather than claiming that nothing regressed. `loaded` is sorted by start time.
  */
-export function regressionReport(index: SiteIndex, gate: Gate | undefined): RegressionReport {
+export function regressionReport(loaded: readonly LoadedRun[], gate: Gate | undefined): RegressionReport {
   if (!gate) return { state: 'no-gate', findings: [] };
-  const metrics = new Map(index.metrics.map((m) => [m.key, m]));
-  const series = new Map<string, Observation[]>();
-  for (const o of index.observations) {
-    if (o.status !== 'ok' || o.samples.length === 0) continue;
-    const key = `${o.hostClassId}\u0000${o.combo}\u0000${o.metricKey}`;
-    const list = series.get(key) ?? [];
-    list.push(o);
-    series.set(key, list);
+  const byHost = new Map<string, LoadedRun[]>();
+  for (const l of loaded) {
+    const id = slugify(hostClassOf(l.run.host));
+    const list = byHost.get(id) ?? [];
+    list.push(l);
+    byHost.set(id, list);
   }
   const findings: RegressionFinding[] = [];
-  let compared = 0;
-  for (const list of series.values()) {
-    const start = Math.max(1, list.length - REGRESSION_WINDOW);
-    for (let i = start; i < list.length; i++) {
-      const base = list[i - 1]!;
-      const cand = list[i]!;
-      const metric = metrics.get(cand.metricKey)!;
-      const v = gate(base.samples, cand.samples, metric.direction);
-      compared++;
-      if (v.verdict !== 'regression' && v.verdict !== 'improvement') continue;
-      findings.push({
-        ...v,
-        hostClassId: cand.hostClassId,
-        combo: cand.combo,
-        criName: cand.criName,
-        ociName: cand.ociName,
-        versions: `${cand.criName} ${cand.criVersion} · ${cand.ociName} ${cand.ociVersion}`,
-        metric,
-        runId: index.runs[cand.run]!.runId,
-        startedAt: index.runs[cand.run]!.startedAt,
-        baselineRunId: index.runs[base.run]!.runId,
-      });
+  let checkedRuns = 0;
+  for (const [hostClassId, runs] of byHost) {
+    const history = runs.slice(-(REGRESSION_WINDOW + REGRESSION_HISTORY));
+    const report = gate(history);
+    for (const entry of runs.slice(-REGRESSION_WINDOW)) {
+      checkedRuns++;
+      const targets = new Map(entry.run.targets.map((t) => [t.id, t]));
+      for (const row of report(entry).rows) {
+        if (!FLAGGED.has(row.verdict)) continue;
+        const t = targets.get(row.target);
+        findings.push({
+          hostClassId,
+          runId: entry.run.runId,
+          startedAt: entry.run.startedAt,
+          benchmark: row.benchmark,
+          target: row.target,
+          criName: t?.cri.name ?? '',
+          ociName: t?.oci.name ?? '',
+          versions: t ? `${t.cri.name} ${t.cri.version} · ${t.oci.name} ${t.oci.version}` : row.target,
+          kind: row.kind,
+          what:
+            row.kind === 'metric' ? (row.metric ?? '') : row.kind === 'error-rate' ? 'error rate' : 'status',
+          unit: row.unit ?? null,
+          verdict: row.verdict,
+          change: row.change ?? null,
+          changeLower: row.changeLower ?? null,
+          changeUpper: row.changeUpper ?? null,
+          adjustedP: row.adjustedP,
+          baselineFirst: row.baselineRuns[0] ?? null,
+          baselineLast: row.baselineRuns.at(-1) ?? null,
+          notes: row.notes,
+        });
+      }
     }
   }
-  findings.sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.combo.localeCompare(b.combo));
-  return { state: 'gate', findings, compared };
+  findings.sort(
+    (a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt) || a.target.localeCompare(b.target),
+  );
+  return { state: 'gate', findings, checkedRuns };
 }

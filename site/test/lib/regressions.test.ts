@@ -1,45 +1,66 @@
 import { describe, expect, test } from 'vitest';
-import { median } from '@runtime-bench/runner/stats';
-import { buildIndex } from '../../src/lib/aggregate.ts';
-import { regressionReport, type Gate } from '../../src/lib/regressions.ts';
+import { gate } from '../../src/gate.ts';
+import { regressionReport, REGRESSION_WINDOW, type Gate } from '../../src/lib/regressions.ts';
 import { loaded, makeRun, spread } from './fixtures.ts';
 
-const runs = [50, 50, 65, 64].map((center, i) =>
-  makeRun(`2026110${i + 1}T000000Z-0000000${i}`, `2026-11-0${i + 1}T00:00:00Z`, [
-    { oci: 'runc', ociVersion: '1.1.5', samples: spread(center) },
-  ]),
+const centers = [50, 50.5, 49.5, 50.2, 49.8, 50.1, 80];
+const runs = loaded(
+  ...centers.map((center, i) =>
+    makeRun(`2026110${i + 1}T000000Z-0000000${i}`, `2026-11-0${i + 1}T00:00:00Z`, [
+      { oci: 'runc', ociVersion: '1.1.5', samples: spread(center) },
+    ]),
+  ),
 );
-const index = buildIndex(loaded(...runs));
-
-// A stand-in gate with a plain rule (10 % change of the median), enough to test the plumbing.
-const tenPercent: Gate = (baseline, candidate, direction) => {
-  const ratio = median(candidate) / median(baseline);
-  const worse = direction === 'lower' ? ratio > 1.1 : ratio < 0.9;
-  const better = direction === 'lower' ? ratio < 0.9 : ratio > 1.1;
-  return {
-    verdict: worse ? 'regression' : better ? 'improvement' : 'no-change',
-    ratio,
-    lower: null,
-    upper: null,
-  };
-};
 
 describe('regressionReport', () => {
   test('without a gate it says so instead of reporting "no regressions"', () => {
-    expect(regressionReport(index, undefined)).toEqual({ state: 'no-gate', findings: [] });
+    expect(regressionReport(runs, undefined)).toEqual({ state: 'no-gate', findings: [] });
   });
 
-  test('runs the gate over consecutive runs and keeps what it flagged', () => {
-    const report = regressionReport(index, tenPercent);
+  test('hands the gate the history and lists only flagged rows, newest first', () => {
+    const seen: string[][] = [];
+    const fake: Gate = (history) => {
+      seen.push(history.map((h) => h.run.runId));
+      return (current) => ({
+        rows: [
+          {
+            kind: 'metric',
+            benchmark: 'operations.container.lifecycle',
+            target: 'containerd/runc',
+            metric: 'CreateContainer',
+            unit: 'ms',
+            verdict: current.run.runId.endsWith('6') || current.run.runId.endsWith('2') ? 'regression' : 'ok',
+            adjustedP: 0.01,
+            baselineRuns: ['a', 'b'],
+            notes: [],
+            change: 0.6,
+            changeLower: 0.5,
+            changeUpper: 0.7,
+          },
+        ],
+      });
+    };
+    const report = regressionReport(runs, fake);
     if (report.state !== 'gate') throw new Error('expected gate results');
-    expect(report.compared).toBe(3);
+    expect(seen).toEqual([runs.map((r) => r.run.runId)]);
+    expect(report.checkedRuns).toBe(Math.min(REGRESSION_WINDOW, runs.length));
+    expect(
+      report.findings.map((f) => [f.runId, f.what, f.versions, f.baselineFirst, f.baselineLast]),
+    ).toEqual([
+      [runs[6]!.run.runId, 'CreateContainer', 'containerd 1.7.2 · runc 1.1.5', 'a', 'b'],
+      [runs[2]!.run.runId, 'CreateContainer', 'containerd 1.7.2 · runc 1.1.5', 'a', 'b'],
+    ]);
+  });
+
+  test('the real gate of runtime-bench check flags a 60 % slower night and nothing before it', () => {
+    const report = regressionReport(runs, gate);
+    if (report.state !== 'gate') throw new Error('expected gate results');
     expect(report.findings).toHaveLength(1);
     expect(report.findings[0]).toMatchObject({
+      runId: runs[6]!.run.runId,
       verdict: 'regression',
-      runId: runs[2]!.runId,
-      baselineRunId: runs[1]!.runId,
-      combo: 'containerd/runc',
+      what: 'CreateContainer',
     });
-    expect(report.findings[0]!.ratio).toBeCloseTo(1.3, 10);
+    expect(report.findings[0]!.change!).toBeGreaterThan(0.5);
   });
 });
