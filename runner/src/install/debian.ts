@@ -1,4 +1,5 @@
 // Pure helpers for Debian package metadata: versions, dependency fields, glibc requirements.
+import { compareVersions } from '../stack/versions.ts';
 
 /**
  * The upstream part of a Debian version: no epoch, no Debian revision, no repack suffix
@@ -77,13 +78,5 @@ export function requiredGlibc(binary: Uint8Array): string | null {
   return best;
 }
 
-/** Compares dotted numeric versions like a sort comparator (`2.38` > `2.36`, `1.10` > `1.9`). */
-export function compareDotted(a: string, b: string): number {
-  const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);
-  const pb = b.split('.').map((x) => Number.parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
+/** Dotted numeric version order (`2.38` > `2.36`, `1.10` > `1.9`): the stack's comparator, re-exported. */
+export const compareDotted = compareVersions;
