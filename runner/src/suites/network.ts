@@ -40,6 +40,12 @@ function deadlineFor(ctx: BenchmarkContext, bytes: number): number {
   return ctx.callTimeoutSeconds * 1000 + (bytes / (5 * 2 ** 20)) * 1000;
 }
 
+/** Runs `stop` when the run is interrupted, so a long transfer does not hold up the cleanup. */
+function onAbort(ctx: BenchmarkContext, stop: () => void): void {
+  if (ctx.signal.aborted) stop();
+  else ctx.signal.addEventListener('abort', stop, { once: true });
+}
+
 async function connectWithRetry(ctx: BenchmarkContext, host: string, port: number, timeoutMs: number): Promise<Socket> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -70,6 +76,11 @@ async function hostToPod(ctx: BenchmarkContext, pod: LivePod, podIp: string, par
       socket.destroy();
       reject(new Error('host → pod transfer timed out'));
     }, deadlineFor(ctx, params.bytes));
+    onAbort(ctx, () => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(new InterruptedError());
+    });
     const chunk = Buffer.alloc(CHUNK);
     let left = params.bytes;
     socket.on('error', (e) => {
@@ -105,6 +116,11 @@ async function podToHost(ctx: BenchmarkContext, pod: LivePod, podIp: string, hos
   const blocks = Math.ceil(params.bytes / DD_BLOCK);
   const expected = blocks * DD_BLOCK;
   const server = createServer();
+  const connections = new Set<Socket>();
+  server.on('connection', (c) => {
+    connections.add(c);
+    c.on('close', () => connections.delete(c));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ host: hostIp, port: 0 }, () => resolve());
@@ -113,6 +129,10 @@ async function podToHost(ctx: BenchmarkContext, pod: LivePod, podIp: string, hos
     const port = (server.address() as { port: number }).port;
     const received = new Promise<{ bytes: number; ms: number }>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('pod → host transfer timed out')), deadlineFor(ctx, expected));
+      onAbort(ctx, () => {
+        clearTimeout(timer);
+        reject(new InterruptedError());
+      });
       server.on('connection', (c) => {
         // Only the pod this run created may talk to the listener.
         if (c.remoteAddress?.replace(/^::ffff:/, '') !== podIp) {
@@ -141,6 +161,7 @@ async function podToHost(ctx: BenchmarkContext, pod: LivePod, podIp: string, hos
     await ctx.cri.removeContainer(id);
     return mibPerSecond(r.bytes, r.ms);
   } finally {
+    for (const c of connections) c.destroy();
     server.close();
   }
 }

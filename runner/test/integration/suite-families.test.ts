@@ -251,4 +251,41 @@ parameters:
     expect(existsSync(hostDir)).toBe(true);
     expect(await podsLeft()).toEqual([]);
   });
+
+  test('SIGINT in the middle of a 100000-container startup.latency repetition: interrupted, nothing left', { timeout: 120_000 }, async () => {
+    const out = join(work, 'sigint.json');
+    let sent = false;
+    const r = await runCli(
+      [
+        'run',
+        '--config',
+        writeConfig('sigint', `
+targets: [{ stack: ${STACK}, handlers: [runc] }]
+benchmarks: [performance.memory, startup.latency]
+runs: 1
+warmup: 0
+parameters:
+  performance.memory: { totalSize: 64M }
+  startup.latency: { count: 100000 }
+`),
+        '--out',
+        out,
+      ],
+      {
+        onStderr: (text, child) => {
+          // Progress lines come at the end of a repetition: the memory line means startup.latency began.
+          if (!sent && /performance\.memory\s+run 1\/1: ok/.test(text)) {
+            sent = true;
+            setTimeout(() => child.kill('SIGINT'), 2000);
+          }
+        },
+      },
+    );
+    expect(sent).toBe(true);
+    expect(r.code).toBe(130);
+    const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(result.status).toBe('incomplete');
+    expect(resultOf(result, 'startup.latency', 'runc').status).toBe('interrupted');
+    expect(await podsLeft()).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@ import { loadConfig } from '../../../src/config/load.ts';
 import { BENCHMARKS, selectBenchmarks } from '../../../src/suites/registry.ts';
 
 const example = (name: string): string => join(import.meta.dirname, '..', '..', '..', '..', 'examples', `${name}.yaml`);
-const families = (names: string[]): Set<string> => new Set(names.map((n) => n.split('.')[0]));
+const families = (names: string[]): Set<string> => new Set(names.map((n) => n.split('.')[0]!));
 
 describe('example configs', () => {
   test.each(['quick', 'paper', 'full'])('%s.yaml is a valid config that selects benchmarks', async (name) => {
