@@ -131,7 +131,7 @@ describe(
       for (const m of matrices) {
         for (const col of m.columns) {
           const run = runs.find((r) => r.run.runId === col.run.runId)!.run;
-          const target = run.targets.find((t) => t.cri.name === col.criName && t.handler === col.handler)!;
+          const target = run.targets.find((t) => t.id === col.combo)!;
           for (const result of run.results.filter((r) => r.target === target.id)) {
             for (const metric of result.metrics) {
               if (metric.samples.length === 0) continue;
@@ -196,7 +196,7 @@ describe(
         for (const row of view.distributions) {
           if (row.samples.length === 0) continue;
           const run = runs.find((r) => r.run.runId === row.run.runId)!.run;
-          const target = run.targets.find((t) => t.cri.name === row.criName && t.handler === row.handler)!;
+          const target = run.targets.find((t) => t.id === row.combo)!;
           const samples = run.results
             .find((r) => r.target === target.id && r.benchmark === metric.benchmark)!
             .metrics.find((m) => m.name === metric.metric)!.samples;

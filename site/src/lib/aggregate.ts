@@ -87,9 +87,14 @@ export function comboLabel(c: ComboRef): string {
   return `${c.criName} ${c.criVersion} · ${c.ociName} ${c.ociVersion}${handler}`;
 }
 
-/** The version-free name of a combination, stable across runs: CRI name / runtime handler. */
-export function comboName(c: Pick<ComboRef, 'criName' | 'handler'>): string {
-  return `${c.criName}/${c.handler}`;
+/**
+ * The version-free name of a combination, stable across runs: the result's target id, i.e. the
+ * config's endpoint label / runtime handler ("containerd/runc" by default). Two endpoints of one
+ * run (say containerd 1.6 and 2.1, both with a "runc" handler) carry different labels, so their
+ * columns and lines never merge.
+ */
+export function comboName(t: { id: string }): string {
+  return t.id;
 }
 
 function metricKeyOf(benchmark: string, metric: string, unit: string): string {
@@ -156,7 +161,7 @@ export function buildIndex(loaded: readonly LoadedRun[]): SiteIndex {
       criNames.add(t.cri.name);
       ociNames.add(t.oci.name);
       const combo: ComboRef = {
-        combo: comboName({ criName: t.cri.name, handler: t.handler }),
+        combo: comboName(t),
         criName: t.cri.name,
         criVersion: t.cri.version,
         ociName: t.oci.name,
