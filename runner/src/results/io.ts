@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile, mkdir, rm } from 'node:fs/promises';
+import { readFile, rename, writeFile, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { RunResultSchema, describeIssues, type RunResult } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
@@ -56,6 +56,12 @@ export function serializeResult(result: RunResult): string {
  */
 export async function writeResultFile(path: string, result: RunResult): Promise<void> {
   const valid = parseResult(JSON.stringify(result), `result for ${basename(path)}`);
+  const existing = await stat(path).catch(() => null);
+  if (existing && !existing.isFile()) {
+    // A device or pipe (/dev/stdout, a FIFO): write through it; renaming over it would replace it.
+    await writeFile(path, serializeResult(valid));
+    return;
+  }
   await mkdir(dirname(path), { recursive: true });
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
