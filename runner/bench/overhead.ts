@@ -11,7 +11,9 @@ import { readStackState, stackStateDir } from '../src/stack/state.ts';
 import { summarize } from '../src/stats/descriptive.ts';
 import { formatNumber, renderTable } from '../src/util/table.ts';
 
-const { values } = parseArgs({ options: { stack: { type: 'string', default: 'default' }, calls: { type: 'string', default: '200' } } });
+const { values } = parseArgs({
+  options: { stack: { type: 'string', default: 'default' }, calls: { type: 'string', default: '200' } },
+});
 const calls = Number(values.calls);
 const state = await readStackState(stackStateDir(values.stack!));
 if (!state) {
@@ -36,10 +38,24 @@ async function replyGap(client: CriClient, n: number): Promise<number[]> {
   const gaps: number[] = [];
   for (let i = 0; i < n; i++) {
     const uid = `overhead-${process.pid}-${i}-${client.transport}`;
-    const pod = { metadata: { name: uid, uid, namespace: 'runtime-bench', attempt: 0 }, logDirectory: `/tmp/${uid}`, labels: { 'runtime-bench.run-id': 'overhead-bench' }, linux: { securityContext: { namespaceOptions: { pid: 1 } } } };
+    const pod = {
+      metadata: { name: uid, uid, namespace: 'runtime-bench', attempt: 0 },
+      logDirectory: `/tmp/${uid}`,
+      labels: { 'runtime-bench.run-id': 'overhead-bench' },
+      linux: { securityContext: { namespaceOptions: { pid: 1 } } },
+    };
     const podId = await client.runPodSandbox(pod, state!.handlers[0]!.name);
     try {
-      const id = await client.createContainer(podId, { metadata: { name: 'c' }, image: { image: state!.images.bench }, command: ['/bin/sleep', '60'], logPath: 'c.log' }, pod);
+      const id = await client.createContainer(
+        podId,
+        {
+          metadata: { name: 'c' },
+          image: { image: state!.images.bench },
+          command: ['/bin/sleep', '60'],
+          logPath: 'c.log',
+        },
+        pod,
+      );
       await client.startContainer(id);
       const replied = nowNs();
       const status = await client.containerStatus(id);
@@ -55,15 +71,31 @@ async function replyGap(client: CriClient, n: number): Promise<number[]> {
 const grpc = new GrpcCriClient(state.socket);
 await grpc.version(); // connect outside the measurement
 const rows: { transport: string; what: string; samples: number[] }[] = [];
-rows.push({ transport: 'grpc', what: 'Version round trip', samples: await timeCalls(calls, () => grpc.version()) });
-rows.push({ transport: 'grpc', what: 'ListPodSandbox round trip', samples: await timeCalls(calls, () => grpc.listPodSandbox()) });
+rows.push({
+  transport: 'grpc',
+  what: 'Version round trip',
+  samples: await timeCalls(calls, () => grpc.version()),
+});
+rows.push({
+  transport: 'grpc',
+  what: 'ListPodSandbox round trip',
+  samples: await timeCalls(calls, () => grpc.listPodSandbox()),
+});
 rows.push({ transport: 'grpc', what: 'StartContainer reply gap', samples: await replyGap(grpc, 10) });
 const crictlPath = await which('crictl');
 if (crictlPath) {
   const crictl = new CrictlClient(crictlPath, state.socket);
   const n = Math.min(calls, 30);
-  rows.push({ transport: 'crictl', what: 'Version round trip', samples: await timeCalls(n, () => crictl.version()) });
-  rows.push({ transport: 'crictl', what: 'ListPodSandbox round trip', samples: await timeCalls(n, () => crictl.listPodSandbox()) });
+  rows.push({
+    transport: 'crictl',
+    what: 'Version round trip',
+    samples: await timeCalls(n, () => crictl.version()),
+  });
+  rows.push({
+    transport: 'crictl',
+    what: 'ListPodSandbox round trip',
+    samples: await timeCalls(n, () => crictl.listPodSandbox()),
+  });
   rows.push({ transport: 'crictl', what: 'StartContainer reply gap', samples: await replyGap(crictl, 5) });
   crictl.close();
 } else {
@@ -77,9 +109,18 @@ console.log(
     ['transport', 'what', 'n', 'median ms', 'p90 ms', '× baseline'],
     rows.map((r) => {
       const s = summarize(r.samples);
-      return [r.transport, r.what, String(s.n), formatNumber(s.median), formatNumber(s.p90), formatNumber(s.median / baseline)];
+      return [
+        r.transport,
+        r.what,
+        String(s.n),
+        formatNumber(s.median),
+        formatNumber(s.p90),
+        formatNumber(s.median / baseline),
+      ];
     }),
   ),
 );
 const grpcCost = summarize(rows[0]!.samples).median;
-console.log(`\ngrpc harness cost per call (Version round trip median): ${formatNumber(grpcCost)} ms — target ≤ 1 ms: ${grpcCost <= 1 ? 'met' : 'NOT met'}`);
+console.log(
+  `\ngrpc harness cost per call (Version round trip median): ${formatNumber(grpcCost)} ms — target ≤ 1 ms: ${grpcCost <= 1 ? 'met' : 'NOT met'}`,
+);

@@ -8,7 +8,12 @@ export class RbError extends Error {
   /** Process exit code the CLI uses for this error (default: 2 for usage/config errors, 1 otherwise). */
   readonly cliExitCode: number | undefined;
 
-  constructor(code: string, message: string, hint?: string, options?: { cause?: unknown; exitCode?: number }) {
+  constructor(
+    code: string,
+    message: string,
+    hint?: string,
+    options?: { cause?: unknown; exitCode?: number },
+  ) {
     super(message, options);
     this.name = 'RbError';
     this.code = code;

@@ -52,11 +52,9 @@ export const ImagesConfigSchema = z.strictObject({
 
 /** An extra CRI runtime handler for `stack up`, e.g. a second runc version. */
 export const ExtraHandlerSchema = z.strictObject({
-  name: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9._-]*$/, {
-      message: 'a handler name is lower-case letters, digits, ".", "_", "-"',
-    }),
+  name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, {
+    message: 'a handler name is lower-case letters, digits, ".", "_", "-"',
+  }),
   binary: z.string().startsWith('/', { message: 'give the absolute path of the OCI runtime binary' }),
   kind: z
     .enum(['runc', 'crun', 'youki', 'runsc'])

@@ -42,12 +42,18 @@ export const LifecycleParametersSchema = z.strictObject({
 export type LifecycleParameters = z.output<typeof LifecycleParametersSchema>;
 
 /** A size as sysbench takes it: a number with an optional K, M, G or T suffix (powers of 1024). */
-const SizeSchema = z.string().regex(/^\d+[KMGT]?$/, { message: 'a size is a number with an optional K, M, G or T suffix, e.g. "8K", "1G"' });
+const SizeSchema = z
+  .string()
+  .regex(/^\d+[KMGT]?$/, {
+    message: 'a size is a number with an optional K, M, G or T suffix, e.g. "8K", "1G"',
+  });
 
 /** `performance.memory`: sysbench memory, a fixed total size; defaults from [kiit]: 8K blocks, 8G in total. */
 export const MemoryParametersSchema = z.strictObject({
   blockSize: SizeSchema.default('8K').meta({ description: 'sysbench --memory-block-size' }),
-  totalSize: SizeSchema.default('8G').meta({ description: 'sysbench --memory-total-size: the fixed amount of work' }),
+  totalSize: SizeSchema.default('8G').meta({
+    description: 'sysbench --memory-total-size: the fixed amount of work',
+  }),
   operation: z.enum(['read', 'write']).default('write').meta({ description: 'sysbench --memory-oper' }),
   accessMode: z.enum(['seq', 'rnd']).default('seq').meta({ description: 'sysbench --memory-access-mode' }),
   threads: z.int().min(1).max(1024).default(1).meta({ description: 'sysbench --threads' }),
@@ -58,23 +64,65 @@ export const FILEIO_MODES = ['seqrd', 'rndrd', 'seqwr', 'seqrewr', 'rndwr'] as c
 
 /** `performance.disk`: sysbench fileio prepare + run per mode; files removed afterwards. */
 export const DiskParametersSchema = z.strictObject({
-  modes: z.array(z.enum(FILEIO_MODES)).min(1).default([...FILEIO_MODES]).meta({ description: 'sysbench --file-test-mode values, run in this order on one prepared file set' }),
+  modes: z
+    .array(z.enum(FILEIO_MODES))
+    .min(1)
+    .default([...FILEIO_MODES])
+    .meta({ description: 'sysbench --file-test-mode values, run in this order on one prepared file set' }),
   fileNum: z.int().min(1).max(1024).default(16).meta({ description: 'sysbench --file-num' }),
   totalSize: SizeSchema.default('1G').meta({ description: 'sysbench --file-total-size ([kiit] used 16G)' }),
   blockSize: SizeSchema.default('16K').meta({ description: 'sysbench --file-block-size' }),
   threads: z.int().min(1).max(1024).default(1).meta({ description: 'sysbench --threads ([kiit] used 2)' }),
-  events: z.int().min(1).default(20000).meta({ description: 'requests per mode (--events with --time=0): a fixed amount of work, so total time is comparable' }),
-  location: z.enum(['container', 'host']).default('container').meta({ description: 'where the file set lives: the container\'s writable layer, or hostDir mounted into it' }),
-  hostDir: z.string().startsWith('/').default('/var/tmp').meta({ description: 'location "host": a fresh directory is made below this one and removed afterwards' }),
-  spareMiB: z.int().min(0).default(64).meta({ description: 'free space required beyond totalSize before the file set is written' }),
+  events: z
+    .int()
+    .min(1)
+    .default(20000)
+    .meta({
+      description:
+        'requests per mode (--events with --time=0): a fixed amount of work, so total time is comparable',
+    }),
+  location: z
+    .enum(['container', 'host'])
+    .default('container')
+    .meta({
+      description: "where the file set lives: the container's writable layer, or hostDir mounted into it",
+    }),
+  hostDir: z
+    .string()
+    .startsWith('/')
+    .default('/var/tmp')
+    .meta({
+      description: 'location "host": a fresh directory is made below this one and removed afterwards',
+    }),
+  spareMiB: z
+    .int()
+    .min(0)
+    .default(64)
+    .meta({ description: 'free space required beyond totalSize before the file set is written' }),
 });
 export type DiskParameters = z.output<typeof DiskParametersSchema>;
 
 /** `scalability.runtime.N`: N long-running containers, each in its own pod, started and destroyed. */
 export const ScalabilityParametersSchema = z.strictObject({
-  modes: z.array(z.enum(['serial', 'parallel'])).min(1).default(['serial', 'parallel']).meta({ description: 'serial: one pod after the other (TouchStone); parallel: up to `concurrency` at once (as the kubelet does)' }),
-  concurrency: z.int().min(1).max(1000).default(10).meta({ description: 'pods in flight at once in parallel mode' }),
-  command: z.array(z.string()).min(1).default(['/bin/sleep', '3600']).meta({ description: 'the long-running process of each container' }),
+  modes: z
+    .array(z.enum(['serial', 'parallel']))
+    .min(1)
+    .default(['serial', 'parallel'])
+    .meta({
+      description:
+        'serial: one pod after the other (TouchStone); parallel: up to `concurrency` at once (as the kubelet does)',
+    }),
+  concurrency: z
+    .int()
+    .min(1)
+    .max(1000)
+    .default(10)
+    .meta({ description: 'pods in flight at once in parallel mode' }),
+  command: z
+    .array(z.string())
+    .min(1)
+    .default(['/bin/sleep', '3600'])
+    .meta({ description: 'the long-running process of each container' }),
 });
 export type ScalabilityParameters = z.output<typeof ScalabilityParametersSchema>;
 
@@ -82,7 +130,11 @@ export type ScalabilityParameters = z.output<typeof ScalabilityParametersSchema>
 export const CpuTimeLimitParametersSchema = z.strictObject({
   maxPrime: z.int().min(100).default(20000).meta({ description: 'sysbench --cpu-max-prime' }),
   events: z.int().min(1).default(2000).meta({ description: 'sysbench --events (fixed work)' }),
-  cpuQuotaMicros: z.int().min(1000).default(10000).meta({ description: 'CFS quota per period (µs); 10000 of 100000 = 10 % of one CPU' }),
+  cpuQuotaMicros: z
+    .int()
+    .min(1000)
+    .default(10000)
+    .meta({ description: 'CFS quota per period (µs); 10000 of 100000 = 10 % of one CPU' }),
   cpuPeriodMicros: z.int().min(1000).max(1000000).default(100000).meta({ description: 'CFS period (µs)' }),
 });
 export type CpuTimeLimitParameters = z.output<typeof CpuTimeLimitParametersSchema>;
@@ -90,50 +142,118 @@ export type CpuTimeLimitParameters = z.output<typeof CpuTimeLimitParametersSchem
 /** `limits.cpu.scaling`: the quota raised from `startPercent` to `endPercent` of the period while sysbench runs. */
 export const CpuScalingParametersSchema = z.strictObject({
   maxPrime: z.int().min(100).default(20000).meta({ description: 'sysbench --cpu-max-prime' }),
-  events: z.int().min(1).default(20000).meta({ description: 'sysbench --events (fixed work; should outlast the ramp)' }),
+  events: z
+    .int()
+    .min(1)
+    .default(20000)
+    .meta({ description: 'sysbench --events (fixed work; should outlast the ramp)' }),
   cpuPeriodMicros: z.int().min(1000).max(1000000).default(100000).meta({ description: 'CFS period (µs)' }),
   startPercent: z.int().min(1).max(100).default(50).meta({ description: 'quota at start, % of the period' }),
-  endPercent: z.int().min(1).max(100).default(100).meta({ description: 'quota at the end of the ramp, % of the period' }),
+  endPercent: z
+    .int()
+    .min(1)
+    .max(100)
+    .default(100)
+    .meta({ description: 'quota at the end of the ramp, % of the period' }),
   rampSeconds: z.number().min(0.1).max(600).default(10).meta({ description: 'duration of the ramp' }),
-  steps: z.int().min(1).max(1000).default(10).meta({ description: 'UpdateContainerResources calls along the ramp' }),
+  steps: z
+    .int()
+    .min(1)
+    .max(1000)
+    .default(10)
+    .meta({ description: 'UpdateContainerResources calls along the ramp' }),
 });
 export type CpuScalingParameters = z.output<typeof CpuScalingParametersSchema>;
 
 /** `limits.memory.min`: the smallest memory limit under which `/bin/true` still runs, by bisection. */
 export const MemoryMinParametersSchema = z.strictObject({
   lowerBytes: z.int().min(0).default(0).meta({ description: 'search floor (assumed to fail)' }),
-  upperBytes: z.int().min(4096).default(64 * 1024 * 1024).meta({ description: 'search ceiling; must succeed, else the attempt fails' }),
-  precisionBytes: z.int().min(4096).default(16 * 1024).meta({ description: 'stop when the bracket is this narrow' }),
-  command: z.array(z.string()).min(1).default(['/bin/true']).meta({ description: 'what must run under the limit' }),
+  upperBytes: z
+    .int()
+    .min(4096)
+    .default(64 * 1024 * 1024)
+    .meta({ description: 'search ceiling; must succeed, else the attempt fails' }),
+  precisionBytes: z
+    .int()
+    .min(4096)
+    .default(16 * 1024)
+    .meta({ description: 'stop when the bracket is this narrow' }),
+  command: z
+    .array(z.string())
+    .min(1)
+    .default(['/bin/true'])
+    .meta({ description: 'what must run under the limit' }),
 });
 export type MemoryMinParameters = z.output<typeof MemoryMinParametersSchema>;
 
 /** `startup.latency`: `count` serial runs of /bin/true, each in a fresh container, per repetition. */
 export const StartupLatencyParametersSchema = z.strictObject({
-  count: z.int().min(1).max(100000).default(1000).meta({ description: 'containers per repetition ([oci-engines]: 1000)' }),
-  command: z.array(z.string()).min(1).default(['/bin/true']).meta({ description: 'the process each container runs' }),
-  maxErrorRate: z.number().min(0).max(1).default(0.1).meta({ description: 'a repetition with a larger share of failed containers counts as a failed attempt' }),
+  count: z
+    .int()
+    .min(1)
+    .max(100000)
+    .default(1000)
+    .meta({ description: 'containers per repetition ([oci-engines]: 1000)' }),
+  command: z
+    .array(z.string())
+    .min(1)
+    .default(['/bin/true'])
+    .meta({ description: 'the process each container runs' }),
+  maxErrorRate: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.1)
+    .meta({
+      description: 'a repetition with a larger share of failed containers counts as a failed attempt',
+    }),
 });
 export type StartupLatencyParameters = z.output<typeof StartupLatencyParametersSchema>;
 
 /** `startup.first-output`: time from the host's timestamp to the container's own clock reading. */
 export const FirstOutputParametersSchema = z.strictObject({
-  images: z.array(z.enum(['small', 'large'])).min(1).default(['small', 'large']).meta({ description: 'small = images.bench, large = images.large' }),
+  images: z
+    .array(z.enum(['small', 'large']))
+    .min(1)
+    .default(['small', 'large'])
+    .meta({ description: 'small = images.bench, large = images.large' }),
 });
 export type FirstOutputParameters = z.output<typeof FirstOutputParametersSchema>;
 
 /** `overhead.runtime`: CPU, memory, I/O and context switches of the runtime's own processes per pod. */
 export const OverheadParametersSchema = z.strictObject({
-  observeSeconds: z.number().min(0).max(600).default(5).meta({ description: 'how long the container runs after its start before the final reading' }),
-  command: z.array(z.string()).min(1).default(['/bin/sleep', '3600']).meta({ description: 'the measured container\'s process' }),
+  observeSeconds: z
+    .number()
+    .min(0)
+    .max(600)
+    .default(5)
+    .meta({ description: 'how long the container runs after its start before the final reading' }),
+  command: z
+    .array(z.string())
+    .min(1)
+    .default(['/bin/sleep', '3600'])
+    .meta({ description: "the measured container's process" }),
 });
 export type OverheadParameters = z.output<typeof OverheadParametersSchema>;
 
 /** `network.throughput`: a fixed amount streamed between the host and a pod over the CNI bridge. */
 export const NetworkParametersSchema = z.strictObject({
-  bytes: z.int().min(1024).default(1024 * 1024 * 1024).meta({ description: 'bytes per direction ([runc-crun]: 1 GB)' }),
-  directions: z.array(z.enum(['host-to-pod', 'pod-to-host'])).min(1).default(['host-to-pod', 'pod-to-host']).meta({ description: 'which way the data flows' }),
-  port: z.int().min(1024).max(65535).default(5201).meta({ description: 'port of the listener in the pod (host-to-pod)' }),
+  bytes: z
+    .int()
+    .min(1024)
+    .default(1024 * 1024 * 1024)
+    .meta({ description: 'bytes per direction ([runc-crun]: 1 GB)' }),
+  directions: z
+    .array(z.enum(['host-to-pod', 'pod-to-host']))
+    .min(1)
+    .default(['host-to-pod', 'pod-to-host'])
+    .meta({ description: 'which way the data flows' }),
+  port: z
+    .int()
+    .min(1024)
+    .max(65535)
+    .default(5201)
+    .meta({ description: 'port of the listener in the pod (host-to-pod)' }),
 });
 export type NetworkParameters = z.output<typeof NetworkParametersSchema>;
 

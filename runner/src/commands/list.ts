@@ -18,7 +18,8 @@ export function registerList(program: Command): void {
         console.log(`${e.name}  [${e.origin.join(', ')}]`);
         console.log(`  ${e.description}`);
         console.log(`  parameters: ${JSON.stringify(e.parameters)}`);
-        for (const m of e.metrics) console.log(`  - ${m.name} (${m.unit}, ${m.direction} is better): ${m.description}`);
+        for (const m of e.metrics)
+          console.log(`  - ${m.name} (${m.unit}, ${m.direction} is better): ${m.description}`);
         console.log('');
       }
     });

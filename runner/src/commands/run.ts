@@ -27,7 +27,8 @@ function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
       if (tty) process.stderr.write(`\r\x1b[2K${what}`);
       return;
     }
-    if (e.outcome.failure) process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${what}: error: ${e.outcome.failure}\n`);
+    if (e.outcome.failure)
+      process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${what}: error: ${e.outcome.failure}\n`);
     else if (!tty) process.stderr.write(`${what}: ok\n`);
   };
 }
@@ -41,8 +42,14 @@ export function registerRun(program: Command): void {
     .option('--data-dir <dir>', 'write the result into <dir>/runs/<yyyy>/<mm>/<dd>/<run-id>.json instead')
     .option('--json', 'quiet mode for machines: no progress or table; print the result JSON on stdout')
     .action(async (opts: RunOpts) => {
-      if (!opts.out && !opts.dataDir) throw new RbError('USAGE_RUN_OUTPUT', 'run needs --out FILE or --data-dir DIR', 'e.g. --out /tmp/result.json');
-      if (opts.out && opts.dataDir) throw new RbError('USAGE_RUN_OUTPUT', 'give either --out or --data-dir, not both');
+      if (!opts.out && !opts.dataDir)
+        throw new RbError(
+          'USAGE_RUN_OUTPUT',
+          'run needs --out FILE or --data-dir DIR',
+          'e.g. --out /tmp/result.json',
+        );
+      if (opts.out && opts.dataDir)
+        throw new RbError('USAGE_RUN_OUTPUT', 'give either --out or --data-dir, not both');
       const config = await loadConfig(opts.config);
       const controller = new AbortController();
       const onSignal = (signal: NodeJS.Signals): void => {
@@ -50,7 +57,9 @@ export function registerRun(program: Command): void {
           process.stderr.write(`\nruntime-bench: ${signal} again: still cleaning up, please wait\n`);
           return;
         }
-        process.stderr.write(`\nruntime-bench: ${signal}: stopping after the current call, cleaning up, writing a partial result\n`);
+        process.stderr.write(
+          `\nruntime-bench: ${signal}: stopping after the current call, cleaning up, writing a partial result\n`,
+        );
         controller.abort(signal);
       };
       process.on('SIGINT', onSignal);
@@ -75,7 +84,12 @@ export function registerRun(program: Command): void {
         }
         if (result.status === 'incomplete') {
           const signal = controller.signal.reason as string;
-          throw new RbError('INTERRUPTED', `run interrupted by ${signal}; partial result written to ${path}`, undefined, { exitCode: signal === 'SIGTERM' ? 143 : 130 });
+          throw new RbError(
+            'INTERRUPTED',
+            `run interrupted by ${signal}; partial result written to ${path}`,
+            undefined,
+            { exitCode: signal === 'SIGTERM' ? 143 : 130 },
+          );
         }
       } finally {
         process.off('SIGINT', onSignal);

@@ -19,23 +19,34 @@ const log = (line: string): void => console.error(`stack: ${line}`);
 
 function checkName(name: string): string {
   if (!/^[a-z0-9][a-z0-9-]{0,30}$/.test(name)) {
-    throw new RbError('USAGE_STACK_NAME', `--name "${name}" is not a valid stack name`, 'use lower-case letters, digits and "-", at most 31 characters');
+    throw new RbError(
+      'USAGE_STACK_NAME',
+      `--name "${name}" is not a valid stack name`,
+      'use lower-case letters, digits and "-", at most 31 characters',
+    );
   }
   return name;
 }
 
 export function registerStack(program: Command): void {
-  const stack = program.command('stack').description('manage a private local containerd stack (the embedded default target)');
+  const stack = program
+    .command('stack')
+    .description('manage a private local containerd stack (the embedded default target)');
   const common = (cmd: Command): Command =>
     cmd
       .option('--name <name>', 'stack name', 'default')
       .option('--state-dir <dir>', 'state directory (default /var/lib/runtime-bench/stacks/<name>)');
 
   common(stack.command('up'))
-    .description('start a private containerd with one CRI handler per OCI runtime found, and import the bench images')
+    .description(
+      'start a private containerd with one CRI handler per OCI runtime found, and import the bench images',
+    )
     .option('--config <file>', 'runtime-bench config whose `stack` and `images` sections apply')
     .option('--containerd <binary>', 'containerd binary to run (default: the one on PATH)')
-    .option('--fix-host', 'apply host fixes that change the host (bind v2-only cgroup controllers to v1 for crun)')
+    .option(
+      '--fix-host',
+      'apply host fixes that change the host (bind v2-only cgroup controllers to v1 for crun)',
+    )
     .option('--json', 'print the stack state as JSON')
     .action(async (opts: StackOpts) => {
       const name = checkName(opts.name);
@@ -54,22 +65,33 @@ export function registerStack(program: Command): void {
         console.log(JSON.stringify(state, null, 2));
         return;
       }
-      console.log(`stack "${state.name}" ${alreadyUp ? 'is already up' : 'is up'}: containerd ${state.containerd.version}, pid ${state.pid}`);
+      console.log(
+        `stack "${state.name}" ${alreadyUp ? 'is already up' : 'is up'}: containerd ${state.containerd.version}, pid ${state.pid}`,
+      );
       console.log(`  endpoint  unix://${state.socket}`);
-      for (const h of state.handlers) console.log(`  handler   ${h.name.padEnd(14)} ${h.kind} ${h.version} (${h.binary})`);
+      for (const h of state.handlers)
+        console.log(`  handler   ${h.name.padEnd(14)} ${h.kind} ${h.version} (${h.binary})`);
       for (const s of state.skippedHandlers) console.log(`  skipped   ${s.name.padEnd(14)} ${s.reason}`);
       for (const f of state.hostFixes) console.log(`  host fix  ${f.id}: ${f.action}`);
     });
 
   common(stack.command('down'))
-    .description('remove every pod and container of the stack, stop its containerd, unmount leftovers (safe to repeat)')
+    .description(
+      'remove every pod and container of the stack, stop its containerd, unmount leftovers (safe to repeat)',
+    )
     .option('--purge', 'also delete the state directory (images, logs, config)')
     .action(async (opts: StackOpts) => {
       const name = checkName(opts.name);
       const report = await stackDown({ name, stateDir: opts.stateDir, purge: Boolean(opts.purge), log });
-      console.log(`stack "${name}" is down: ${report.podsRemoved} pod(s) removed, ${report.processesKilled} leftover process(es) stopped`);
+      console.log(
+        `stack "${name}" is down: ${report.podsRemoved} pod(s) removed, ${report.processesKilled} leftover process(es) stopped`,
+      );
       if (report.unmountFailures.length > 0) {
-        throw new RbError('STACK_DOWN', `could not unmount:\n${report.unmountFailures.join('\n')}`, 'check `findmnt` for the paths and unmount them by hand');
+        throw new RbError(
+          'STACK_DOWN',
+          `could not unmount:\n${report.unmountFailures.join('\n')}`,
+          'check `findmnt` for the paths and unmount them by hand',
+        );
       }
     });
 
@@ -89,9 +111,12 @@ export function registerStack(program: Command): void {
         console.log(`stack "${name}" has never been brought up (no ${stateDir}/stack.json)`);
         return;
       }
-      console.log(`stack "${name}" is ${up ? 'up' : 'down'}; containerd ${state.containerd.version}, endpoint unix://${state.socket}`);
+      console.log(
+        `stack "${name}" is ${up ? 'up' : 'down'}; containerd ${state.containerd.version}, endpoint unix://${state.socket}`,
+      );
       for (const h of state.handlers) console.log(`  handler   ${h.name.padEnd(14)} ${h.kind} ${h.version}`);
       for (const s of state.skippedHandlers) console.log(`  skipped   ${s.name.padEnd(14)} ${s.reason}`);
-      for (const f of state.hostFixes) console.log(`  host fix  ${f.id}: ${f.applied ? 'applied' : 'NOT applied'} — ${f.action}`);
+      for (const f of state.hostFixes)
+        console.log(`  host fix  ${f.id}: ${f.applied ? 'applied' : 'NOT applied'} — ${f.action}`);
     });
 }

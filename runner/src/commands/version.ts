@@ -7,31 +7,58 @@ import { TOOL_VERSION, toolGitCommit } from '../version.ts';
 export function registerVersion(program: Command): void {
   program
     .command('version')
-    .description('print the tool version and, for an endpoint or local stack, the runtime and handlers it talks to')
+    .description(
+      'print the tool version and, for an endpoint or local stack, the runtime and handlers it talks to',
+    )
     .option('--endpoint <socket>', 'a CRI socket (unix:///… or a path)')
     .option('--stack <name>', 'a local stack (its handlers and their versions come from its state)')
     .option('--json', 'machine-readable output')
     .action(async (opts: { endpoint?: string; stack?: string; json?: boolean }) => {
-      if (opts.endpoint && opts.stack) throw new RbError('USAGE_VERSION', 'give either --endpoint or --stack, not both');
-      const out: Record<string, unknown> = { tool: 'runtime-bench', version: TOOL_VERSION, gitCommit: toolGitCommit(), node: process.version };
+      if (opts.endpoint && opts.stack)
+        throw new RbError('USAGE_VERSION', 'give either --endpoint or --stack, not both');
+      const out: Record<string, unknown> = {
+        tool: 'runtime-bench',
+        version: TOOL_VERSION,
+        gitCommit: toolGitCommit(),
+        node: process.version,
+      };
       let socket = opts.endpoint?.replace(/^unix:\/\//, '');
       if (opts.stack) {
         const state = await readStackState(stackStateDir(opts.stack));
-        if (!state) throw new RbError('TARGET_UNAVAILABLE', `stack "${opts.stack}" has never been brought up`, `runtime-bench stack up --name ${opts.stack}`);
+        if (!state)
+          throw new RbError(
+            'TARGET_UNAVAILABLE',
+            `stack "${opts.stack}" has never been brought up`,
+            `runtime-bench stack up --name ${opts.stack}`,
+          );
         socket = state.socket;
-        out.handlers = state.handlers.map((h) => ({ name: h.name, runtime: h.kind, version: h.version, binary: h.binary }));
+        out.handlers = state.handlers.map((h) => ({
+          name: h.name,
+          runtime: h.kind,
+          version: h.version,
+          binary: h.binary,
+        }));
       }
       if (socket) {
         const client = new GrpcCriClient(socket, 10);
         try {
           const v = await client.version();
-          out.runtime = { name: v.runtimeName, version: v.runtimeVersion, criApi: v.runtimeApiVersion, endpoint: `unix://${socket}` };
+          out.runtime = {
+            name: v.runtimeName,
+            version: v.runtimeVersion,
+            criApi: v.runtimeApiVersion,
+            endpoint: `unix://${socket}`,
+          };
           if (!out.handlers) {
             const names = await client.runtimeHandlers().catch(() => []);
             out.handlers = names.map((name) => ({ name }));
           }
         } catch (error) {
-          throw new RbError('TARGET_UNAVAILABLE', `no CRI runtime answers on ${socket}: ${errorMessage(error)}`, 'is it running? for a local stack: runtime-bench stack up');
+          throw new RbError(
+            'TARGET_UNAVAILABLE',
+            `no CRI runtime answers on ${socket}: ${errorMessage(error)}`,
+            'is it running? for a local stack: runtime-bench stack up',
+          );
         } finally {
           client.close();
         }
@@ -40,10 +67,17 @@ export function registerVersion(program: Command): void {
         console.log(JSON.stringify(out, null, 2));
         return;
       }
-      console.log(`runtime-bench ${TOOL_VERSION}${out.gitCommit ? ` (${String(out.gitCommit)})` : ''}, node ${process.version}`);
-      const runtime = out.runtime as { name: string; version: string; criApi: string; endpoint: string } | undefined;
-      if (runtime) console.log(`runtime ${runtime.name} ${runtime.version} (CRI ${runtime.criApi}) at ${runtime.endpoint}`);
-      for (const h of (out.handlers as { name: string; runtime?: string; version?: string }[] | undefined) ?? []) {
+      console.log(
+        `runtime-bench ${TOOL_VERSION}${out.gitCommit ? ` (${String(out.gitCommit)})` : ''}, node ${process.version}`,
+      );
+      const runtime = out.runtime as
+        { name: string; version: string; criApi: string; endpoint: string } | undefined;
+      if (runtime)
+        console.log(
+          `runtime ${runtime.name} ${runtime.version} (CRI ${runtime.criApi}) at ${runtime.endpoint}`,
+        );
+      for (const h of (out.handlers as { name: string; runtime?: string; version?: string }[] | undefined) ??
+        []) {
         console.log(`  handler ${h.name}${h.runtime ? `: ${h.runtime} ${h.version}` : ''}`);
       }
     });

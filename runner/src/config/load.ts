@@ -10,7 +10,11 @@ export function parseConfig(text: string, where: string): Config {
     doc = parseYaml(text, { prettyErrors: true }) ?? {};
   } catch (error) {
     const detail = error instanceof YAMLParseError ? error.message : errorMessage(error);
-    throw new RbError('CONFIG_INVALID', `${where}: not valid YAML: ${detail}`, 'fix the YAML syntax at the line shown');
+    throw new RbError(
+      'CONFIG_INVALID',
+      `${where}: not valid YAML: ${detail}`,
+      'fix the YAML syntax at the line shown',
+    );
   }
   const parsed = ConfigSchema.safeParse(doc);
   if (!parsed.success) {
@@ -28,7 +32,11 @@ export async function loadConfig(path: string): Promise<Config> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new RbError('CONFIG_UNREADABLE', `cannot read config ${path}: ${errorMessage(error)}`, 'check the --config path');
+    throw new RbError(
+      'CONFIG_UNREADABLE',
+      `cannot read config ${path}: ${errorMessage(error)}`,
+      'check the --config path',
+    );
   }
   return parseConfig(text, path);
 }

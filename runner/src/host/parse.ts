@@ -7,12 +7,17 @@ export function parseOsRelease(text: string): string {
     const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
     if (m) fields.set(m[1]!, m[2]!.replace(/^"(.*)"$/, '$1'));
   }
-  return fields.get('PRETTY_NAME') ?? [fields.get('NAME'), fields.get('VERSION')].filter(Boolean).join(' ') ?? 'unknown';
+  return (
+    fields.get('PRETTY_NAME') ??
+    [fields.get('NAME'), fields.get('VERSION')].filter(Boolean).join(' ') ??
+    'unknown'
+  );
 }
 
 /** The CPU model name and whether the kernel runs under a hypervisor, from /proc/cpuinfo. */
 export function parseCpuinfo(text: string): { model: string; hypervisor: boolean } {
-  const model = /^model name\s*:\s*(.+)$/m.exec(text)?.[1]?.trim() ?? /^Processor\s*:\s*(.+)$/m.exec(text)?.[1]?.trim();
+  const model =
+    /^model name\s*:\s*(.+)$/m.exec(text)?.[1]?.trim() ?? /^Processor\s*:\s*(.+)$/m.exec(text)?.[1]?.trim();
   const flags = /^flags\s*:\s*(.+)$/m.exec(text)?.[1]?.split(/\s+/) ?? [];
   return { model: model ?? 'unknown', hypervisor: flags.includes('hypervisor') };
 }
@@ -55,7 +60,8 @@ export function parseCgroupLayout(mountinfo: string): CgroupLayout {
     if (fsType === 'cgroup2') v2Mount ??= mountPoint;
     if (fsType === 'cgroup') {
       for (const opt of superOptions.split(',')) {
-        if (!['rw', 'ro'].includes(opt) && !opt.includes('=') && !opt.startsWith('name')) v1Controllers.push(opt);
+        if (!['rw', 'ro'].includes(opt) && !opt.includes('=') && !opt.startsWith('name'))
+          v1Controllers.push(opt);
       }
     }
   }

@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { BenchmarkDefinition, BenchmarkResult, Config, Errors, MetricResult } from '@runtime-bench/schemas';
+import type {
+  BenchmarkDefinition,
+  BenchmarkResult,
+  Config,
+  Errors,
+  MetricResult,
+} from '@runtime-bench/schemas';
 import { summarize } from '../stats/descriptive.ts';
 
 /** At most this many distinct error messages are kept per metric (the count is always exact). */
@@ -25,7 +31,11 @@ export class BenchmarkAccumulator {
     }
   }
 
-  record(outcome: { values: Record<string, number>; errors: Record<string, string>; failure?: string | undefined }): void {
+  record(outcome: {
+    values: Record<string, number>;
+    errors: Record<string, string>;
+    failure?: string | undefined;
+  }): void {
     this.attempts++;
     if (outcome.failure) {
       this.failedAttempts++;
@@ -49,7 +59,10 @@ export class BenchmarkAccumulator {
 
 function errorsOf(counts: Map<string, number>): Errors {
   const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1]);
-  return { count: sorted.reduce((n, [, c]) => n + c, 0), messages: sorted.slice(0, MAX_ERROR_MESSAGES).map(([m]) => m) };
+  return {
+    count: sorted.reduce((n, [, c]) => n + c, 0),
+    messages: sorted.slice(0, MAX_ERROR_MESSAGES).map(([m]) => m),
+  };
 }
 
 /**
@@ -74,13 +87,29 @@ export function assembleBenchmarkResult(
       summary: samples.length > 0 ? summarize(samples) : null,
     };
   });
-  const base = { benchmark: acc.definition.name, target: targetId, parameters, attempts: acc.attempts, failedAttempts: acc.failedAttempts, metrics };
+  const base = {
+    benchmark: acc.definition.name,
+    target: targetId,
+    parameters,
+    attempts: acc.attempts,
+    failedAttempts: acc.failedAttempts,
+    metrics,
+  };
   const topFailure = [...acc.failureMessages.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
   if (acc.unsupported) return { ...base, status: 'unsupported', reason: acc.unsupported };
-  if (acc.interrupted) return { ...base, status: 'interrupted', reason: `interrupted after ${acc.attempts} measured attempt(s)` };
+  if (acc.interrupted)
+    return {
+      ...base,
+      status: 'interrupted',
+      reason: `interrupted after ${acc.attempts} measured attempt(s)`,
+    };
   const measured = metrics.some((m) => m.samples.length > 0);
   if (acc.attempts === 0 || !measured) {
-    return { ...base, status: 'failed', reason: topFailure ? `no attempt succeeded: ${topFailure}` : 'no attempt was made' };
+    return {
+      ...base,
+      status: 'failed',
+      reason: topFailure ? `no attempt succeeded: ${topFailure}` : 'no attempt was made',
+    };
   }
   const rate = acc.failedAttempts / acc.attempts;
   if (rate > errorThreshold) {
@@ -95,7 +124,10 @@ export function assembleBenchmarkResult(
 
 /** Run ids sort by time and stay unique across parallel jobs: `<yyyymmddThhmmssZ>-<8 hex>`. */
 export function newRunId(now: Date, random: () => string = () => randomBytes(4).toString('hex')): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${random()}`;
 }
 
@@ -103,7 +135,9 @@ export function newRunId(now: Date, random: () => string = () => randomBytes(4).
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
       : v,
   );
 }

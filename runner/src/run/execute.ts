@@ -1,5 +1,11 @@
 import { rm } from 'node:fs/promises';
-import { RESULT_SCHEMA_VERSION, type Component, type Config, type HostFix, type RunResult } from '@runtime-bench/schemas';
+import {
+  RESULT_SCHEMA_VERSION,
+  type Component,
+  type Config,
+  type HostFix,
+  type RunResult,
+} from '@runtime-bench/schemas';
 import { readHostFingerprint } from '../host/fingerprint.ts';
 import { assembleBenchmarkResult, configHash, newRunId } from '../results/assemble.ts';
 import { runLabel } from '../suites/pods.ts';
@@ -38,8 +44,16 @@ export async function executeRun(opts: ExecuteOptions): Promise<RunResult> {
   const endpoints = await prepareEndpoints(opts.config, runId);
   let cleanupProblems: string[] = [];
   try {
-    const { slots, trackers } = await orchestrate({ config: opts.config, benchmarks, endpoints, runId, signal: opts.signal, onProgress: opts.onProgress });
-    for (const [endpoint, tracker] of trackers) cleanupProblems = cleanupProblems.concat(await tracker.cleanup(endpoint.client, runLabel(runId)));
+    const { slots, trackers } = await orchestrate({
+      config: opts.config,
+      benchmarks,
+      endpoints,
+      runId,
+      signal: opts.signal,
+      onProgress: opts.onProgress,
+    });
+    for (const [endpoint, tracker] of trackers)
+      cleanupProblems = cleanupProblems.concat(await tracker.cleanup(endpoint.client, runLabel(runId)));
     for (const p of cleanupProblems) opts.log(`cleanup: ${p}`);
     const host = await readHostFingerprint(uniqueFixes(endpoints.flatMap((e) => e.hostFixes)));
     const interrupted = opts.signal.aborted;
@@ -48,10 +62,17 @@ export async function executeRun(opts: ExecuteOptions): Promise<RunResult> {
       schemaVersion: RESULT_SCHEMA_VERSION,
       runId,
       status: interrupted ? 'incomplete' : 'complete',
-      ...(interrupted ? { incompleteReason: `interrupted by ${typeof reason === 'string' ? reason : 'a signal'}` } : {}),
+      ...(interrupted
+        ? { incompleteReason: `interrupted by ${typeof reason === 'string' ? reason : 'a signal'}` }
+        : {}),
       startedAt: started.toISOString(),
       finishedAt: now().toISOString(),
-      tool: { name: 'runtime-bench', version: TOOL_VERSION, gitCommit: toolGitCommit(), node: process.version },
+      tool: {
+        name: 'runtime-bench',
+        version: TOOL_VERSION,
+        gitCommit: toolGitCommit(),
+        node: process.version,
+      },
       host,
       components: uniqueComponents(endpoints.flatMap((e) => e.components)),
       config: opts.config,
@@ -59,7 +80,12 @@ export async function executeRun(opts: ExecuteOptions): Promise<RunResult> {
       targets: endpoints.flatMap((e) => e.targets.map((t) => t.record)),
       benchmarks: benchmarks.map((b) => b.definition),
       results: slots.map((s) =>
-        assembleBenchmarkResult(s.accumulator, s.targetId, s.benchmark.parameters(opts.config) as Record<string, unknown>, opts.config.errorThreshold),
+        assembleBenchmarkResult(
+          s.accumulator,
+          s.targetId,
+          s.benchmark.parameters(opts.config) as Record<string, unknown>,
+          opts.config.errorThreshold,
+        ),
       ),
     };
   } finally {

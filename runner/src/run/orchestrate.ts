@@ -2,7 +2,12 @@ import type { Config } from '@runtime-bench/schemas';
 import { errorMessage } from '../errors.ts';
 import { BenchmarkAccumulator } from '../results/assemble.ts';
 import { ResourceTracker } from '../suites/tracker.ts';
-import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from '../suites/types.ts';
+import {
+  InterruptedError,
+  type Benchmark,
+  type BenchmarkContext,
+  type IterationOutcome,
+} from '../suites/types.ts';
 import { sleep } from '../util/exec.ts';
 import type { PreparedEndpoint } from './targets.ts';
 
@@ -42,7 +47,9 @@ export const slotKey = (benchmark: string, target: string): string => `${benchma
  * that drift on a shared host hits all targets alike. Warm-up repetitions run but are not recorded.
  * A failing call is an error sample and the run goes on; an interruption stops between calls.
  */
-export async function orchestrate(opts: OrchestrateOptions): Promise<{ slots: Slot[]; trackers: Map<PreparedEndpoint, ResourceTracker> }> {
+export async function orchestrate(
+  opts: OrchestrateOptions,
+): Promise<{ slots: Slot[]; trackers: Map<PreparedEndpoint, ResourceTracker> }> {
   const { config, signal } = opts;
   const trackers = new Map(opts.endpoints.map((e) => [e, new ResourceTracker()] as const));
   const slots: Slot[] = [];
@@ -78,7 +85,13 @@ export async function orchestrate(opts: OrchestrateOptions): Promise<{ slots: Sl
         if (signal.aborted) break outer;
         if (slot.accumulator.unsupported) continue;
         const params = benchmark.parameters(config);
-        opts.onProgress({ benchmark: benchmark.definition.name, target: slot.targetId, repetition: rep + 1, repetitions, warmup });
+        opts.onProgress({
+          benchmark: benchmark.definition.name,
+          target: slot.targetId,
+          repetition: rep + 1,
+          repetitions,
+          warmup,
+        });
         let outcome: IterationOutcome;
         try {
           outcome = await benchmark.iterate(slot.context, params, { index: rep, warmup });
@@ -92,14 +105,23 @@ export async function orchestrate(opts: OrchestrateOptions): Promise<{ slots: Sl
         }
         if (outcome.unsupported) slot.accumulator.unsupported = outcome.unsupported;
         else if (!warmup) slot.accumulator.record(outcome);
-        opts.onProgress({ benchmark: benchmark.definition.name, target: slot.targetId, repetition: rep + 1, repetitions, warmup, outcome });
+        opts.onProgress({
+          benchmark: benchmark.definition.name,
+          target: slot.targetId,
+          repetition: rep + 1,
+          repetitions,
+          warmup,
+          outcome,
+        });
         if (config.settleSeconds > 0 && !signal.aborted) await sleep(config.settleSeconds * 1000);
       }
     }
   }
   if (signal.aborted) {
     // Whatever did not finish all its repetitions was cut short by the signal.
-    for (const slot of slots) if (slot.accumulator.attempts < config.runs && !slot.accumulator.unsupported) slot.accumulator.interrupted = true;
+    for (const slot of slots)
+      if (slot.accumulator.attempts < config.runs && !slot.accumulator.unsupported)
+        slot.accumulator.interrupted = true;
   }
   return { slots, trackers };
 }

@@ -21,10 +21,15 @@ export function summaryTable(result: RunResult): string {
       ]);
     }
   }
-  return renderTable(['benchmark', 'target', 'metric', 'unit', 'median', 'p90', 'stdev', 'n', 'errors', 'status'], rows);
+  return renderTable(
+    ['benchmark', 'target', 'metric', 'unit', 'median', 'p90', 'stdev', 'n', 'errors', 'status'],
+    rows,
+  );
 }
 
 /** One line per result whose status is not ok, with its reason. */
 export function problemLines(result: RunResult): string[] {
-  return result.results.filter((r) => r.status !== 'ok').map((r) => `${r.benchmark} on ${r.target}: ${r.status}${r.reason ? ` — ${r.reason}` : ''}`);
+  return result.results
+    .filter((r) => r.status !== 'ok')
+    .map((r) => `${r.benchmark} on ${r.target}: ${r.status}${r.reason ? ` — ${r.reason}` : ''}`);
 }

@@ -11,12 +11,27 @@ export const cpuBenchmark: Benchmark<CpuParameters> = {
   definition: {
     name: 'performance.cpu',
     description:
-      'sysbench cpu (prime search) inside a container. Fixed-time mode reports throughput in events/s; fixed-work mode reports the time to finish a set number of events. Read from the container\'s CRI log; pod and container setup are outside the measurement.',
+      "sysbench cpu (prime search) inside a container. Fixed-time mode reports throughput in events/s; fixed-work mode reports the time to finish a set number of events. Read from the container's CRI log; pod and container setup are outside the measurement.",
     origin: ['touchstone', 'kiit'],
     metrics: [
-      { name: 'events_per_second', unit: 'events/s', direction: 'higher', description: 'sysbench cpu events per second, fixed-time mode' },
-      { name: 'latency_avg', unit: 'ms', direction: 'lower', description: 'mean time per event, fixed-time mode' },
-      { name: 'total_time', unit: 's', direction: 'lower', description: 'sysbench total time for the fixed number of events' },
+      {
+        name: 'events_per_second',
+        unit: 'events/s',
+        direction: 'higher',
+        description: 'sysbench cpu events per second, fixed-time mode',
+      },
+      {
+        name: 'latency_avg',
+        unit: 'ms',
+        direction: 'lower',
+        description: 'mean time per event, fixed-time mode',
+      },
+      {
+        name: 'total_time',
+        unit: 's',
+        direction: 'lower',
+        description: 'sysbench total time for the fixed number of events',
+      },
     ],
   },
   parameters: (config) => config.parameters['performance.cpu'],
@@ -36,14 +51,20 @@ export const cpuBenchmark: Benchmark<CpuParameters> = {
     let failure: string | undefined;
     try {
       for (const mode of params.modes) {
-        const container = containerConfig(ctx, `sysbench-cpu-${mode}`, ['/bin/sysbench', ...sysbenchCpuArgs(params, mode)]);
+        const container = containerConfig(ctx, `sysbench-cpu-${mode}`, [
+          '/bin/sysbench',
+          ...sysbenchCpuArgs(params, mode),
+        ]);
         try {
           const id = await ctx.cri.createContainer(podId, container, pod);
           await ctx.cri.startContainer(id);
           const expectedMs = mode === 'time' ? params.timeSeconds * 1000 : 0;
           const status = await waitForExit(ctx, id, expectedMs + ctx.callTimeoutSeconds * 1000);
           const log = await readContainerLog(pod, container, status);
-          if (status.exitCode !== 0) throw new Error(`sysbench exited with ${status.exitCode}: ${stdoutOf(log).trim().split('\n').slice(-2).join(' | ')}`);
+          if (status.exitCode !== 0)
+            throw new Error(
+              `sysbench exited with ${status.exitCode}: ${stdoutOf(log).trim().split('\n').slice(-2).join(' | ')}`,
+            );
           const report = parseSysbenchCpu(stdoutOf(log));
           if (mode === 'time') {
             values.events_per_second = report.eventsPerSecond;

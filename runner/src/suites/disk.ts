@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { FILEIO_MODES, type DiskParameters } from '@runtime-bench/schemas';
 import type { ContainerConfig } from '../cri/types.ts';
 import { errorMessage } from '../errors.ts';
-import { parseSysbenchFileio, parseSysbenchFileioPrepare, sizeToBytes, sysbenchFileioArgs } from '../sysbench/parse.ts';
+import {
+  parseSysbenchFileio,
+  parseSysbenchFileioPrepare,
+  sizeToBytes,
+  sysbenchFileioArgs,
+} from '../sysbench/parse.ts';
 import { containerConfig, discardPod } from './pods.ts';
 import { errorsFor, startPod, type LivePod } from './run-once.ts';
 import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from './types.ts';
@@ -20,7 +25,8 @@ export function parseDfAvailableKiB(output: string): number {
   // POSIX format: a header, then "fs 1024-blocks used available capacity mounted-on" (maybe wrapped).
   const lines = output.trim().split('\n').slice(1).join(' ').trim().split(/\s+/);
   const available = Number(lines[3]);
-  if (lines.length < 6 || !Number.isFinite(available)) throw new Error(`cannot read free space from df output: ${output.trim() || '(empty)'}`);
+  if (lines.length < 6 || !Number.isFinite(available))
+    throw new Error(`cannot read free space from df output: ${output.trim() || '(empty)'}`);
   return available;
 }
 
@@ -29,7 +35,12 @@ export function requiredBytes(p: Pick<DiskParameters, 'totalSize' | 'spareMiB'>)
   return sizeToBytes(p.totalSize) + p.spareMiB * 1024 * 1024;
 }
 
-async function execOk(ctx: BenchmarkContext, id: string, script: string, timeoutSeconds: number): Promise<string> {
+async function execOk(
+  ctx: BenchmarkContext,
+  id: string,
+  script: string,
+  timeoutSeconds: number,
+): Promise<string> {
   if (ctx.signal.aborted) throw new InterruptedError();
   const r = await ctx.cri.execSync(id, ['/bin/sh', '-c', script], Math.ceil(timeoutSeconds));
   if (r.exitCode !== 0) {
@@ -43,13 +54,23 @@ export const diskBenchmark: Benchmark<DiskParameters> = {
   definition: {
     name: 'performance.disk',
     description:
-      'sysbench fileio inside a container: per mode, a file set is prepared (in the container\'s writable layer, or in a host directory mounted into it), then the mode runs for a fixed number of requests: throughput in MiB/s and the total time. Free space is checked first; the files are removed afterwards. Reads right after prepare are largely served from the page cache, as in the studies.',
+      "sysbench fileio inside a container: per mode, a file set is prepared (in the container's writable layer, or in a host directory mounted into it), then the mode runs for a fixed number of requests: throughput in MiB/s and the total time. Free space is checked first; the files are removed afterwards. Reads right after prepare are largely served from the page cache, as in the studies.",
     origin: ['touchstone', 'kiit'],
     metrics: FILEIO_MODES.flatMap((mode) => {
       const [mibs, total] = metricNames(mode);
       return [
-        { name: mibs, unit: 'MiB/s' as const, direction: 'higher' as const, description: `${mode}: MiB ${READS.has(mode) ? 'read' : 'written'} per second` },
-        { name: total, unit: 's' as const, direction: 'lower' as const, description: `${mode}: sysbench total time for the fixed number of requests` },
+        {
+          name: mibs,
+          unit: 'MiB/s' as const,
+          direction: 'higher' as const,
+          description: `${mode}: MiB ${READS.has(mode) ? 'read' : 'written'} per second`,
+        },
+        {
+          name: total,
+          unit: 's' as const,
+          direction: 'lower' as const,
+          description: `${mode}: sysbench total time for the fixed number of requests`,
+        },
       ];
     }),
   },
@@ -68,11 +89,16 @@ export const diskBenchmark: Benchmark<DiskParameters> = {
         extra.mounts = [{ containerPath: DATA_DIR, hostPath: hostDir }];
       }
       pod = await startPod(ctx, 'disk');
-      const container = containerConfig(ctx, 'fileio', ['/bin/sleep', '36000'], { ...extra, workingDir: DATA_DIR });
+      const container = containerConfig(ctx, 'fileio', ['/bin/sleep', '36000'], {
+        ...extra,
+        workingDir: DATA_DIR,
+      });
       const id = await ctx.cri.createContainer(pod.id, container, pod.config);
       await ctx.cri.startContainer(id);
       const need = requiredBytes(params);
-      const freeKiB = parseDfAvailableKiB(await execOk(ctx, id, `df -Pk ${DATA_DIR}`, ctx.callTimeoutSeconds));
+      const freeKiB = parseDfAvailableKiB(
+        await execOk(ctx, id, `df -Pk ${DATA_DIR}`, ctx.callTimeoutSeconds),
+      );
       if (freeKiB * 1024 < need) {
         throw new Error(
           `not enough free space for the file set in ${params.location === 'host' ? hostDir : `the container's writable layer (${DATA_DIR})`}: need ${Math.ceil(need / 2 ** 20)} MiB (totalSize ${params.totalSize} + spareMiB ${params.spareMiB}), ${Math.floor(freeKiB / 1024)} MiB free`,
@@ -86,8 +112,15 @@ export const diskBenchmark: Benchmark<DiskParameters> = {
       for (const mode of params.modes) {
         const [mibs, total] = metricNames(mode);
         try {
-          parseSysbenchFileioPrepare(await execOk(ctx, id, `cd ${DATA_DIR} && sysbench ${common} prepare`, prepareTimeout));
-          const out = await execOk(ctx, id, `cd ${DATA_DIR} && sysbench ${common} --file-test-mode=${mode} --time=0 --events=${params.events} run`, prepareTimeout);
+          parseSysbenchFileioPrepare(
+            await execOk(ctx, id, `cd ${DATA_DIR} && sysbench ${common} prepare`, prepareTimeout),
+          );
+          const out = await execOk(
+            ctx,
+            id,
+            `cd ${DATA_DIR} && sysbench ${common} --file-test-mode=${mode} --time=0 --events=${params.events} run`,
+            prepareTimeout,
+          );
           const r = parseSysbenchFileio(out);
           values[mibs] = READS.has(mode) ? r.readMiBps : r.writtenMiBps;
           values[total] = r.totalTimeSeconds;
@@ -95,7 +128,13 @@ export const diskBenchmark: Benchmark<DiskParameters> = {
           if (error instanceof InterruptedError) throw error;
           Object.assign(errors, errorsFor([mibs, total], `${mode}: ${errorMessage(error)}`));
         } finally {
-          if (!ctx.signal.aborted) await execOk(ctx, id, `cd ${DATA_DIR} && sysbench ${common} cleanup`, ctx.callTimeoutSeconds).catch(() => undefined);
+          if (!ctx.signal.aborted)
+            await execOk(
+              ctx,
+              id,
+              `cd ${DATA_DIR} && sysbench ${common} cleanup`,
+              ctx.callTimeoutSeconds,
+            ).catch(() => undefined);
         }
       }
       const failed = Object.keys(errors);
@@ -103,7 +142,17 @@ export const diskBenchmark: Benchmark<DiskParameters> = {
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
       const message = errorMessage(error);
-      return { values, errors: { ...errorsFor(wanted.filter((m) => !(m in values)), message), ...errors }, failure: message };
+      return {
+        values,
+        errors: {
+          ...errorsFor(
+            wanted.filter((m) => !(m in values)),
+            message,
+          ),
+          ...errors,
+        },
+        failure: message,
+      };
     } finally {
       // Removing the pod removes the container and its writable layer with the files in it.
       if (pod) await discardPod(ctx, pod.id);

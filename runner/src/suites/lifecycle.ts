@@ -35,14 +35,24 @@ export const lifecycleBenchmark: Benchmark<LifecycleParameters> = {
   definition: {
     name: 'operations.container.lifecycle',
     description:
-      'Latency of each CRI call in the life of one pod with one long-running container (busybox sleep), and TouchStone\'s phases create, run, create-and-run and destroy. Client-side time of each call over the chosen transport.',
+      "Latency of each CRI call in the life of one pod with one long-running container (busybox sleep), and TouchStone's phases create, run, create-and-run and destroy. Client-side time of each call over the chosen transport.",
     origin: ['touchstone'],
     metrics: [
-      ...CALLS.map((call) => ({ name: call, unit: 'ms' as const, direction: 'lower' as const, description: `${call} latency` })),
+      ...CALLS.map((call) => ({
+        name: call,
+        unit: 'ms' as const,
+        direction: 'lower' as const,
+        description: `${call} latency`,
+      })),
       { name: 'create', unit: 'ms', direction: 'lower', description: 'RunPodSandbox + CreateContainer' },
       { name: 'run', unit: 'ms', direction: 'lower', description: 'StartContainer' },
       { name: 'create-and-run', unit: 'ms', direction: 'lower', description: 'create + run' },
-      { name: 'destroy', unit: 'ms', direction: 'lower', description: 'StopContainer + RemoveContainer + StopPodSandbox + RemovePodSandbox' },
+      {
+        name: 'destroy',
+        unit: 'ms',
+        direction: 'lower',
+        description: 'StopContainer + RemoveContainer + StopPodSandbox + RemovePodSandbox',
+      },
     ],
   },
   parameters: (config) => config.parameters['operations.container.lifecycle'],
@@ -54,19 +64,25 @@ export const lifecycleBenchmark: Benchmark<LifecycleParameters> = {
     let podId: string | undefined;
     let containerId: string | undefined;
     const steps: [Call, () => Promise<unknown>][] = [
-      ['RunPodSandbox', async () => {
-        podId = await ctx.cri.runPodSandbox(pod, ctx.target.handler);
-        ctx.tracker.addPod(podId);
-      }],
+      [
+        'RunPodSandbox',
+        async () => {
+          podId = await ctx.cri.runPodSandbox(pod, ctx.target.handler);
+          ctx.tracker.addPod(podId);
+        },
+      ],
       ['CreateContainer', async () => (containerId = await ctx.cri.createContainer(podId!, container, pod))],
       ['StartContainer', () => ctx.cri.startContainer(containerId!)],
       ['StopContainer', () => ctx.cri.stopContainer(containerId!, params.stopTimeoutSeconds)],
       ['RemoveContainer', () => ctx.cri.removeContainer(containerId!)],
       ['StopPodSandbox', () => ctx.cri.stopPodSandbox(podId!)],
-      ['RemovePodSandbox', async () => {
-        await ctx.cri.removePodSandbox(podId!);
-        ctx.tracker.podRemoved(podId!);
-      }],
+      [
+        'RemovePodSandbox',
+        async () => {
+          await ctx.cri.removePodSandbox(podId!);
+          ctx.tracker.podRemoved(podId!);
+        },
+      ],
     ];
     for (const [call, step] of steps) {
       try {
@@ -74,7 +90,8 @@ export const lifecycleBenchmark: Benchmark<LifecycleParameters> = {
       } catch (error) {
         const message = errorMessage(error);
         errors[call] = message;
-        for (const [phase, parts] of Object.entries(PHASES)) if (parts.includes(call)) errors[phase] = `${call} failed: ${message}`;
+        for (const [phase, parts] of Object.entries(PHASES))
+          if (parts.includes(call)) errors[phase] = `${call} failed: ${message}`;
         if (podId) await discardPod(ctx, podId);
         return { values: { ...calls }, errors, failure: `${call}: ${message}` };
       }

@@ -16,11 +16,21 @@ export const cpuTimeLimitBenchmark: Benchmark<CpuTimeLimitParameters> = {
   definition: {
     name: 'limits.cpu.time',
     description:
-      'sysbench cpu, a fixed number of events on one thread, in a container under a CFS quota (default 10 % of one CPU, TouchStone\'s HardLimit). The time to finish shows how faithfully the runtime enforces the quota and how much of it the runtime itself consumes (gVisor\'s Sentry and Gofer count against the container\'s cgroup).',
+      "sysbench cpu, a fixed number of events on one thread, in a container under a CFS quota (default 10 % of one CPU, TouchStone's HardLimit). The time to finish shows how faithfully the runtime enforces the quota and how much of it the runtime itself consumes (gVisor's Sentry and Gofer count against the container's cgroup).",
     origin: ['touchstone'],
     metrics: [
-      { name: 'total_time', unit: 's', direction: 'lower', description: 'sysbench total time under the quota' },
-      { name: 'events_per_second', unit: 'events/s', direction: 'higher', description: 'sysbench events per second under the quota' },
+      {
+        name: 'total_time',
+        unit: 's',
+        direction: 'lower',
+        description: 'sysbench total time under the quota',
+      },
+      {
+        name: 'events_per_second',
+        unit: 'events/s',
+        direction: 'higher',
+        description: 'sysbench events per second under the quota',
+      },
     ],
   },
   parameters: (config) => config.parameters['limits.cpu.time'],
@@ -48,9 +58,13 @@ export const cpuTimeLimitBenchmark: Benchmark<CpuTimeLimitParameters> = {
 };
 
 /** The quota (µs) of each ramp step: from start% to end% of the period in `steps` equal steps. */
-export function rampQuotas(p: Pick<CpuScalingParameters, 'cpuPeriodMicros' | 'startPercent' | 'endPercent' | 'steps'>): number[] {
+export function rampQuotas(
+  p: Pick<CpuScalingParameters, 'cpuPeriodMicros' | 'startPercent' | 'endPercent' | 'steps'>,
+): number[] {
   return Array.from({ length: p.steps }, (_, i) =>
-    Math.round((p.cpuPeriodMicros * (p.startPercent + ((p.endPercent - p.startPercent) * (i + 1)) / p.steps)) / 100),
+    Math.round(
+      (p.cpuPeriodMicros * (p.startPercent + ((p.endPercent - p.startPercent) * (i + 1)) / p.steps)) / 100,
+    ),
   );
 }
 
@@ -58,12 +72,27 @@ export const cpuScalingBenchmark: Benchmark<CpuScalingParameters> = {
   definition: {
     name: 'limits.cpu.scaling',
     description:
-      'sysbench cpu (fixed work) starts under a CFS quota of about half the period; UpdateContainerResources then raises the quota step by step to the whole period over about 10 s (TouchStone\'s ScalingLimit). A runtime that refuses the update is recorded as unsupported with its error.',
+      "sysbench cpu (fixed work) starts under a CFS quota of about half the period; UpdateContainerResources then raises the quota step by step to the whole period over about 10 s (TouchStone's ScalingLimit). A runtime that refuses the update is recorded as unsupported with its error.",
     origin: ['touchstone'],
     metrics: [
-      { name: 'total_time', unit: 's', direction: 'lower', description: 'sysbench total time while the quota is raised' },
-      { name: 'update_latency', unit: 'ms', direction: 'lower', description: 'mean UpdateContainerResources latency in this repetition' },
-      { name: 'updates', unit: 'count', direction: 'higher', description: 'quota updates applied before the workload finished' },
+      {
+        name: 'total_time',
+        unit: 's',
+        direction: 'lower',
+        description: 'sysbench total time while the quota is raised',
+      },
+      {
+        name: 'update_latency',
+        unit: 'ms',
+        direction: 'lower',
+        description: 'mean UpdateContainerResources latency in this repetition',
+      },
+      {
+        name: 'updates',
+        unit: 'count',
+        direction: 'higher',
+        description: 'quota updates applied before the workload finished',
+      },
     ],
   },
   parameters: (config) => config.parameters['limits.cpu.scaling'],
@@ -84,21 +113,39 @@ export const cpuScalingBenchmark: Benchmark<CpuScalingParameters> = {
         await sleep(stepMs);
         if (ctx.signal.aborted) throw new InterruptedError();
         try {
-          updateMs.push((await timed(() => ctx.cri.updateContainerResources(id, { cpuPeriod: params.cpuPeriodMicros, cpuQuota: quota }))).ms);
+          updateMs.push(
+            (
+              await timed(() =>
+                ctx.cri.updateContainerResources(id, { cpuPeriod: params.cpuPeriodMicros, cpuQuota: quota }),
+              )
+            ).ms,
+          );
         } catch (error) {
           const status = await ctx.cri.containerStatus(id).catch(() => null);
           if (status?.state === 'CONTAINER_EXITED') break; // the work finished before the ramp did
-          if (updateMs.length === 0) return { values: {}, errors: {}, unsupported: `UpdateContainerResources refused: ${errorMessage(error)}` };
+          if (updateMs.length === 0)
+            return {
+              values: {},
+              errors: {},
+              unsupported: `UpdateContainerResources refused: ${errorMessage(error)}`,
+            };
           throw error;
         }
       }
       const status = await waitForExit(ctx, id, ctx.callTimeoutSeconds * 1000 + (params.events / 100) * 1000);
       const stdout = stdoutOf(await readContainerLog(pod.config, container, status).catch(() => ''));
-      if (status.exitCode !== 0) throw new Error(`sysbench exited with ${status.exitCode}: ${stdout.trim().split('\n').slice(-2).join(' | ')}`);
+      if (status.exitCode !== 0)
+        throw new Error(
+          `sysbench exited with ${status.exitCode}: ${stdout.trim().split('\n').slice(-2).join(' | ')}`,
+        );
       const r = parseSysbenchCpu(stdout);
       const values: Record<string, number> = { total_time: r.totalTimeSeconds, updates: updateMs.length };
       if (updateMs.length > 0) values.update_latency = updateMs.reduce((a, b) => a + b, 0) / updateMs.length;
-      return { values, errors: updateMs.length > 0 ? {} : { update_latency: 'the workload finished before the first update' } };
+      return {
+        values,
+        errors:
+          updateMs.length > 0 ? {} : { update_latency: 'the workload finished before the first update' },
+      };
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
       const message = errorMessage(error);

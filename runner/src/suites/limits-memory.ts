@@ -34,7 +34,8 @@ export async function bisectMinimum(
   };
   const upper = Math.ceil(bounds.upper / PAGE) * PAGE;
   const atUpper = await tryAt(upper);
-  if (atUpper !== null) throw new Error(`the container fails even at the upper bound of ${upper} bytes: ${atUpper}`);
+  if (atUpper !== null)
+    throw new Error(`the container fails even at the upper bound of ${upper} bytes: ${atUpper}`);
   let lo = Math.floor(bounds.lower / PAGE) * PAGE;
   let hi = upper;
   let failedWith: string | null = null;
@@ -63,9 +64,25 @@ export const memoryMinBenchmark: Benchmark<MemoryMinParameters> = {
       'The smallest memory limit (CRI memory_limit_in_bytes) under which the bench container still starts and runs /bin/true to exit 0, found by bisection between a floor and a ceiling. A runtime that sets up more of the container inside its cgroup needs more ([oci-engines]: crun 160 KiB, youki 2 MiB, runc 8 MiB, runsc 32 MiB).',
     origin: ['oci-engines'],
     metrics: [
-      { name: 'bytes', unit: 'bytes', direction: 'lower', description: 'the smallest limit under which the container ran' },
-      { name: 'failed_bytes', unit: 'bytes', direction: 'lower', description: 'the largest limit under which it failed (the floor if none): the answer lies above this' },
-      { name: 'attempts', unit: 'count', direction: 'lower', description: 'containers started by the search' },
+      {
+        name: 'bytes',
+        unit: 'bytes',
+        direction: 'lower',
+        description: 'the smallest limit under which the container ran',
+      },
+      {
+        name: 'failed_bytes',
+        unit: 'bytes',
+        direction: 'lower',
+        description:
+          'the largest limit under which it failed (the floor if none): the answer lies above this',
+      },
+      {
+        name: 'attempts',
+        unit: 'count',
+        direction: 'lower',
+        description: 'containers started by the search',
+      },
     ],
   },
   parameters: (config) => config.parameters['limits.memory.min'],
@@ -74,17 +91,22 @@ export const memoryMinBenchmark: Benchmark<MemoryMinParameters> = {
     let pod: LivePod | undefined;
     try {
       const live = (pod = await startPod(ctx, 'memory-min'));
-      const r = await bisectMinimum({ lower: params.lowerBytes, upper: params.upperBytes, precision: params.precisionBytes }, async (bytes) => {
-        if (ctx.signal.aborted) throw new InterruptedError();
-        const container = containerConfig(ctx, `memory-${bytes}`, params.command, { linux: { resources: { memoryLimitInBytes: bytes } } });
-        try {
-          await runToCompletion(ctx, live, container, 0);
-          return null;
-        } catch (error) {
-          if (error instanceof InterruptedError) throw error;
-          return errorMessage(error);
-        }
-      });
+      const r = await bisectMinimum(
+        { lower: params.lowerBytes, upper: params.upperBytes, precision: params.precisionBytes },
+        async (bytes) => {
+          if (ctx.signal.aborted) throw new InterruptedError();
+          const container = containerConfig(ctx, `memory-${bytes}`, params.command, {
+            linux: { resources: { memoryLimitInBytes: bytes } },
+          });
+          try {
+            await runToCompletion(ctx, live, container, 0);
+            return null;
+          } catch (error) {
+            if (error instanceof InterruptedError) throw error;
+            return errorMessage(error);
+          }
+        },
+      );
       return { values: { bytes: r.bytes, failed_bytes: r.failedBytes, attempts: r.attempts }, errors: {} };
     } catch (error) {
       if (error instanceof InterruptedError) throw error;

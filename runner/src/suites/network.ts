@@ -18,7 +18,10 @@ const ipToInt = (ip: string): number => ip.split('.').reduce((n, part) => (n << 
  * interfaces: the one whose subnet contains the pod IP. Null when none does, so traffic can only
  * ever go between the host and that pod over the bridge.
  */
-export function hostAddressFor(podIp: string, interfaces: Record<string, { address: string; netmask: string; family: string | number }[] | undefined>): string | null {
+export function hostAddressFor(
+  podIp: string,
+  interfaces: Record<string, { address: string; netmask: string; family: string | number }[] | undefined>,
+): string | null {
   if (!/^\d+\.\d+\.\d+\.\d+$/.test(podIp)) return null;
   const pod = ipToInt(podIp);
   for (const list of Object.values(interfaces)) {
@@ -46,7 +49,12 @@ function onAbort(ctx: BenchmarkContext, stop: () => void): void {
   else ctx.signal.addEventListener('abort', stop, { once: true });
 }
 
-async function connectWithRetry(ctx: BenchmarkContext, host: string, port: number, timeoutMs: number): Promise<Socket> {
+async function connectWithRetry(
+  ctx: BenchmarkContext,
+  host: string,
+  port: number,
+  timeoutMs: number,
+): Promise<Socket> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (ctx.signal.aborted) throw new InterruptedError();
@@ -56,26 +64,42 @@ async function connectWithRetry(ctx: BenchmarkContext, host: string, port: numbe
         s.once('error', reject);
       });
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`cannot connect to the listener in the pod at ${host}:${port}: ${errorMessage(error)}`, { cause: error });
+      if (Date.now() > deadline)
+        throw new Error(
+          `cannot connect to the listener in the pod at ${host}:${port}: ${errorMessage(error)}`,
+          { cause: error },
+        );
       await sleep(50);
     }
   }
 }
 
 /** Host → pod: busybox nc listens in the pod and discards; the host streams `bytes` and times until the pod closes. */
-async function hostToPod(ctx: BenchmarkContext, pod: LivePod, podIp: string, params: NetworkParameters): Promise<number> {
+async function hostToPod(
+  ctx: BenchmarkContext,
+  pod: LivePod,
+  podIp: string,
+  params: NetworkParameters,
+): Promise<number> {
   // nc's stdin must stay open (a CRI container's stdin is at EOF, on which busybox nc hangs up):
   // a sleeping writer keeps it open; nc still exits when the host closes the connection.
-  const container = containerConfig(ctx, 'nc-listen', ['/bin/sh', '-c', `sleep 36000 | nc -l -p ${params.port} > /dev/null`]);
+  const container = containerConfig(ctx, 'nc-listen', [
+    '/bin/sh',
+    '-c',
+    `sleep 36000 | nc -l -p ${params.port} > /dev/null`,
+  ]);
   const id = await ctx.cri.createContainer(pod.id, container, pod.config);
   await ctx.cri.startContainer(id);
   const socket = await connectWithRetry(ctx, podIp, params.port, ctx.callTimeoutSeconds * 1000);
   const ms = await new Promise<number>((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error('host → pod transfer timed out'));
-    }, deadlineFor(ctx, params.bytes));
+    const timer = setTimeout(
+      () => {
+        socket.destroy();
+        reject(new Error('host → pod transfer timed out'));
+      },
+      deadlineFor(ctx, params.bytes),
+    );
     onAbort(ctx, () => {
       clearTimeout(timer);
       socket.destroy();
@@ -112,7 +136,13 @@ async function hostToPod(ctx: BenchmarkContext, pod: LivePod, podIp: string, par
 }
 
 /** Pod → host: the host listens on its bridge address; dd | nc in the pod streams to it. */
-async function podToHost(ctx: BenchmarkContext, pod: LivePod, podIp: string, hostIp: string, params: NetworkParameters): Promise<number> {
+async function podToHost(
+  ctx: BenchmarkContext,
+  pod: LivePod,
+  podIp: string,
+  hostIp: string,
+  params: NetworkParameters,
+): Promise<number> {
   const blocks = Math.ceil(params.bytes / DD_BLOCK);
   const expected = blocks * DD_BLOCK;
   const server = createServer();
@@ -128,7 +158,10 @@ async function podToHost(ctx: BenchmarkContext, pod: LivePod, podIp: string, hos
   try {
     const port = (server.address() as { port: number }).port;
     const received = new Promise<{ bytes: number; ms: number }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('pod → host transfer timed out')), deadlineFor(ctx, expected));
+      const timer = setTimeout(
+        () => reject(new Error('pod → host transfer timed out')),
+        deadlineFor(ctx, expected),
+      );
       onAbort(ctx, () => {
         clearTimeout(timer);
         reject(new InterruptedError());
@@ -152,7 +185,11 @@ async function podToHost(ctx: BenchmarkContext, pod: LivePod, podIp: string, hos
         });
       });
     });
-    const container = containerConfig(ctx, 'nc-send', ['/bin/sh', '-c', `dd if=/dev/zero bs=${DD_BLOCK} count=${blocks} 2>/dev/null | nc ${hostIp} ${port}`]);
+    const container = containerConfig(ctx, 'nc-send', [
+      '/bin/sh',
+      '-c',
+      `dd if=/dev/zero bs=${DD_BLOCK} count=${blocks} 2>/dev/null | nc ${hostIp} ${port}`,
+    ]);
     const id = await ctx.cri.createContainer(pod.id, container, pod.config);
     await ctx.cri.startContainer(id);
     const r = await received;
@@ -170,7 +207,7 @@ export const networkBenchmark: Benchmark<NetworkParameters> = {
   definition: {
     name: 'network.throughput',
     description:
-      'A fixed amount of data (default 1 GiB) streamed over the CNI bridge between the host and a pod this run created, each way: host → pod into busybox nc listening in the pod (output discarded), and pod → host from dd | nc in the pod to a listener on the host\'s bridge address. Timed on the host from the connection to the end of the stream. No other address is ever contacted.',
+      "A fixed amount of data (default 1 GiB) streamed over the CNI bridge between the host and a pod this run created, each way: host → pod into busybox nc listening in the pod (output discarded), and pod → host from dd | nc in the pod to a listener on the host's bridge address. Timed on the host from the connection to the end of the stream. No other address is ever contacted.",
     origin: ['runc-crun'],
     metrics: [
       { name: 'host_to_pod', unit: 'MiB/s', direction: 'higher', description: 'host → pod throughput' },
@@ -187,10 +224,16 @@ export const networkBenchmark: Benchmark<NetworkParameters> = {
       pod = await startPod(ctx, 'network');
       const podIp = (await ctx.cri.podSandboxStatus(pod.id)).ip;
       const hostIp = hostAddressFor(podIp, networkInterfaces());
-      if (!hostIp) throw new Error(`the pod's address "${podIp || '(none)'}" is on no network of this host (is the CNI bridge up?)`);
+      if (!hostIp)
+        throw new Error(
+          `the pod's address "${podIp || '(none)'}" is on no network of this host (is the CNI bridge up?)`,
+        );
       for (const direction of params.directions) {
         try {
-          values[metricOf[direction]] = direction === 'host-to-pod' ? await hostToPod(ctx, pod, podIp, params) : await podToHost(ctx, pod, podIp, hostIp, params);
+          values[metricOf[direction]] =
+            direction === 'host-to-pod'
+              ? await hostToPod(ctx, pod, podIp, params)
+              : await podToHost(ctx, pod, podIp, hostIp, params);
         } catch (error) {
           if (error instanceof InterruptedError) throw error;
           errors[metricOf[direction]] = errorMessage(error);

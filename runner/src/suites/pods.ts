@@ -25,7 +25,12 @@ export function podConfig(ctx: BenchmarkContext, purpose: string): PodSandboxCon
   };
 }
 
-export function containerConfig(ctx: BenchmarkContext, name: string, command: string[], extra: Partial<ContainerConfig> = {}): ContainerConfig {
+export function containerConfig(
+  ctx: BenchmarkContext,
+  name: string,
+  command: string[],
+  extra: Partial<ContainerConfig> = {},
+): ContainerConfig {
   return {
     metadata: { name, attempt: 0 },
     image: { image: ctx.images.bench },
@@ -45,19 +50,31 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: nu
 }
 
 /** Polls ContainerStatus until the container exited, the deadline passed or the run was interrupted. */
-export async function waitForExit(ctx: BenchmarkContext, containerId: string, timeoutMs: number, pollMs = 50): Promise<ContainerStatus> {
+export async function waitForExit(
+  ctx: BenchmarkContext,
+  containerId: string,
+  timeoutMs: number,
+  pollMs = 50,
+): Promise<ContainerStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (ctx.signal.aborted) throw new InterruptedError();
     const status = await ctx.cri.containerStatus(containerId);
     if (status.state === 'CONTAINER_EXITED') return status;
-    if (Date.now() > deadline) throw new Error(`container did not exit within ${Math.round(timeoutMs / 1000)} s (state ${status.state})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `container did not exit within ${Math.round(timeoutMs / 1000)} s (state ${status.state})`,
+      );
     await sleep(pollMs);
   }
 }
 
 /** The container's CRI log file (the path the runtime reports, or the one we asked for). */
-export async function readContainerLog(pod: PodSandboxConfig, container: ContainerConfig, status?: ContainerStatus): Promise<string> {
+export async function readContainerLog(
+  pod: PodSandboxConfig,
+  container: ContainerConfig,
+  status?: ContainerStatus,
+): Promise<string> {
   const path = status?.logPath || join(pod.logDirectory ?? '', container.logPath ?? '');
   return readFile(path, 'utf8');
 }

@@ -33,7 +33,11 @@ export function matchesPrefix(name: string, prefix: string): boolean {
 }
 
 /** The benchmarks a config's `benchmarks` / `skip` prefixes select; a prefix that selects nothing is an error. */
-export function selectBenchmarks(include: string[], skip: string[], all: Benchmark<never>[] = BENCHMARKS): Benchmark<never>[] {
+export function selectBenchmarks(
+  include: string[],
+  skip: string[],
+  all: Benchmark<never>[] = BENCHMARKS,
+): Benchmark<never>[] {
   include.forEach((prefix, i) => {
     if (!all.some((b) => matchesPrefix(b.definition.name, prefix))) {
       throw new RbError(
@@ -43,5 +47,9 @@ export function selectBenchmarks(include: string[], skip: string[], all: Benchma
       );
     }
   });
-  return all.filter((b) => include.some((p) => matchesPrefix(b.definition.name, p)) && !skip.some((p) => matchesPrefix(b.definition.name, p)));
+  return all.filter(
+    (b) =>
+      include.some((p) => matchesPrefix(b.definition.name, p)) &&
+      !skip.some((p) => matchesPrefix(b.definition.name, p)),
+  );
 }

@@ -11,7 +11,11 @@ export interface LivePod {
 }
 
 /** RunPodSandbox with tracking; the error names the call. */
-export async function startPod(ctx: BenchmarkContext, purpose: string, config: PodSandboxConfig = podConfig(ctx, purpose)): Promise<LivePod> {
+export async function startPod(
+  ctx: BenchmarkContext,
+  purpose: string,
+  config: PodSandboxConfig = podConfig(ctx, purpose),
+): Promise<LivePod> {
   try {
     const id = await ctx.cri.runPodSandbox(config, ctx.target.handler);
     ctx.tracker.addPod(id);
@@ -48,7 +52,9 @@ export async function runToCompletion(
   if (!opts.keep) await ctx.cri.removeContainer(id);
   if (status.exitCode !== 0 && !opts.allowFailure) {
     const tail = stdout.trim().split('\n').slice(-2).join(' | ');
-    throw new Error(`${container.command?.[0] ?? 'container'} exited with ${status.exitCode}${status.reason ? ` (${status.reason})` : ''}${tail ? `: ${tail}` : ''}`);
+    throw new Error(
+      `${container.command?.[0] ?? 'container'} exited with ${status.exitCode}${status.reason ? ` (${status.reason})` : ''}${tail ? `: ${tail}` : ''}`,
+    );
   }
   return { id, status, stdout };
 }

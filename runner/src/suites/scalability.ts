@@ -10,14 +10,24 @@ export const SCALABILITY_COUNTS = [5, 10, 50] as const;
 const MODES = ['serial', 'parallel'] as const;
 type Mode = (typeof MODES)[number];
 
-const SUFFIXES = ['start_all', 'destroy_all', 'start_latency_median', 'start_latency_p90', 'start_latency_max'] as const;
+const SUFFIXES = [
+  'start_all',
+  'destroy_all',
+  'start_latency_median',
+  'start_latency_p90',
+  'start_latency_max',
+] as const;
 const metricName = (mode: Mode, suffix: (typeof SUFFIXES)[number]): string => `${mode}_${suffix}`;
 
 /**
  * Runs `task` over `items` with at most `limit` in flight; resolves when all settled. Results in item
  * order. A limit of 1 is strictly serial.
  */
-export async function pool<T, R>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
   const results: PromiseSettledResult<R>[] = new Array(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -40,7 +50,12 @@ interface Started {
 }
 
 /** Start: RunPodSandbox + CreateContainer + StartContainer of one pod; its latency is the sum. */
-async function startOne(ctx: BenchmarkContext, params: ScalabilityParameters, n: number, i: number): Promise<{ started: Started; ms: number }> {
+async function startOne(
+  ctx: BenchmarkContext,
+  params: ScalabilityParameters,
+  n: number,
+  i: number,
+): Promise<{ started: Started; ms: number }> {
   if (ctx.signal.aborted) throw new InterruptedError();
   const pod = podConfig(ctx, `scale${n}`);
   let podId: string | undefined;
@@ -48,7 +63,11 @@ async function startOne(ctx: BenchmarkContext, params: ScalabilityParameters, n:
     const { value, ms } = await timed(async () => {
       podId = await ctx.cri.runPodSandbox(pod, ctx.target.handler);
       ctx.tracker.addPod(podId);
-      const containerId = await ctx.cri.createContainer(podId, containerConfig(ctx, `sleeper-${i}`, params.command), pod);
+      const containerId = await ctx.cri.createContainer(
+        podId,
+        containerConfig(ctx, `sleeper-${i}`, params.command),
+        pod,
+      );
       await ctx.cri.startContainer(containerId);
       return { podId, containerId };
     });
@@ -76,10 +95,19 @@ function firstRejection(results: PromiseSettledResult<unknown>[]): { count: numb
 }
 
 /** One mode of one iteration: start all N, then destroy all N. */
-async function runMode(ctx: BenchmarkContext, params: ScalabilityParameters, n: number, mode: Mode): Promise<{ values: Record<string, number>; failure?: string }> {
+async function runMode(
+  ctx: BenchmarkContext,
+  params: ScalabilityParameters,
+  n: number,
+  mode: Mode,
+): Promise<{ values: Record<string, number>; failure?: string }> {
   const limit = mode === 'serial' ? 1 : params.concurrency;
   const t0 = process.hrtime.bigint();
-  const starts = await pool(Array.from({ length: n }, (_, i) => i), limit, (i) => startOne(ctx, params, n, i));
+  const starts = await pool(
+    Array.from({ length: n }, (_, i) => i),
+    limit,
+    (i) => startOne(ctx, params, n, i),
+  );
   const startAll = Number(process.hrtime.bigint() - t0) / 1e9;
   const started = starts.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const t1 = process.hrtime.bigint();
@@ -112,11 +140,36 @@ export function scalabilityDefinition(n: number): BenchmarkDefinition {
     description: `${n} pods with one long-running container each: all started (RunPodSandbox + CreateContainer + StartContainer), then all destroyed, once one after the other (serial, TouchStone's Scalability${n}) and once with up to \`concurrency\` in flight (parallel, as the kubelet starts pods). Per-container start latencies are summarised per repetition (median, p90, max).`,
     origin: ['touchstone'],
     metrics: MODES.flatMap((mode) => [
-      { name: metricName(mode, 'start_all'), unit: 's' as const, direction: 'lower' as const, description: `${mode}: time until all ${n} containers were started` },
-      { name: metricName(mode, 'destroy_all'), unit: 's' as const, direction: 'lower' as const, description: `${mode}: time until all ${n} pods were stopped and removed` },
-      { name: metricName(mode, 'start_latency_median'), unit: 'ms' as const, direction: 'lower' as const, description: `${mode}: median start latency of one container in this repetition` },
-      { name: metricName(mode, 'start_latency_p90'), unit: 'ms' as const, direction: 'lower' as const, description: `${mode}: 90th percentile start latency in this repetition` },
-      { name: metricName(mode, 'start_latency_max'), unit: 'ms' as const, direction: 'lower' as const, description: `${mode}: slowest container start in this repetition` },
+      {
+        name: metricName(mode, 'start_all'),
+        unit: 's' as const,
+        direction: 'lower' as const,
+        description: `${mode}: time until all ${n} containers were started`,
+      },
+      {
+        name: metricName(mode, 'destroy_all'),
+        unit: 's' as const,
+        direction: 'lower' as const,
+        description: `${mode}: time until all ${n} pods were stopped and removed`,
+      },
+      {
+        name: metricName(mode, 'start_latency_median'),
+        unit: 'ms' as const,
+        direction: 'lower' as const,
+        description: `${mode}: median start latency of one container in this repetition`,
+      },
+      {
+        name: metricName(mode, 'start_latency_p90'),
+        unit: 'ms' as const,
+        direction: 'lower' as const,
+        description: `${mode}: 90th percentile start latency in this repetition`,
+      },
+      {
+        name: metricName(mode, 'start_latency_max'),
+        unit: 'ms' as const,
+        direction: 'lower' as const,
+        description: `${mode}: slowest container start in this repetition`,
+      },
     ]),
   };
 }
@@ -134,7 +187,8 @@ export function scalabilityBenchmark(n: number): Benchmark<ScalabilityParameters
         Object.assign(values, r.values);
         if (r.failure) {
           failure ??= `${mode}: ${r.failure}`;
-          for (const s of SUFFIXES) if (!(metricName(mode, s) in values)) errors[metricName(mode, s)] = r.failure;
+          for (const s of SUFFIXES)
+            if (!(metricName(mode, s) in values)) errors[metricName(mode, s)] = r.failure;
         }
       }
       return failure ? { values, errors, failure } : { values, errors };

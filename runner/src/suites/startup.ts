@@ -24,16 +24,29 @@ export function latencySummary(latenciesMs: readonly number[]): Record<string, n
   };
 }
 
-const LATENCY_METRICS = ['latency_min', 'latency_mean', 'latency_median', 'latency_p90', 'latency_p99', 'latency_max'] as const;
+const LATENCY_METRICS = [
+  'latency_min',
+  'latency_mean',
+  'latency_median',
+  'latency_p90',
+  'latency_p99',
+  'latency_max',
+] as const;
 
 /** Polls ContainerStatus quickly (the latency is taken from finishedAt, not from the poll). */
-async function waitExited(ctx: BenchmarkContext, id: string, timeoutMs: number): Promise<{ finishedAtNs: bigint; exitCode: number; reason: string }> {
+async function waitExited(
+  ctx: BenchmarkContext,
+  id: string,
+  timeoutMs: number,
+): Promise<{ finishedAtNs: bigint; exitCode: number; reason: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (ctx.signal.aborted) throw new InterruptedError();
     const s = await ctx.cri.containerStatus(id);
-    if (s.state === 'CONTAINER_EXITED') return { finishedAtNs: BigInt(s.finishedAt), exitCode: s.exitCode, reason: s.reason };
-    if (Date.now() > deadline) throw new Error(`container did not exit within ${Math.round(timeoutMs / 1000)} s (state ${s.state})`);
+    if (s.state === 'CONTAINER_EXITED')
+      return { finishedAtNs: BigInt(s.finishedAt), exitCode: s.exitCode, reason: s.reason };
+    if (Date.now() > deadline)
+      throw new Error(`container did not exit within ${Math.round(timeoutMs / 1000)} s (state ${s.state})`);
     await sleep(5);
   }
 }
@@ -42,17 +55,57 @@ export const startupLatencyBenchmark: Benchmark<StartupLatencyParameters> = {
   definition: {
     name: 'startup.latency',
     description:
-      'One repetition runs `count` fresh containers one after the other (default 1000, [oci-engines]), each executing /bin/true in one pod made for the repetition: latency is from the host\'s clock before CreateContainer to the runtime\'s recorded exit (finishedAt), like `nerdctl run --rm`. Per repetition: min, mean, median, p90, p99, max, total time, and how many containers failed. A repetition whose share of failed containers exceeds maxErrorRate counts as a failed attempt.',
+      "One repetition runs `count` fresh containers one after the other (default 1000, [oci-engines]), each executing /bin/true in one pod made for the repetition: latency is from the host's clock before CreateContainer to the runtime's recorded exit (finishedAt), like `nerdctl run --rm`. Per repetition: min, mean, median, p90, p99, max, total time, and how many containers failed. A repetition whose share of failed containers exceeds maxErrorRate counts as a failed attempt.",
     origin: ['oci-engines', 'runc-crun'],
     metrics: [
-      { name: 'latency_min', unit: 'ms', direction: 'lower', description: 'fastest container of the repetition' },
-      { name: 'latency_mean', unit: 'ms', direction: 'lower', description: 'mean over the repetition\'s containers' },
-      { name: 'latency_median', unit: 'ms', direction: 'lower', description: 'median over the repetition\'s containers' },
-      { name: 'latency_p90', unit: 'ms', direction: 'lower', description: '90th percentile over the repetition\'s containers' },
-      { name: 'latency_p99', unit: 'ms', direction: 'lower', description: '99th percentile over the repetition\'s containers' },
-      { name: 'latency_max', unit: 'ms', direction: 'lower', description: 'slowest container of the repetition (spikes show here)' },
-      { name: 'total_time', unit: 's', direction: 'lower', description: 'wall time of the whole repetition, removals included' },
-      { name: 'errors', unit: 'count', direction: 'lower', description: 'containers that failed to create, start or exit 0' },
+      {
+        name: 'latency_min',
+        unit: 'ms',
+        direction: 'lower',
+        description: 'fastest container of the repetition',
+      },
+      {
+        name: 'latency_mean',
+        unit: 'ms',
+        direction: 'lower',
+        description: "mean over the repetition's containers",
+      },
+      {
+        name: 'latency_median',
+        unit: 'ms',
+        direction: 'lower',
+        description: "median over the repetition's containers",
+      },
+      {
+        name: 'latency_p90',
+        unit: 'ms',
+        direction: 'lower',
+        description: "90th percentile over the repetition's containers",
+      },
+      {
+        name: 'latency_p99',
+        unit: 'ms',
+        direction: 'lower',
+        description: "99th percentile over the repetition's containers",
+      },
+      {
+        name: 'latency_max',
+        unit: 'ms',
+        direction: 'lower',
+        description: 'slowest container of the repetition (spikes show here)',
+      },
+      {
+        name: 'total_time',
+        unit: 's',
+        direction: 'lower',
+        description: 'wall time of the whole repetition, removals included',
+      },
+      {
+        name: 'errors',
+        unit: 'count',
+        direction: 'lower',
+        description: 'containers that failed to create, start or exit 0',
+      },
       { name: 'error_rate', unit: 'ratio', direction: 'lower', description: 'errors / count' },
     ],
   },
@@ -73,7 +126,8 @@ export const startupLatencyBenchmark: Benchmark<StartupLatencyParameters> = {
           id = await ctx.cri.createContainer(pod.id, container, pod.config);
           await ctx.cri.startContainer(id);
           const exit = await waitExited(ctx, id, ctx.callTimeoutSeconds * 1000);
-          if (exit.exitCode !== 0) throw new Error(`exited with ${exit.exitCode}${exit.reason ? ` (${exit.reason})` : ''}`);
+          if (exit.exitCode !== 0)
+            throw new Error(`exited with ${exit.exitCode}${exit.reason ? ` (${exit.reason})` : ''}`);
           latencies.push(Number(exit.finishedAtNs - begin) / 1e6);
         } catch (error) {
           if (error instanceof InterruptedError) throw error;
@@ -86,17 +140,32 @@ export const startupLatencyBenchmark: Benchmark<StartupLatencyParameters> = {
       const total = Number(process.hrtime.bigint() - t0) / 1e9;
       const errorCount = params.count - latencies.length;
       const rate = errorCount / params.count;
-      const values: Record<string, number> = { ...latencySummary(latencies), total_time: total, errors: errorCount, error_rate: rate };
+      const values: Record<string, number> = {
+        ...latencySummary(latencies),
+        total_time: total,
+        errors: errorCount,
+        error_rate: rate,
+      };
       const errors: Record<string, string> = {};
       const top = [...failures.entries()].sort((a, b) => b[1] - a[1])[0];
-      if (top) errors.errors = `${errorCount} of ${params.count} containers failed; most often (${top[1]}×): ${top[0]}`;
+      if (top)
+        errors.errors = `${errorCount} of ${params.count} containers failed; most often (${top[1]}×): ${top[0]}`;
       if (latencies.length === 0) Object.assign(errors, errorsFor(LATENCY_METRICS, errors.errors!));
-      if (rate > params.maxErrorRate) return { values, errors, failure: `${(rate * 100).toFixed(1)} % of containers failed (above maxErrorRate ${params.maxErrorRate}): ${top![0]}` };
+      if (rate > params.maxErrorRate)
+        return {
+          values,
+          errors,
+          failure: `${(rate * 100).toFixed(1)} % of containers failed (above maxErrorRate ${params.maxErrorRate}): ${top![0]}`,
+        };
       return { values, errors };
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
       const message = errorMessage(error);
-      return { values: {}, errors: errorsFor([...LATENCY_METRICS, 'total_time', 'errors', 'error_rate'], message), failure: message };
+      return {
+        values: {},
+        errors: errorsFor([...LATENCY_METRICS, 'total_time', 'errors', 'error_rate'], message),
+        failure: message,
+      };
     } finally {
       if (pod) await discardPod(ctx, pod.id);
     }
@@ -110,7 +179,10 @@ export const startupLatencyBenchmark: Benchmark<StartupLatencyParameters> = {
 export function parseAdjtimexClock(text: string): bigint {
   const sec = /time\.tv_sec:\s+(\d+)/.exec(text);
   const usec = /time\.tv_usec:\s+(\d+)/.exec(text);
-  if (!sec || !usec) throw new Error(`no clock reading in the container's output: ${text.trim().split('\n').slice(-2).join(' | ') || '(empty)'}`);
+  if (!sec || !usec)
+    throw new Error(
+      `no clock reading in the container's output: ${text.trim().split('\n').slice(-2).join(' | ') || '(empty)'}`,
+    );
   return BigInt(sec[1]!) * 1_000_000_000n + BigInt(usec[1]!) * 1000n;
 }
 
@@ -121,13 +193,23 @@ export const firstOutputBenchmark: Benchmark<FirstOutputParameters> = {
   definition: {
     name: 'startup.first-output',
     description:
-      'Time to operational: the host notes its clock, then a fresh pod and container start and the container prints its own reading of the same clock (busybox adjtimex, microseconds); the difference is how long until the container\'s process runs. Measured for the small bench image and for a large one (the bench image plus a few hundred MB of filler layers, built offline by `stack up`; never pulled during a run).',
+      "Time to operational: the host notes its clock, then a fresh pod and container start and the container prints its own reading of the same clock (busybox adjtimex, microseconds); the difference is how long until the container's process runs. Measured for the small bench image and for a large one (the bench image plus a few hundred MB of filler layers, built offline by `stack up`; never pulled during a run).",
     origin: ['runc-crun'],
     metrics: IMAGE_KINDS.flatMap((kind) => {
       const [toOutput, podToOutput] = firstOutputMetrics(kind);
       return [
-        { name: toOutput, unit: 'ms' as const, direction: 'lower' as const, description: `${kind} image: from before CreateContainer (pod ready) to the container's clock reading` },
-        { name: podToOutput, unit: 'ms' as const, direction: 'lower' as const, description: `${kind} image: from before RunPodSandbox to the container's clock reading (like docker run)` },
+        {
+          name: toOutput,
+          unit: 'ms' as const,
+          direction: 'lower' as const,
+          description: `${kind} image: from before CreateContainer (pod ready) to the container's clock reading`,
+        },
+        {
+          name: podToOutput,
+          unit: 'ms' as const,
+          direction: 'lower' as const,
+          description: `${kind} image: from before RunPodSandbox to the container's clock reading (like docker run)`,
+        },
       ];
     }),
   },
@@ -144,7 +226,9 @@ export const firstOutputBenchmark: Benchmark<FirstOutputParameters> = {
       try {
         if (!image) throw new Error('no large image configured (images.large)');
         if (!(await ctx.cri.imageStatus(image))) {
-          throw new Error(`image "${image}" is not present (images are never pulled during a run; \`stack up\` builds it when images.largeSizeMiB > 0)`);
+          throw new Error(
+            `image "${image}" is not present (images are never pulled during a run; \`stack up\` builds it when images.largeSizeMiB > 0)`,
+          );
         }
         const podBegin = wallClockNs();
         pod = await startPod(ctx, `first-output-${kind}`);

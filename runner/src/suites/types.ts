@@ -37,7 +37,11 @@ export interface Benchmark<P = unknown> {
   definition: BenchmarkDefinition;
   /** This benchmark's validated parameters from the config. */
   parameters(config: Config): P;
-  iterate(ctx: BenchmarkContext, params: P, iteration: { index: number; warmup: boolean }): Promise<IterationOutcome>;
+  iterate(
+    ctx: BenchmarkContext,
+    params: P,
+    iteration: { index: number; warmup: boolean },
+  ): Promise<IterationOutcome>;
 }
 
 /** Thrown inside an iteration when the run was interrupted; never recorded as a runtime error. */

@@ -85,7 +85,10 @@ export interface SysbenchMemoryResult {
 export function parseSysbenchMemory(text: string): SysbenchMemoryResult {
   const need = requireKeys(text);
   const transferred = /^([\d.]+) MiB transferred \(([\d.]+) MiB\/sec\)/m.exec(text);
-  if (!transferred) throw new Error(`sysbench memory output has no "MiB transferred" line (output ends: ${text.trim().split('\n').slice(-3).join(' | ') || '(empty)'})`);
+  if (!transferred)
+    throw new Error(
+      `sysbench memory output has no "MiB transferred" line (output ends: ${text.trim().split('\n').slice(-3).join(' | ') || '(empty)'})`,
+    );
   return {
     totalTimeSeconds: need('General statistics.total time'),
     totalEvents: need('General statistics.total number of events'),
@@ -98,7 +101,13 @@ export function parseSysbenchMemory(text: string): SysbenchMemoryResult {
 }
 
 /** Arguments of a sysbench memory run over a fixed total size (no time bound: total time is the metric). */
-export function sysbenchMemoryArgs(p: { blockSize: string; totalSize: string; operation: string; accessMode: string; threads: number }): string[] {
+export function sysbenchMemoryArgs(p: {
+  blockSize: string;
+  totalSize: string;
+  operation: string;
+  accessMode: string;
+  threads: number;
+}): string[] {
   return [
     'memory',
     `--memory-block-size=${p.blockSize}`,
@@ -139,13 +148,27 @@ export function parseSysbenchFileio(text: string): SysbenchFileioResult {
 /** Bytes written by `sysbench fileio prepare`, from "67108864 bytes written in 0.10 seconds (…)". */
 export function parseSysbenchFileioPrepare(text: string): { bytes: number; seconds: number } {
   const m = /^(\d+) bytes written in ([\d.]+) seconds/m.exec(text);
-  if (!m) throw new Error(`sysbench fileio prepare output has no "bytes written" line (output ends: ${text.trim().split('\n').slice(-3).join(' | ') || '(empty)'})`);
+  if (!m)
+    throw new Error(
+      `sysbench fileio prepare output has no "bytes written" line (output ends: ${text.trim().split('\n').slice(-3).join(' | ') || '(empty)'})`,
+    );
   return { bytes: Number(m[1]), seconds: Number(m[2]) };
 }
 
 /** Arguments shared by prepare, run and cleanup, so that all three see the same file set. */
-export function sysbenchFileioArgs(p: { fileNum: number; totalSize: string; blockSize: string; threads: number }): string[] {
-  return ['fileio', `--file-num=${p.fileNum}`, `--file-total-size=${p.totalSize}`, `--file-block-size=${p.blockSize}`, `--threads=${p.threads}`];
+export function sysbenchFileioArgs(p: {
+  fileNum: number;
+  totalSize: string;
+  blockSize: string;
+  threads: number;
+}): string[] {
+  return [
+    'fileio',
+    `--file-num=${p.fileNum}`,
+    `--file-total-size=${p.totalSize}`,
+    `--file-block-size=${p.blockSize}`,
+    `--threads=${p.threads}`,
+  ];
 }
 
 /** A sysbench size ("8K", "1G", "512") in bytes; sysbench's suffixes are powers of 1024. */

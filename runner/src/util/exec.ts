@@ -17,7 +17,11 @@ export interface ExecOptions {
 }
 
 /** Runs a command to completion; throws CommandError (command, args, exit code, stderr tail) on failure. */
-export function exec(command: string, args: readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
+export function exec(
+  command: string,
+  args: readonly string[],
+  options: ExecOptions = {},
+): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       command,
@@ -47,7 +51,12 @@ export function exec(command: string, args: readonly string[], options: ExecOpti
 }
 
 /** Starts a long-running daemon detached from our process group, its output appended to a log fd. */
-export function spawnDaemon(command: string, args: readonly string[], logFd: number, env: NodeJS.ProcessEnv): number {
+export function spawnDaemon(
+  command: string,
+  args: readonly string[],
+  logFd: number,
+  env: NodeJS.ProcessEnv,
+): number {
   const child = spawn(command, args, { detached: true, stdio: ['ignore', logFd, logFd], env });
   child.unref();
   if (child.pid === undefined) throw new CommandError(command, args, null, 'failed to start');

@@ -1,7 +1,9 @@
 /** A plain-text table with aligned columns; numbers right-aligned. Pure, for terminals and logs. */
 export function renderTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const isNumeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^[-+]?[\d.,]+(e[-+]?\d+)?$|^–$/.test(r[i] ?? '')));
+  const isNumeric = header.map(
+    (_, i) => rows.length > 0 && rows.every((r) => /^[-+]?[\d.,]+(e[-+]?\d+)?$|^–$/.test(r[i] ?? '')),
+  );
   const line = (cells: string[]): string =>
     cells
       .map((c, i) => (isNumeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))

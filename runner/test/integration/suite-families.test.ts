@@ -49,7 +49,10 @@ const resultOf = (run: RunResult, benchmark: string, handler: string): Benchmark
 };
 const median = (r: BenchmarkResult, metric: string): number => {
   const m = r.metrics.find((x) => x.name === metric);
-  if (!m?.summary) throw new Error(`${r.benchmark} ${r.target}: no samples for ${metric} (${r.status}: ${r.reason ?? ''}; ${JSON.stringify(m?.errors)})`);
+  if (!m?.summary)
+    throw new Error(
+      `${r.benchmark} ${r.target}: no samples for ${metric} (${r.status}: ${r.reason ?? ''}; ${JSON.stringify(m?.errors)})`,
+    );
   return m.summary.median;
 };
 
@@ -69,7 +72,9 @@ async function runsUnderLimit(handler: string, bytes: number): Promise<boolean> 
   const pod = podConfig(ctx, 'verify');
   const podId = await cri.runPodSandbox(pod, handler);
   try {
-    const c = containerConfig(ctx, 'verify', ['/bin/true'], { linux: { resources: { memoryLimitInBytes: bytes } } });
+    const c = containerConfig(ctx, 'verify', ['/bin/true'], {
+      linux: { resources: { memoryLimitInBytes: bytes } },
+    });
     try {
       const id = await cri.createContainer(podId, c, pod);
       await cri.startContainer(id);
@@ -84,15 +89,17 @@ async function runsUnderLimit(handler: string, bytes: number): Promise<boolean> 
   }
 }
 
-describe.skipIf(unavailable !== null)('every benchmark family on a real containerd stack (runc, crun)', () => {
-  let all: RunResult;
+describe.skipIf(unavailable !== null)(
+  'every benchmark family on a real containerd stack (runc, crun)',
+  () => {
+    let all: RunResult;
 
-  beforeAll(async () => {
-    const up = await runCli(['stack', 'up', '--name', STACK, '--fix-host']);
-    expect(up.code, up.stderr).toBe(0);
-    all = await run(
-      'all',
-      `
+    beforeAll(async () => {
+      const up = await runCli(['stack', 'up', '--name', STACK, '--fix-host']);
+      expect(up.code, up.stderr).toBe(0);
+      all = await run(
+        'all',
+        `
 name: suite-itest
 targets:
   - stack: ${STACK}
@@ -112,115 +119,120 @@ parameters:
   overhead.runtime: { observeSeconds: 0.5 }
   network.throughput: { bytes: 33554432 }
 `,
-    );
-  });
+      );
+    });
 
-  afterAll(async () => {
-    const down = await runCli(['stack', 'down', '--name', STACK]);
-    expect(down.code, down.stderr).toBe(0);
-    expect(processesUnder(STATE_DIR)).toEqual([]);
-    expect(mountsUnder(STATE_DIR)).toEqual([]);
-  });
+    afterAll(async () => {
+      const down = await runCli(['stack', 'down', '--name', STACK]);
+      expect(down.code, down.stderr).toBe(0);
+      expect(processesUnder(STATE_DIR)).toEqual([]);
+      expect(mountsUnder(STATE_DIR)).toEqual([]);
+    });
 
-  test('every family has numbers on every handler, and no pod is left', async () => {
-    for (const r of all.results) expect(`${r.benchmark} ${r.target} ${r.status} ${r.reason ?? ''}`).toMatch(/ ok $/);
-    expect(new Set(all.benchmarks.map((b) => b.name.split('.')[0]))).toEqual(new Set(['performance', 'startup', 'scalability', 'limits', 'overhead', 'network']));
-    expect(await podsLeft()).toEqual([]);
-  });
+    test('every family has numbers on every handler, and no pod is left', async () => {
+      for (const r of all.results)
+        expect(`${r.benchmark} ${r.target} ${r.status} ${r.reason ?? ''}`).toMatch(/ ok $/);
+      expect(new Set(all.benchmarks.map((b) => b.name.split('.')[0]))).toEqual(
+        new Set(['performance', 'startup', 'scalability', 'limits', 'overhead', 'network']),
+      );
+      expect(await podsLeft()).toEqual([]);
+    });
 
-  test('performance.memory and performance.disk: plausible sysbench numbers for every mode', () => {
-    for (const h of HANDLERS) {
-      const mem = resultOf(all, 'performance.memory', h);
-      expect(median(mem, 'mib_per_second')).toBeGreaterThan(100);
-      // 512 MiB at the measured rate takes the measured time
-      expect(512 / median(mem, 'mib_per_second')).toBeCloseTo(median(mem, 'total_time'), 1);
-      const disk = resultOf(all, 'performance.disk', h);
-      for (const mode of ['seqrd', 'rndrd', 'seqwr', 'seqrewr', 'rndwr']) {
-        expect(median(disk, `${mode}_mib_per_second`)).toBeGreaterThan(1);
-        expect(median(disk, `${mode}_total_time`)).toBeGreaterThan(0);
+    test('performance.memory and performance.disk: plausible sysbench numbers for every mode', () => {
+      for (const h of HANDLERS) {
+        const mem = resultOf(all, 'performance.memory', h);
+        expect(median(mem, 'mib_per_second')).toBeGreaterThan(100);
+        // 512 MiB at the measured rate takes the measured time
+        expect(512 / median(mem, 'mib_per_second')).toBeCloseTo(median(mem, 'total_time'), 1);
+        const disk = resultOf(all, 'performance.disk', h);
+        for (const mode of ['seqrd', 'rndrd', 'seqwr', 'seqrewr', 'rndwr']) {
+          expect(median(disk, `${mode}_mib_per_second`)).toBeGreaterThan(1);
+          expect(median(disk, `${mode}_total_time`)).toBeGreaterThan(0);
+        }
       }
-    }
-  });
+    });
 
-  test('a CPU quota of 10 % makes the same work take several times longer than unlimited', () => {
-    for (const h of HANDLERS) {
-      const unlimited = median(resultOf(all, 'performance.cpu', h), 'total_time');
-      const limited = median(resultOf(all, 'limits.cpu.time', h), 'total_time');
-      expect(limited).toBeGreaterThan(3 * unlimited);
-      const scaling = resultOf(all, 'limits.cpu.scaling', h);
-      expect(median(scaling, 'updates')).toBeGreaterThan(0);
-      expect(median(scaling, 'update_latency')).toBeGreaterThan(0);
-    }
-  });
-
-  test('limits.memory.min: the container runs at the limit found and fails just below it', async () => {
-    for (const h of HANDLERS) {
-      const r = resultOf(all, 'limits.memory.min', h);
-      const bytes = r.metrics.find((m) => m.name === 'bytes')!.samples;
-      const failed = r.metrics.find((m) => m.name === 'failed_bytes')!.samples;
-      // Each search narrows the bracket to the precision asked for.
-      bytes.forEach((b, i) => expect(b - failed[i]!).toBeLessThanOrEqual(65536));
-      // The runtime's own memory use varies a little from run to run (runc: ±100 KiB of ~2.5 MiB):
-      // 20 % above the largest limit found runs, 20 % below the smallest failing one does not.
-      const above = Math.ceil((Math.max(...bytes) * 1.2) / 4096) * 4096;
-      const below = Math.floor((Math.min(...failed) * 0.8) / 4096) * 4096;
-      expect(await runsUnderLimit(h, above), `${h} at ${above}`).toBe(true);
-      expect(await runsUnderLimit(h, below), `${h} at ${below}`).toBe(false);
-    }
-    expect(await podsLeft()).toEqual([]);
-  });
-
-  test('startup: latencies are ordered and error-free; the large image is operational too', () => {
-    for (const h of HANDLERS) {
-      const s = resultOf(all, 'startup.latency', h);
-      expect(median(s, 'errors')).toBe(0);
-      expect(median(s, 'error_rate')).toBe(0);
-      expect(median(s, 'latency_min')).toBeGreaterThan(0);
-      expect(median(s, 'latency_min')).toBeLessThanOrEqual(median(s, 'latency_median'));
-      expect(median(s, 'latency_median')).toBeLessThanOrEqual(median(s, 'latency_max'));
-      expect(median(s, 'total_time') * 1000).toBeGreaterThan(10 * median(s, 'latency_min'));
-      const f = resultOf(all, 'startup.first-output', h);
-      for (const kind of ['small', 'large']) {
-        expect(median(f, `${kind}_to_output`)).toBeGreaterThan(0);
-        expect(median(f, `${kind}_to_output`)).toBeLessThan(30_000);
-        expect(median(f, `${kind}_pod_to_output`)).toBeGreaterThan(median(f, `${kind}_to_output`));
+    test('a CPU quota of 10 % makes the same work take several times longer than unlimited', () => {
+      for (const h of HANDLERS) {
+        const unlimited = median(resultOf(all, 'performance.cpu', h), 'total_time');
+        const limited = median(resultOf(all, 'limits.cpu.time', h), 'total_time');
+        expect(limited).toBeGreaterThan(3 * unlimited);
+        const scaling = resultOf(all, 'limits.cpu.scaling', h);
+        expect(median(scaling, 'updates')).toBeGreaterThan(0);
+        expect(median(scaling, 'update_latency')).toBeGreaterThan(0);
       }
-    }
-  });
+    });
 
-  test('scalability: starting all 5 takes at least as long as the slowest of them', () => {
-    for (const h of HANDLERS) {
-      const r = resultOf(all, 'scalability.runtime.5', h);
-      for (const mode of ['serial', 'parallel']) {
-        expect(median(r, `${mode}_start_all`) * 1000).toBeGreaterThanOrEqual(median(r, `${mode}_start_latency_max`) * 0.999);
-        expect(median(r, `${mode}_destroy_all`)).toBeGreaterThan(0);
+    test('limits.memory.min: the container runs at the limit found and fails just below it', async () => {
+      for (const h of HANDLERS) {
+        const r = resultOf(all, 'limits.memory.min', h);
+        const bytes = r.metrics.find((m) => m.name === 'bytes')!.samples;
+        const failed = r.metrics.find((m) => m.name === 'failed_bytes')!.samples;
+        // Each search narrows the bracket to the precision asked for.
+        bytes.forEach((b, i) => expect(b - failed[i]!).toBeLessThanOrEqual(65536));
+        // The runtime's own memory use varies a little from run to run (runc: ±100 KiB of ~2.5 MiB):
+        // 20 % above the largest limit found runs, 20 % below the smallest failing one does not.
+        const above = Math.ceil((Math.max(...bytes) * 1.2) / 4096) * 4096;
+        const below = Math.floor((Math.min(...failed) * 0.8) / 4096) * 4096;
+        expect(await runsUnderLimit(h, above), `${h} at ${above}`).toBe(true);
+        expect(await runsUnderLimit(h, below), `${h} at ${below}`).toBe(false);
       }
-    }
-  });
+      expect(await podsLeft()).toEqual([]);
+    });
 
-  test('overhead: non-zero CPU and memory attributed to the shim of each pod', () => {
-    for (const h of HANDLERS) {
-      const r = resultOf(all, 'overhead.runtime', h);
-      expect(median(r, 'cpu_time_total')).toBeGreaterThan(0);
-      expect(median(r, 'peak_rss')).toBeGreaterThan(1 << 20);
-      expect(median(r, 'processes')).toBeGreaterThanOrEqual(1);
-      expect(median(r, 'ctx_switches_total')).toBeGreaterThan(0);
-    }
-  });
+    test('startup: latencies are ordered and error-free; the large image is operational too', () => {
+      for (const h of HANDLERS) {
+        const s = resultOf(all, 'startup.latency', h);
+        expect(median(s, 'errors')).toBe(0);
+        expect(median(s, 'error_rate')).toBe(0);
+        expect(median(s, 'latency_min')).toBeGreaterThan(0);
+        expect(median(s, 'latency_min')).toBeLessThanOrEqual(median(s, 'latency_median'));
+        expect(median(s, 'latency_median')).toBeLessThanOrEqual(median(s, 'latency_max'));
+        expect(median(s, 'total_time') * 1000).toBeGreaterThan(10 * median(s, 'latency_min'));
+        const f = resultOf(all, 'startup.first-output', h);
+        for (const kind of ['small', 'large']) {
+          expect(median(f, `${kind}_to_output`)).toBeGreaterThan(0);
+          expect(median(f, `${kind}_to_output`)).toBeLessThan(30_000);
+          expect(median(f, `${kind}_pod_to_output`)).toBeGreaterThan(median(f, `${kind}_to_output`));
+        }
+      }
+    });
 
-  test('network: host ↔ pod throughput both ways', () => {
-    for (const h of HANDLERS) {
-      const r = resultOf(all, 'network.throughput', h);
-      expect(median(r, 'host_to_pod')).toBeGreaterThan(1);
-      expect(median(r, 'pod_to_host')).toBeGreaterThan(1);
-    }
-  });
+    test('scalability: starting all 5 takes at least as long as the slowest of them', () => {
+      for (const h of HANDLERS) {
+        const r = resultOf(all, 'scalability.runtime.5', h);
+        for (const mode of ['serial', 'parallel']) {
+          expect(median(r, `${mode}_start_all`) * 1000).toBeGreaterThanOrEqual(
+            median(r, `${mode}_start_latency_max`) * 0.999,
+          );
+          expect(median(r, `${mode}_destroy_all`)).toBeGreaterThan(0);
+        }
+      }
+    });
 
-  test('performance.disk in a host directory: files gone afterwards; too little space is a clear failure', async () => {
-    const hostDir = mkdtempSync(join(tmpdir(), 'rb-fileio-'));
-    const result = await run(
-      'disk',
-      `
+    test('overhead: non-zero CPU and memory attributed to the shim of each pod', () => {
+      for (const h of HANDLERS) {
+        const r = resultOf(all, 'overhead.runtime', h);
+        expect(median(r, 'cpu_time_total')).toBeGreaterThan(0);
+        expect(median(r, 'peak_rss')).toBeGreaterThan(1 << 20);
+        expect(median(r, 'processes')).toBeGreaterThanOrEqual(1);
+        expect(median(r, 'ctx_switches_total')).toBeGreaterThan(0);
+      }
+    });
+
+    test('network: host ↔ pod throughput both ways', () => {
+      for (const h of HANDLERS) {
+        const r = resultOf(all, 'network.throughput', h);
+        expect(median(r, 'host_to_pod')).toBeGreaterThan(1);
+        expect(median(r, 'pod_to_host')).toBeGreaterThan(1);
+      }
+    });
+
+    test('performance.disk in a host directory: files gone afterwards; too little space is a clear failure', async () => {
+      const hostDir = mkdtempSync(join(tmpdir(), 'rb-fileio-'));
+      const result = await run(
+        'disk',
+        `
 targets: [{ stack: ${STACK}, handlers: [runc] }]
 benchmarks: [performance.disk]
 runs: 1
@@ -228,14 +240,14 @@ warmup: 0
 parameters:
   performance.disk: { totalSize: 16M, fileNum: 2, events: 200, modes: [seqwr, rndrd], location: host, hostDir: ${hostDir} }
 `,
-    );
-    const disk = resultOf(result, 'performance.disk', 'runc');
-    expect(disk.status).toBe('ok');
-    expect(median(disk, 'seqwr_mib_per_second')).toBeGreaterThan(0);
-    expect(readdirSync(hostDir)).toEqual([]);
-    const short = await run(
-      'disk-short',
-      `
+      );
+      const disk = resultOf(result, 'performance.disk', 'runc');
+      expect(disk.status).toBe('ok');
+      expect(median(disk, 'seqwr_mib_per_second')).toBeGreaterThan(0);
+      expect(readdirSync(hostDir)).toEqual([]);
+      const short = await run(
+        'disk-short',
+        `
 targets: [{ stack: ${STACK}, handlers: [runc] }]
 benchmarks: [performance.disk]
 runs: 1
@@ -243,23 +255,28 @@ warmup: 0
 parameters:
   performance.disk: { totalSize: 900T, location: host, hostDir: ${hostDir} }
 `,
-    );
-    const failed = resultOf(short, 'performance.disk', 'runc');
-    expect(failed.status).toBe('failed');
-    expect(failed.reason).toMatch(/not enough free space .* need \d+ MiB .* \d+ MiB free/);
-    expect(readdirSync(hostDir)).toEqual([]);
-    expect(existsSync(hostDir)).toBe(true);
-    expect(await podsLeft()).toEqual([]);
-  });
+      );
+      const failed = resultOf(short, 'performance.disk', 'runc');
+      expect(failed.status).toBe('failed');
+      expect(failed.reason).toMatch(/not enough free space .* need \d+ MiB .* \d+ MiB free/);
+      expect(readdirSync(hostDir)).toEqual([]);
+      expect(existsSync(hostDir)).toBe(true);
+      expect(await podsLeft()).toEqual([]);
+    });
 
-  test('SIGINT in the middle of a 100000-container startup.latency repetition: interrupted, nothing left', { timeout: 120_000 }, async () => {
-    const out = join(work, 'sigint.json');
-    let sent = false;
-    const r = await runCli(
-      [
-        'run',
-        '--config',
-        writeConfig('sigint', `
+    test(
+      'SIGINT in the middle of a 100000-container startup.latency repetition: interrupted, nothing left',
+      { timeout: 120_000 },
+      async () => {
+        const out = join(work, 'sigint.json');
+        let sent = false;
+        const r = await runCli(
+          [
+            'run',
+            '--config',
+            writeConfig(
+              'sigint',
+              `
 targets: [{ stack: ${STACK}, handlers: [runc] }]
 benchmarks: [performance.memory, startup.latency]
 runs: 1
@@ -267,25 +284,28 @@ warmup: 0
 parameters:
   performance.memory: { totalSize: 64M }
   startup.latency: { count: 100000 }
-`),
-        '--out',
-        out,
-      ],
-      {
-        onStderr: (text, child) => {
-          // Progress lines come at the end of a repetition: the memory line means startup.latency began.
-          if (!sent && /performance\.memory\s+run 1\/1: ok/.test(text)) {
-            sent = true;
-            setTimeout(() => child.kill('SIGINT'), 2000);
-          }
-        },
+`,
+            ),
+            '--out',
+            out,
+          ],
+          {
+            onStderr: (text, child) => {
+              // Progress lines come at the end of a repetition: the memory line means startup.latency began.
+              if (!sent && /performance\.memory\s+run 1\/1: ok/.test(text)) {
+                sent = true;
+                setTimeout(() => child.kill('SIGINT'), 2000);
+              }
+            },
+          },
+        );
+        expect(sent).toBe(true);
+        expect(r.code).toBe(130);
+        const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+        expect(result.status).toBe('incomplete');
+        expect(resultOf(result, 'startup.latency', 'runc').status).toBe('interrupted');
+        expect(await podsLeft()).toEqual([]);
       },
     );
-    expect(sent).toBe(true);
-    expect(r.code).toBe(130);
-    const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
-    expect(result.status).toBe('incomplete');
-    expect(resultOf(result, 'startup.latency', 'runc').status).toBe('interrupted');
-    expect(await podsLeft()).toEqual([]);
-  });
-});
+  },
+);

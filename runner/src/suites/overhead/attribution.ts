@@ -42,7 +42,10 @@ export function parseProcStat(text: string): ProcStat {
   const open = text.indexOf('(');
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) throw new Error(`not a /proc/<pid>/stat line: ${text.slice(0, 80)}`);
-  const rest = text.slice(close + 2).trim().split(/\s+/);
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   // rest[0] is field 3 (state); utime is field 14 → rest[11]
   const f = (field: number): number => Number(rest[field - 3]);
   return {
@@ -57,12 +60,20 @@ export function parseProcStat(text: string): ProcStat {
 }
 
 /** VmHWM (peak resident set) and the context switches of one /proc/<pid>[/task/<tid>]/status. */
-export function parseProcStatus(text: string): { vmHwmBytes: number; voluntary: number; nonvoluntary: number } {
+export function parseProcStatus(text: string): {
+  vmHwmBytes: number;
+  voluntary: number;
+  nonvoluntary: number;
+} {
   const num = (key: string): number => {
     const m = new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text);
     return m ? Number(m[1]) : 0;
   };
-  return { vmHwmBytes: num('VmHWM') * 1024, voluntary: num('voluntary_ctxt_switches'), nonvoluntary: num('nonvoluntary_ctxt_switches') };
+  return {
+    vmHwmBytes: num('VmHWM') * 1024,
+    voluntary: num('voluntary_ctxt_switches'),
+    nonvoluntary: num('nonvoluntary_ctxt_switches'),
+  };
 }
 
 /** write_bytes (bytes that reached the block layer) and syscw (write calls) of /proc/<pid>/io. */
@@ -86,7 +97,12 @@ export function isRuntimeProcess(p: Pick<ProcEntry, 'comm' | 'cmdline'>): boolea
  * The processes serving one pod: a containerd shim whose command line says `-id <podId>` (and
  * `-address <socket>` when given), or a conmon naming one of `containerIds`.
  */
-export function findRuntimeRoots(procs: readonly ProcEntry[], podId: string, address?: string, containerIds: readonly string[] = []): number[] {
+export function findRuntimeRoots(
+  procs: readonly ProcEntry[],
+  podId: string,
+  address?: string,
+  containerIds: readonly string[] = [],
+): number[] {
   const argAfter = (cmd: string[], flag: string): string | undefined => {
     const i = cmd.indexOf(flag);
     return i >= 0 ? cmd[i + 1] : undefined;

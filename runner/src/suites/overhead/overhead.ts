@@ -4,20 +4,43 @@ import { sleep } from '../../util/exec.ts';
 import { containerConfig, discardPod, timed } from '../pods.ts';
 import { errorsFor, startPod, type LivePod } from '../run-once.ts';
 import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from '../types.ts';
-import { findRuntimeRoots, overheadValues, runtimeTree, sumCounters, type ProcCounters } from './attribution.ts';
+import {
+  findRuntimeRoots,
+  overheadValues,
+  runtimeTree,
+  sumCounters,
+  type ProcCounters,
+} from './attribution.ts';
 import { readCounters, readProcSnapshot } from './proc.ts';
 
-const METRICS = ['cpu_time_start', 'cpu_time_total', 'peak_rss', 'write_bytes_start', 'write_ops_start', 'write_iops_start', 'ctx_switches_total', 'processes'];
+const METRICS = [
+  'cpu_time_start',
+  'cpu_time_total',
+  'peak_rss',
+  'write_bytes_start',
+  'write_ops_start',
+  'write_iops_start',
+  'ctx_switches_total',
+  'processes',
+];
 
 /** The runtime's processes for the pod right now, and their summed counters. */
-async function readRuntime(ctx: BenchmarkContext, podId: string, containerIds: string[]): Promise<{ pids: number[]; counters: ProcCounters }> {
+async function readRuntime(
+  ctx: BenchmarkContext,
+  podId: string,
+  containerIds: string[],
+): Promise<{ pids: number[]; counters: ProcCounters }> {
   const procs = await readProcSnapshot();
   const roots = findRuntimeRoots(procs, podId, ctx.cri.endpoint, containerIds);
   if (roots.length === 0) {
-    throw new Error(`no runtime process found for pod ${podId.slice(0, 12)} (looked for a containerd shim with "-id ${podId.slice(0, 12)}…" or a conmon); the runtime must run on this host`);
+    throw new Error(
+      `no runtime process found for pod ${podId.slice(0, 12)} (looked for a containerd shim with "-id ${podId.slice(0, 12)}…" or a conmon); the runtime must run on this host`,
+    );
   }
   const pids = runtimeTree(procs, roots);
-  const counters = (await Promise.all(pids.map((pid) => readCounters(pid)))).filter((c): c is ProcCounters => c !== null);
+  const counters = (await Promise.all(pids.map((pid) => readCounters(pid)))).filter(
+    (c): c is ProcCounters => c !== null,
+  );
   return { pids, counters: sumCounters(counters) };
 }
 
@@ -25,17 +48,59 @@ export const overheadBenchmark: Benchmark<OverheadParameters> = {
   definition: {
     name: 'overhead.runtime',
     description:
-      'What the runtime itself costs per pod: CPU time, peak RSS, block-layer writes and context switches of the runtime\'s own processes (containerd shim, conmon, runsc sentry and gofer, and the runc/crun/youki invocations the shim reaps), attributed by PID tree from /proc, the workload (pause and the container\'s processes) excluded. Read three times: before CreateContainer, after StartContainer, and after the container ran for observeSeconds. Only /proc is read; nothing runs inside the measured container.',
+      "What the runtime itself costs per pod: CPU time, peak RSS, block-layer writes and context switches of the runtime's own processes (containerd shim, conmon, runsc sentry and gofer, and the runc/crun/youki invocations the shim reaps), attributed by PID tree from /proc, the workload (pause and the container's processes) excluded. Read three times: before CreateContainer, after StartContainer, and after the container ran for observeSeconds. Only /proc is read; nothing runs inside the measured container.",
     origin: ['oci-engines'],
     metrics: [
-      { name: 'cpu_time_start', unit: 'ms', direction: 'lower', description: 'runtime CPU time (user + system, reaped helpers included) spent on CreateContainer + StartContainer' },
-      { name: 'cpu_time_total', unit: 'ms', direction: 'lower', description: 'runtime CPU time for the pod from its start to the end of the observation' },
-      { name: 'peak_rss', unit: 'bytes', direction: 'lower', description: 'sum of VmHWM of the runtime processes alive at the end' },
-      { name: 'write_bytes_start', unit: 'bytes', direction: 'lower', description: 'bytes the runtime processes sent to the block layer during the container start (/proc/<pid>/io write_bytes)' },
-      { name: 'write_ops_start', unit: 'count', direction: 'lower', description: 'write system calls of the runtime processes during the container start (syscw)' },
-      { name: 'write_iops_start', unit: 'IOPS', direction: 'lower', description: 'write_ops_start per second of start time' },
-      { name: 'ctx_switches_total', unit: 'count', direction: 'lower', description: 'voluntary + involuntary context switches of the live runtime threads at the end' },
-      { name: 'processes', unit: 'count', direction: 'lower', description: 'runtime processes attributed to the pod at the end' },
+      {
+        name: 'cpu_time_start',
+        unit: 'ms',
+        direction: 'lower',
+        description:
+          'runtime CPU time (user + system, reaped helpers included) spent on CreateContainer + StartContainer',
+      },
+      {
+        name: 'cpu_time_total',
+        unit: 'ms',
+        direction: 'lower',
+        description: 'runtime CPU time for the pod from its start to the end of the observation',
+      },
+      {
+        name: 'peak_rss',
+        unit: 'bytes',
+        direction: 'lower',
+        description: 'sum of VmHWM of the runtime processes alive at the end',
+      },
+      {
+        name: 'write_bytes_start',
+        unit: 'bytes',
+        direction: 'lower',
+        description:
+          'bytes the runtime processes sent to the block layer during the container start (/proc/<pid>/io write_bytes)',
+      },
+      {
+        name: 'write_ops_start',
+        unit: 'count',
+        direction: 'lower',
+        description: 'write system calls of the runtime processes during the container start (syscw)',
+      },
+      {
+        name: 'write_iops_start',
+        unit: 'IOPS',
+        direction: 'lower',
+        description: 'write_ops_start per second of start time',
+      },
+      {
+        name: 'ctx_switches_total',
+        unit: 'count',
+        direction: 'lower',
+        description: 'voluntary + involuntary context switches of the live runtime threads at the end',
+      },
+      {
+        name: 'processes',
+        unit: 'count',
+        direction: 'lower',
+        description: 'runtime processes attributed to the pod at the end',
+      },
     ],
   },
   parameters: (config) => config.parameters['overhead.runtime'],
@@ -57,7 +122,13 @@ export const overheadBenchmark: Benchmark<OverheadParameters> = {
         await sleep(Math.min(250, params.observeSeconds * 1000 - waited));
       }
       const end = await readRuntime(ctx, pod.id, [containerId]);
-      const values = overheadValues({ beforeStart: before.counters, afterStart: after.counters, end: end.counters, startSeconds: ms / 1000, processes: end.pids.length });
+      const values = overheadValues({
+        beforeStart: before.counters,
+        afterStart: after.counters,
+        end: end.counters,
+        startSeconds: ms / 1000,
+        processes: end.pids.length,
+      });
       return { values, errors: {} };
     } catch (error) {
       if (error instanceof InterruptedError) throw error;

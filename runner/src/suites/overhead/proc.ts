@@ -1,6 +1,12 @@
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseProcIo, parseProcStat, parseProcStatus, type ProcCounters, type ProcEntry } from './attribution.ts';
+import {
+  parseProcIo,
+  parseProcStat,
+  parseProcStatus,
+  type ProcCounters,
+  type ProcEntry,
+} from './attribution.ts';
 
 /** Reads a /proc file, or null when the process is gone (it may exit between listing and reading). */
 async function maybe<T>(read: () => Promise<T>): Promise<T | null> {

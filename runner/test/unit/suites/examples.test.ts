@@ -3,7 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config/load.ts';
 import { BENCHMARKS, selectBenchmarks } from '../../../src/suites/registry.ts';
 
-const example = (name: string): string => join(import.meta.dirname, '..', '..', '..', '..', 'examples', `${name}.yaml`);
+const example = (name: string): string =>
+  join(import.meta.dirname, '..', '..', '..', '..', 'examples', `${name}.yaml`);
 const families = (names: string[]): Set<string> => new Set(names.map((n) => n.split('.')[0]!));
 
 describe('example configs', () => {
@@ -16,15 +17,25 @@ describe('example configs', () => {
     const all = families(BENCHMARKS.map((b) => b.definition.name));
     for (const name of ['quick', 'full']) {
       const config = await loadConfig(example(name));
-      expect(families(selectBenchmarks(config.benchmarks, config.skip).map((b) => b.definition.name))).toEqual(all);
+      expect(
+        families(selectBenchmarks(config.benchmarks, config.skip).map((b) => b.definition.name)),
+      ).toEqual(all);
     }
   });
 
-  test('paper.yaml keeps TouchStone\'s parameters', async () => {
+  test("paper.yaml keeps TouchStone's parameters", async () => {
     const c = await loadConfig(example('paper'));
-    expect(c.parameters['performance.cpu']).toMatchObject({ maxPrime: 20000, events: 10000, modes: ['events'] });
+    expect(c.parameters['performance.cpu']).toMatchObject({
+      maxPrime: 20000,
+      events: 10000,
+      modes: ['events'],
+    });
     expect(c.parameters['limits.cpu.time']).toMatchObject({ cpuQuotaMicros: 10000, cpuPeriodMicros: 100000 });
-    expect(c.parameters['limits.cpu.scaling']).toMatchObject({ startPercent: 50, endPercent: 100, rampSeconds: 10 });
+    expect(c.parameters['limits.cpu.scaling']).toMatchObject({
+      startPercent: 50,
+      endPercent: 100,
+      rampSeconds: 10,
+    });
     expect(selectBenchmarks(c.benchmarks, c.skip).map((b) => b.definition.name)).toEqual(
       expect.arrayContaining(['scalability.runtime.5', 'scalability.runtime.10', 'scalability.runtime.50']),
     );

@@ -15,24 +15,40 @@ describe('/proc parsers', () => {
     // A real line (cat reading its own stat), with the comm replaced by a hostile one.
     const line =
       '7338 (a b) (c)) R 7336 7336 32094 0 -1 4194304 101 0 0 0 12 34 5 6 20 0 1 0 122607 3133440 393 18446744073709551615 94152387563520 94152387583401 140729154429104 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0';
-    expect(parseProcStat(line)).toEqual({ pid: 7338, comm: 'a b) (c)', state: 'R', ppid: 7336, ownTicks: 46, childTicks: 11, startTicks: 122607 });
+    expect(parseProcStat(line)).toEqual({
+      pid: 7338,
+      comm: 'a b) (c)',
+      state: 'R',
+      ppid: 7336,
+      ownTicks: 46,
+      childTicks: 11,
+      startTicks: 122607,
+    });
   });
 
   test('status: VmHWM in bytes, context switches', () => {
-    const text = 'Name:\tcontainerd-shim\nVmHWM:\t    1964 kB\nvoluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3\n';
+    const text =
+      'Name:\tcontainerd-shim\nVmHWM:\t    1964 kB\nvoluntary_ctxt_switches:\t12\nnonvoluntary_ctxt_switches:\t3\n';
     expect(parseProcStatus(text)).toEqual({ vmHwmBytes: 1964 * 1024, voluntary: 12, nonvoluntary: 3 });
     // A kernel thread has no VmHWM line: zero, not an error.
     expect(parseProcStatus('Name:\tkthreadd\n').vmHwmBytes).toBe(0);
   });
 
   test('io: write_bytes and syscw', () => {
-    const text = 'rchar: 6976\nwchar: 0\nsyscr: 10\nsyscw: 58\nread_bytes: 0\nwrite_bytes: 45056\ncancelled_write_bytes: 0\n';
+    const text =
+      'rchar: 6976\nwchar: 0\nsyscr: 10\nsyscw: 58\nread_bytes: 0\nwrite_bytes: 45056\ncancelled_write_bytes: 0\n';
     expect(parseProcIo(text)).toEqual({ writeBytes: 45056, syscw: 58 });
   });
 });
 
 const HOST_NS = 'pid:[4026531836]';
-const proc = (pid: number, ppid: number, cmd: string, pidNs = HOST_NS, comm = cmd.split(' ')[0]!.split('/').pop()!.slice(0, 15)): ProcEntry => ({
+const proc = (
+  pid: number,
+  ppid: number,
+  cmd: string,
+  pidNs = HOST_NS,
+  comm = cmd.split(' ')[0]!.split('/').pop()!.slice(0, 15),
+): ProcEntry => ({
   pid,
   ppid,
   comm,
@@ -51,7 +67,11 @@ describe('attribution by PID tree', () => {
     proc(203, 200, '/usr/sbin/runc --root /run/containerd/runc/k8s.io create', HOST_NS),
     // another pod's shim and another stack's shim with the same pod id
     proc(300, 1, `/usr/bin/containerd-shim-runc-v2 -namespace k8s.io -id POD2 -address ${SOCKET}`),
-    proc(400, 1, '/usr/bin/containerd-shim-runc-v2 -namespace k8s.io -id POD1 -address /run/containerd/containerd.sock'),
+    proc(
+      400,
+      1,
+      '/usr/bin/containerd-shim-runc-v2 -namespace k8s.io -id POD1 -address /run/containerd/containerd.sock',
+    ),
   ];
 
   test('the shim of the pod on our socket is the root; another socket or pod is not', () => {
@@ -75,7 +95,10 @@ describe('attribution by PID tree', () => {
   });
 
   test('conmon (CRI-O) is found by the container id it names', () => {
-    const crio = [proc(600, 1, '/usr/bin/conmon -b /x -c CID1 --cid CID1 -n k8s_x'), proc(601, 600, '/bin/sleep 3600', 'pid:[3001]', 'sleep')];
+    const crio = [
+      proc(600, 1, '/usr/bin/conmon -b /x -c CID1 --cid CID1 -n k8s_x'),
+      proc(601, 600, '/bin/sleep 3600', 'pid:[3001]', 'sleep'),
+    ];
     expect(findRuntimeRoots(crio, 'PODC', undefined, ['CID1'])).toEqual([600]);
     expect(runtimeTree(crio, [600])).toEqual([600]);
   });
@@ -86,13 +109,24 @@ describe('overhead metrics', () => {
 
   test('sum of counters', () => {
     expect(sumCounters([])).toEqual(zero);
-    expect(sumCounters([{ ...zero, cpuTicks: 2, ctxSwitches: 5 }, { ...zero, cpuTicks: 3, peakRssBytes: 10 }])).toEqual({ ...zero, cpuTicks: 5, ctxSwitches: 5, peakRssBytes: 10 });
+    expect(
+      sumCounters([
+        { ...zero, cpuTicks: 2, ctxSwitches: 5 },
+        { ...zero, cpuTicks: 3, peakRssBytes: 10 },
+      ]),
+    ).toEqual({ ...zero, cpuTicks: 5, ctxSwitches: 5, peakRssBytes: 10 });
   });
 
   test('start deltas, totals at the end, ticks in ms', () => {
     const v = overheadValues({
       beforeStart: { cpuTicks: 1, peakRssBytes: 100, writeBytes: 4096, writeSyscalls: 10, ctxSwitches: 50 },
-      afterStart: { cpuTicks: 3, peakRssBytes: 200, writeBytes: 4096 + 45056, writeSyscalls: 68, ctxSwitches: 90 },
+      afterStart: {
+        cpuTicks: 3,
+        peakRssBytes: 200,
+        writeBytes: 4096 + 45056,
+        writeSyscalls: 68,
+        ctxSwitches: 90,
+      },
       end: { cpuTicks: 4, peakRssBytes: 300, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 120 },
       startSeconds: 0.08,
       processes: 1,
@@ -110,7 +144,13 @@ describe('overhead metrics', () => {
   });
 
   test('a helper that exited between readings never makes a delta negative', () => {
-    const v = overheadValues({ beforeStart: { ...zero, cpuTicks: 5, writeSyscalls: 9 }, afterStart: zero, end: zero, startSeconds: 0, processes: 0 });
+    const v = overheadValues({
+      beforeStart: { ...zero, cpuTicks: 5, writeSyscalls: 9 },
+      afterStart: zero,
+      end: zero,
+      startSeconds: 0,
+      processes: 0,
+    });
     expect(v.cpu_time_start).toBe(0);
     expect(v.write_ops_start).toBe(0);
     expect(v.write_iops_start).toBe(0);

@@ -41,13 +41,25 @@ describe('registry', () => {
   });
 
   test('prefixes select whole segments: "scalability.runtime" selects the three, "limits.cpu" two', () => {
-    expect(selectBenchmarks(['scalability.runtime'], []).map((b) => b.definition.name)).toEqual(['scalability.runtime.5', 'scalability.runtime.10', 'scalability.runtime.50']);
-    expect(selectBenchmarks(['limits.cpu'], []).map((b) => b.definition.name)).toEqual(['limits.cpu.time', 'limits.cpu.scaling']);
-    expect(selectBenchmarks(['scalability'], ['scalability.runtime.50']).map((b) => b.definition.name)).toEqual(['scalability.runtime.5', 'scalability.runtime.10']);
+    expect(selectBenchmarks(['scalability.runtime'], []).map((b) => b.definition.name)).toEqual([
+      'scalability.runtime.5',
+      'scalability.runtime.10',
+      'scalability.runtime.50',
+    ]);
+    expect(selectBenchmarks(['limits.cpu'], []).map((b) => b.definition.name)).toEqual([
+      'limits.cpu.time',
+      'limits.cpu.scaling',
+    ]);
+    expect(
+      selectBenchmarks(['scalability'], ['scalability.runtime.50']).map((b) => b.definition.name),
+    ).toEqual(['scalability.runtime.5', 'scalability.runtime.10']);
   });
 
   test('an old config (no new parameter keys, no images.large) still parses, with defaults', () => {
-    const config = ConfigSchema.parse({ parameters: { 'performance.cpu': { maxPrime: 100 } }, images: { pause: 'p', bench: 'b' } });
+    const config = ConfigSchema.parse({
+      parameters: { 'performance.cpu': { maxPrime: 100 } },
+      images: { pause: 'p', bench: 'b' },
+    });
     expect(config.images.large).toBe('localhost/runtime-bench/large:latest');
     expect(config.parameters['startup.latency'].count).toBe(1000);
     expect(Object.keys(BenchmarkParametersSchema.shape)).toContain('network.throughput');
@@ -61,21 +73,32 @@ describe('registry', () => {
 });
 
 describe('limits.memory.min bisection', () => {
-  const threshold = (min: number) => async (bytes: number): Promise<string | null> => (bytes >= min ? null : `OOM at ${bytes}`);
+  const threshold =
+    (min: number) =>
+    async (bytes: number): Promise<string | null> =>
+      bytes >= min ? null : `OOM at ${bytes}`;
 
-  test.each([160 * 1024, 2 * 1024 * 1024, 8 * 1024 * 1024 + 123, 32 * 1024 * 1024])('finds a limit within the precision above the true minimum %d', async (min) => {
-    const r = await bisectMinimum({ lower: 0, upper: 64 * 1024 * 1024, precision: 16 * 1024 }, threshold(min));
-    expect(r.bytes).toBeGreaterThanOrEqual(min);
-    expect(r.failedBytes).toBeLessThan(min);
-    expect(r.bytes - r.failedBytes).toBeLessThanOrEqual(16 * 1024);
-    expect(r.bytes % PAGE).toBe(0);
-    expect(r.failedWith).toMatch(/OOM/);
-    // one check of the ceiling, then log2(64 MiB / 16 KiB) = 12 halvings
-    expect(r.attempts).toBe(13);
-  });
+  test.each([160 * 1024, 2 * 1024 * 1024, 8 * 1024 * 1024 + 123, 32 * 1024 * 1024])(
+    'finds a limit within the precision above the true minimum %d',
+    async (min) => {
+      const r = await bisectMinimum(
+        { lower: 0, upper: 64 * 1024 * 1024, precision: 16 * 1024 },
+        threshold(min),
+      );
+      expect(r.bytes).toBeGreaterThanOrEqual(min);
+      expect(r.failedBytes).toBeLessThan(min);
+      expect(r.bytes - r.failedBytes).toBeLessThanOrEqual(16 * 1024);
+      expect(r.bytes % PAGE).toBe(0);
+      expect(r.failedWith).toMatch(/OOM/);
+      // one check of the ceiling, then log2(64 MiB / 16 KiB) = 12 halvings
+      expect(r.attempts).toBe(13);
+    },
+  );
 
   test('a ceiling that fails is an error naming it', async () => {
-    await expect(bisectMinimum({ lower: 0, upper: 1 << 20, precision: 4096 }, threshold(2 << 20))).rejects.toThrow(/upper bound of 1048576 bytes: OOM/);
+    await expect(
+      bisectMinimum({ lower: 0, upper: 1 << 20, precision: 4096 }, threshold(2 << 20)),
+    ).rejects.toThrow(/upper bound of 1048576 bytes: OOM/);
   });
 
   test('a floor that already works is the answer', async () => {
@@ -85,14 +108,21 @@ describe('limits.memory.min bisection', () => {
 
   test('a limit of 0 (no limit in CRI) is never tried', async () => {
     const tried: number[] = [];
-    await bisectMinimum({ lower: 0, upper: 1 << 20, precision: 4096 }, async (b) => (tried.push(b), b >= 8192 ? null : 'x'));
+    await bisectMinimum(
+      { lower: 0, upper: 1 << 20, precision: 4096 },
+      async (b) => (tried.push(b), b >= 8192 ? null : 'x'),
+    );
     expect(tried.every((b) => b > 0)).toBe(true);
   });
 });
 
 test('the CPU quota ramp rises in equal steps to the end value', () => {
-  expect(rampQuotas({ cpuPeriodMicros: 100000, startPercent: 50, endPercent: 100, steps: 5 })).toEqual([60000, 70000, 80000, 90000, 100000]);
-  expect(rampQuotas({ cpuPeriodMicros: 100000, startPercent: 50, endPercent: 100, steps: 1 })).toEqual([100000]);
+  expect(rampQuotas({ cpuPeriodMicros: 100000, startPercent: 50, endPercent: 100, steps: 5 })).toEqual([
+    60000, 70000, 80000, 90000, 100000,
+  ]);
+  expect(rampQuotas({ cpuPeriodMicros: 100000, startPercent: 50, endPercent: 100, steps: 1 })).toEqual([
+    100000,
+  ]);
 });
 
 describe('pool', () => {
@@ -108,7 +138,15 @@ describe('pool', () => {
       return x * 10;
     });
     expect(most).toBe(3);
-    expect(r.map((x) => (x.status === 'fulfilled' ? x.value : (x.reason as Error).message))).toEqual([10, 20, 30, 'four', 50, 60, 70]);
+    expect(r.map((x) => (x.status === 'fulfilled' ? x.value : (x.reason as Error).message))).toEqual([
+      10,
+      20,
+      30,
+      'four',
+      50,
+      60,
+      70,
+    ]);
   });
 
   test('limit 1 is serial', async () => {
@@ -125,7 +163,14 @@ describe('pool', () => {
 describe('startup', () => {
   test('per-repetition latency summary (type-7 quantiles)', () => {
     const s = latencySummary([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(s).toEqual({ latency_min: 1, latency_mean: 5.5, latency_median: 5.5, latency_p90: 9.1, latency_p99: 9.91, latency_max: 10 });
+    expect(s).toEqual({
+      latency_min: 1,
+      latency_mean: 5.5,
+      latency_median: 5.5,
+      latency_p90: 9.1,
+      latency_p99: 9.91,
+      latency_max: 10,
+    });
     expect(latencySummary([])).toEqual({});
   });
 
@@ -146,14 +191,24 @@ describe('startup', () => {
     return value: 5 (clock not synchronized)
 `;
     expect(parseAdjtimexClock(text)).toBe(1795251094188250000n);
-    expect(() => parseAdjtimexClock('adjtimex: Operation not permitted')).toThrow(/no clock reading.*not permitted/);
+    expect(() => parseAdjtimexClock('adjtimex: Operation not permitted')).toThrow(
+      /no clock reading.*not permitted/,
+    );
   });
 });
 
 describe('disk', () => {
   test('free space from df -Pk, also when the device name wraps the line', () => {
-    expect(parseDfAvailableKiB('Filesystem     1024-blocks     Used Available Capacity Mounted on\n/dev/vda         264212084 18957656  76543608      20% /\n')).toBe(76543608);
-    expect(parseDfAvailableKiB('Filesystem 1024-blocks Used Available Capacity Mounted on\noverlay-with-a-very-long-name\n 100 40 60 40% /\n')).toBe(60);
+    expect(
+      parseDfAvailableKiB(
+        'Filesystem     1024-blocks     Used Available Capacity Mounted on\n/dev/vda         264212084 18957656  76543608      20% /\n',
+      ),
+    ).toBe(76543608);
+    expect(
+      parseDfAvailableKiB(
+        'Filesystem 1024-blocks Used Available Capacity Mounted on\noverlay-with-a-very-long-name\n 100 40 60 40% /\n',
+      ),
+    ).toBe(60);
     expect(() => parseDfAvailableKiB('df: /data: No such file or directory')).toThrow(/free space/);
   });
 
@@ -166,10 +221,13 @@ describe('network', () => {
   const ifaces = {
     lo: [{ address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4' }],
     eth0: [{ address: '172.16.0.2', netmask: '255.255.255.0', family: 'IPv4' }],
-    'rb-suite': [{ address: '10.233.75.1', netmask: '255.255.255.0', family: 'IPv4' }, { address: 'fe80::1', netmask: 'ffff:ffff:ffff:ffff::', family: 'IPv6' }],
+    'rb-suite': [
+      { address: '10.233.75.1', netmask: '255.255.255.0', family: 'IPv4' },
+      { address: 'fe80::1', netmask: 'ffff:ffff:ffff:ffff::', family: 'IPv6' },
+    ],
   };
 
-  test('the host address on the pod\'s bridge, and nothing for an address on no host network', () => {
+  test("the host address on the pod's bridge, and nothing for an address on no host network", () => {
     expect(hostAddressFor('10.233.75.7', ifaces)).toBe('10.233.75.1');
     expect(hostAddressFor('10.9.9.9', ifaces)).toBeNull();
     expect(hostAddressFor('', ifaces)).toBeNull();

@@ -10,7 +10,8 @@ import {
   sysbenchMemoryArgs,
 } from '../../../src/sysbench/parse.ts';
 
-const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'sysbench', name), 'utf8');
+const fixture = (name: string): string =>
+  readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'sysbench', name), 'utf8');
 
 describe('sysbench memory report', () => {
   test('fixed total size: time, events, throughput line, latencies', () => {
@@ -36,8 +37,24 @@ describe('sysbench memory report', () => {
   });
 
   test('arguments: a fixed total size and no time bound', () => {
-    expect(sysbenchMemoryArgs({ blockSize: '8K', totalSize: '8G', operation: 'write', accessMode: 'seq', threads: 2 })).toEqual([
-      'memory', '--memory-block-size=8K', '--memory-total-size=8G', '--memory-oper=write', '--memory-access-mode=seq', '--threads=2', '--time=0', '--events=0', 'run',
+    expect(
+      sysbenchMemoryArgs({
+        blockSize: '8K',
+        totalSize: '8G',
+        operation: 'write',
+        accessMode: 'seq',
+        threads: 2,
+      }),
+    ).toEqual([
+      'memory',
+      '--memory-block-size=8K',
+      '--memory-total-size=8G',
+      '--memory-oper=write',
+      '--memory-access-mode=seq',
+      '--threads=2',
+      '--time=0',
+      '--events=0',
+      'run',
     ]);
   });
 });
@@ -66,17 +83,26 @@ describe('sysbench fileio report', () => {
   });
 
   test('prepare: bytes written', () => {
-    expect(parseSysbenchFileioPrepare(fixture('sysbench-1.0.20-fileio-prepare.txt'))).toEqual({ bytes: 67108864, seconds: 0.1 });
+    expect(parseSysbenchFileioPrepare(fixture('sysbench-1.0.20-fileio-prepare.txt'))).toEqual({
+      bytes: 67108864,
+      seconds: 0.1,
+    });
     expect(() => parseSysbenchFileioPrepare('FATAL: Cannot open file')).toThrow(/bytes written.*FATAL/);
   });
 
   test('a run that died names the missing field', () => {
-    expect(() => parseSysbenchFileio('FATAL: Too large position discovered in request!\n')).toThrow(/Throughput|total time/);
+    expect(() => parseSysbenchFileio('FATAL: Too large position discovered in request!\n')).toThrow(
+      /Throughput|total time/,
+    );
   });
 
   test('shared arguments of prepare, run and cleanup', () => {
     expect(sysbenchFileioArgs({ fileNum: 16, totalSize: '1G', blockSize: '16K', threads: 1 })).toEqual([
-      'fileio', '--file-num=16', '--file-total-size=1G', '--file-block-size=16K', '--threads=1',
+      'fileio',
+      '--file-num=16',
+      '--file-total-size=1G',
+      '--file-block-size=16K',
+      '--threads=1',
     ]);
   });
 });

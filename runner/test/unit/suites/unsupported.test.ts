@@ -9,19 +9,43 @@ import type { BenchmarkContext } from '../../../src/suites/types.ts';
 /** A recording fake of the CRI: containers run until told otherwise; updates are refused. */
 function fakeCri(calls: string[]): CriClient {
   let n = 0;
-  const status = (id: string): ContainerStatus => ({ id, state: 'CONTAINER_RUNNING', createdAt: '0', startedAt: '0', finishedAt: '0', exitCode: 0, reason: '', message: '', logPath: '' });
-  const record = (name: string) => async (...args: unknown[]): Promise<undefined> => {
-    calls.push(`${name} ${String(args[0] ?? '')}`.trim());
-    return undefined;
-  };
+  const status = (id: string): ContainerStatus => ({
+    id,
+    state: 'CONTAINER_RUNNING',
+    createdAt: '0',
+    startedAt: '0',
+    finishedAt: '0',
+    exitCode: 0,
+    reason: '',
+    message: '',
+    logPath: '',
+  });
+  const record =
+    (name: string) =>
+    async (...args: unknown[]): Promise<undefined> => {
+      calls.push(`${name} ${String(args[0] ?? '')}`.trim());
+      return undefined;
+    };
   return {
     transport: 'grpc',
     endpoint: 'unix:///fake.sock',
-    version: async () => ({ version: '0.1.0', runtimeName: 'fake', runtimeVersion: '1', runtimeApiVersion: 'v1' }),
+    version: async () => ({
+      version: '0.1.0',
+      runtimeName: 'fake',
+      runtimeVersion: '1',
+      runtimeApiVersion: 'v1',
+    }),
     runPodSandbox: async () => (calls.push('RunPodSandbox'), `pod${++n}`),
     stopPodSandbox: record('StopPodSandbox'),
     removePodSandbox: record('RemovePodSandbox'),
-    podSandboxStatus: async (id) => ({ id, state: 'SANDBOX_READY', createdAt: '0', ip: '', runtimeHandler: 'fake', labels: {} }),
+    podSandboxStatus: async (id) => ({
+      id,
+      state: 'SANDBOX_READY',
+      createdAt: '0',
+      ip: '',
+      runtimeHandler: 'fake',
+      labels: {},
+    }),
     listPodSandbox: async () => [],
     createContainer: async () => (calls.push('CreateContainer'), `ctr${++n}`),
     startContainer: record('StartContainer'),
@@ -30,7 +54,10 @@ function fakeCri(calls: string[]): CriClient {
     containerStatus: async (id) => status(id),
     updateContainerResources: async () => {
       calls.push('UpdateContainerResources');
-      throw new CriCallError('UpdateContainerResources', 'rpc error: code = Unknown desc = runsc does not support updating resources');
+      throw new CriCallError(
+        'UpdateContainerResources',
+        'rpc error: code = Unknown desc = runsc does not support updating resources',
+      );
     },
     containerStats: async () => ({ cpuUsageCoreNanoSeconds: null, memoryWorkingSetBytes: null }),
     execSync: async () => ({ stdout: '', stderr: '', exitCode: 0 }),
@@ -40,7 +67,7 @@ function fakeCri(calls: string[]): CriClient {
 }
 
 describe('limits.cpu.scaling on a runtime that refuses UpdateContainerResources', () => {
-  test('is unsupported with the runtime\'s error, and its pod is removed', async () => {
+  test("is unsupported with the runtime's error, and its pod is removed", async () => {
     const calls: string[] = [];
     const tracker = new ResourceTracker();
     const ctx: BenchmarkContext = {
@@ -55,9 +82,18 @@ describe('limits.cpu.scaling on a runtime that refuses UpdateContainerResources'
     };
     const params = { ...ConfigSchema.parse({}).parameters['limits.cpu.scaling'], rampSeconds: 0.1, steps: 2 };
     const outcome = await cpuScalingBenchmark.iterate(ctx, params, { index: 0, warmup: false });
-    expect(outcome.unsupported).toMatch(/UpdateContainerResources refused: .*runsc does not support updating resources/);
+    expect(outcome.unsupported).toMatch(
+      /UpdateContainerResources refused: .*runsc does not support updating resources/,
+    );
     expect(outcome.failure).toBeUndefined();
-    expect(calls).toEqual(['RunPodSandbox', 'CreateContainer', 'StartContainer ctr2', 'UpdateContainerResources', 'StopPodSandbox pod1', 'RemovePodSandbox pod1']);
+    expect(calls).toEqual([
+      'RunPodSandbox',
+      'CreateContainer',
+      'StartContainer ctr2',
+      'UpdateContainerResources',
+      'StopPodSandbox pod1',
+      'RemovePodSandbox pod1',
+    ]);
     expect(tracker.livePods).toEqual([]);
   });
 });
