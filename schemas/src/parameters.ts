@@ -42,11 +42,9 @@ export const LifecycleParametersSchema = z.strictObject({
 export type LifecycleParameters = z.output<typeof LifecycleParametersSchema>;
 
 /** A size as sysbench takes it: a number with an optional K, M, G or T suffix (powers of 1024). */
-const SizeSchema = z
-  .string()
-  .regex(/^\d+[KMGT]?$/, {
-    message: 'a size is a number with an optional K, M, G or T suffix, e.g. "8K", "1G"',
-  });
+const SizeSchema = z.string().regex(/^\d+[KMGT]?$/, {
+  message: 'a size is a number with an optional K, M, G or T suffix, e.g. "8K", "1G"',
+});
 
 /** `performance.memory`: sysbench memory, a fixed total size; defaults from [kiit]: 8K blocks, 8G in total. */
 export const MemoryParametersSchema = z.strictObject({
@@ -73,27 +71,16 @@ export const DiskParametersSchema = z.strictObject({
   totalSize: SizeSchema.default('1G').meta({ description: 'sysbench --file-total-size ([kiit] used 16G)' }),
   blockSize: SizeSchema.default('16K').meta({ description: 'sysbench --file-block-size' }),
   threads: z.int().min(1).max(1024).default(1).meta({ description: 'sysbench --threads ([kiit] used 2)' }),
-  events: z
-    .int()
-    .min(1)
-    .default(20000)
-    .meta({
-      description:
-        'requests per mode (--events with --time=0): a fixed amount of work, so total time is comparable',
-    }),
-  location: z
-    .enum(['container', 'host'])
-    .default('container')
-    .meta({
-      description: "where the file set lives: the container's writable layer, or hostDir mounted into it",
-    }),
-  hostDir: z
-    .string()
-    .startsWith('/')
-    .default('/var/tmp')
-    .meta({
-      description: 'location "host": a fresh directory is made below this one and removed afterwards',
-    }),
+  events: z.int().min(1).default(20000).meta({
+    description:
+      'requests per mode (--events with --time=0): a fixed amount of work, so total time is comparable',
+  }),
+  location: z.enum(['container', 'host']).default('container').meta({
+    description: "where the file set lives: the container's writable layer, or hostDir mounted into it",
+  }),
+  hostDir: z.string().startsWith('/').default('/var/tmp').meta({
+    description: 'location "host": a fresh directory is made below this one and removed afterwards',
+  }),
   spareMiB: z
     .int()
     .min(0)
@@ -199,14 +186,9 @@ export const StartupLatencyParametersSchema = z.strictObject({
     .min(1)
     .default(['/bin/true'])
     .meta({ description: 'the process each container runs' }),
-  maxErrorRate: z
-    .number()
-    .min(0)
-    .max(1)
-    .default(0.1)
-    .meta({
-      description: 'a repetition with a larger share of failed containers counts as a failed attempt',
-    }),
+  maxErrorRate: z.number().min(0).max(1).default(0.1).meta({
+    description: 'a repetition with a larger share of failed containers counts as a failed attempt',
+  }),
 });
 export type StartupLatencyParameters = z.output<typeof StartupLatencyParametersSchema>;
 
