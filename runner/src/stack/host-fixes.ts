@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { HostFix } from '@runtime-bench/schemas';
 import { CAP_SYS_RESOURCE, hasCapability, parseCapEff, parseCgroupLayout } from '../host/parse.ts';
 import { exec } from '../util/exec.ts';
+import { RbError } from '../errors.ts';
 
 export interface HostFixPlan {
   /** Put restrict_oom_score_adj into the CRI config. */
@@ -56,8 +57,18 @@ export async function applyHostFixes(plan: HostFixPlan, fixHost: boolean): Promi
       for (const c of plan.hybridV2Controllers) {
         const dir = join(plan.cgroupRoot, c);
         await mkdir(dir, { recursive: true });
-        const mounted = await exec('mountpoint', ['-q', dir], { allowFailure: true });
-        if (mounted.exitCode !== 0) await exec('mount', ['-t', 'cgroup', '-o', c, 'cgroup', dir]);
+        const isMounted = async (): Promise<boolean> =>
+          (await exec('mountpoint', ['-q', dir], { allowFailure: true })).exitCode === 0;
+        if (await isMounted()) continue;
+        const mount = await exec('mount', ['-t', 'cgroup', '-o', c, 'cgroup', dir], { allowFailure: true });
+        // Another stack coming up at the same moment may have won the race: that is success too.
+        if (mount.exitCode !== 0 && !(await isMounted())) {
+          throw new RbError(
+            'HOST_FIX_FAILED',
+            `could not bind the cgroup controller ${c} to ${dir}: ${mount.stderr.trim()}`,
+            'run without --fix-host (crun is then skipped) or mount it by hand',
+          );
+        }
       }
     }
     fixes.push({
