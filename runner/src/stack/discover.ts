@@ -83,6 +83,11 @@ export async function ociVersion(
     : { error: `${binary} --version failed: ${text.split('\n')[0] ?? ''}` };
 }
 
+/** containerd-shim-runsc-v1 beside a runsc binary (an install keeps them together) or on PATH. */
+export async function runscShimFor(runscBinary: string): Promise<string | null> {
+  return (await which('containerd-shim-runsc-v1', [dirname(runscBinary)])) ?? null;
+}
+
 /**
  * One handler per OCI runtime found on the host (runc, crun, youki; runsc only with its containerd
  * shim), plus the extra binaries a config names. Known-incompatible pairs are skipped with a reason.
@@ -96,7 +101,7 @@ export async function discoverHandlers(
   for (const kind of ['runc', 'crun', 'youki', 'runsc'] as const) {
     const binary = await which(kind);
     if (!binary) continue;
-    if (kind === 'runsc' && !(await which('containerd-shim-runsc-v1'))) {
+    if (kind === 'runsc' && !(await runscShimFor(binary))) {
       skipped.push({
         name: kind,
         binary,
@@ -122,6 +127,14 @@ export async function discoverHandlers(
         `stack.extraHandlers: handler name "${e.name}" is already used`,
         'give each extra handler a unique name, e.g. runc-1.3.6',
       );
+    }
+    if (kind === 'runsc' && !(await runscShimFor(e.binary))) {
+      skipped.push({
+        name: e.name,
+        binary: e.binary,
+        reason: `no containerd-shim-runsc-v1 beside ${e.binary} or on PATH (the runc shim cannot track runsc containers)`,
+      });
+      continue;
     }
     candidates.push({ name: e.name, kind, binary: e.binary });
   }

@@ -12,7 +12,7 @@ import {
   renderRunscConfig,
   type HandlerSpec,
 } from './containerd-config.ts';
-import { discoverHandlers, findContainerd, which } from './discover.ts';
+import { discoverHandlers, findContainerd, runscShimFor, which } from './discover.ts';
 import { applyHostFixes, readHostFixPlan } from './host-fixes.ts';
 import { buildBenchRootfs, buildLargeFillerRoots, buildPauseRootfs } from './images/rootfs.ts';
 import { buildLayer, tarLayout, writeImageLayout, type Layer } from './images/layout.ts';
@@ -273,8 +273,10 @@ export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
 
   // containerd finds containerd-shim-* on its PATH: that version's directory goes first.
   const shimDirs = [dirname(containerd.path)];
-  const runscShim = await which('containerd-shim-runsc-v1');
-  if (runscShim) shimDirs.push(dirname(runscShim));
+  for (const h of handlers.filter((x) => x.kind === 'runsc')) {
+    const shim = await runscShimFor(h.binary);
+    if (shim && !shimDirs.includes(dirname(shim))) shimDirs.push(dirname(shim));
+  }
   const env = {
     ...process.env,
     PATH: [...shimDirs, process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin'].join(delimiter),
