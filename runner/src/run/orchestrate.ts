@@ -85,13 +85,14 @@ export async function orchestrate(
         if (signal.aborted) break outer;
         if (slot.accumulator.unsupported) continue;
         const params = benchmark.parameters(config);
-        opts.onProgress({
+        const where = {
           benchmark: benchmark.definition.name,
           target: slot.targetId,
           repetition: rep + 1,
           repetitions,
           warmup,
-        });
+        };
+        opts.onProgress(where);
         let outcome: IterationOutcome;
         try {
           outcome = await benchmark.iterate(slot.context, params, { index: rep, warmup });
@@ -105,14 +106,7 @@ export async function orchestrate(
         }
         if (outcome.unsupported) slot.accumulator.unsupported = outcome.unsupported;
         else if (!warmup) slot.accumulator.record(outcome);
-        opts.onProgress({
-          benchmark: benchmark.definition.name,
-          target: slot.targetId,
-          repetition: rep + 1,
-          repetitions,
-          warmup,
-          outcome,
-        });
+        opts.onProgress({ ...where, outcome });
         if (config.settleSeconds > 0 && !signal.aborted) await sleep(config.settleSeconds * 1000);
       }
     }
