@@ -370,7 +370,8 @@ export async function stackDown(opts: StackDownOptions): Promise<StackDownReport
     if (!(await terminate(state.pid))) report.problems.push(`containerd ${state.pid} did not exit`);
   }
   // Shims and runsc sandboxes outlive containerd; anything still naming our socket or state dir is ours.
-  for (const p of await processesMentioning([stateDir])) {
+  // With the trailing slash: stack "a" must never match the processes of stack "a2".
+  for (const p of await processesMentioning([`${stateDir.replace(/\/+$/, '')}/`])) {
     if (await terminate(p.pid, 2_000)) report.processesKilled++;
     else report.problems.push(`process ${p.pid} (${p.cmdline[0]}) did not exit`);
   }

@@ -91,3 +91,25 @@ describe('stack network', () => {
     expect(second).not.toBe(first);
   });
 });
+
+describe('leftover cleanup', () => {
+  test('mounts below a state dir, deepest first, never those of a sibling stack', async () => {
+    const { mountsBelow } = await import('../../../src/stack/cleanup.ts');
+    const line = (point: string): string => `36 25 0:31 / ${point} rw,relatime shared:1 - overlay overlay rw`;
+    const info = [
+      line('/var/lib/runtime-bench/stacks/a/state/x/rootfs'),
+      line('/var/lib/runtime-bench/stacks/a/state/x/shm'),
+      line('/var/lib/runtime-bench/stacks/a/state/x/rootfs/proc'),
+      line('/var/lib/runtime-bench/stacks/a2/state/y/rootfs'),
+      line('/var/lib/runtime-bench/stacks/with\\040space/z'),
+    ].join('\n');
+    expect(mountsBelow(info, '/var/lib/runtime-bench/stacks/a')).toEqual([
+      '/var/lib/runtime-bench/stacks/a/state/x/rootfs/proc',
+      '/var/lib/runtime-bench/stacks/a/state/x/shm',
+      '/var/lib/runtime-bench/stacks/a/state/x/rootfs',
+    ]);
+    expect(mountsBelow(info, '/var/lib/runtime-bench/stacks/with space')).toEqual([
+      '/var/lib/runtime-bench/stacks/with space/z',
+    ]);
+  });
+});
