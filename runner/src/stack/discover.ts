@@ -1,8 +1,8 @@
-import { access, constants } from 'node:fs/promises';
+import { access, constants, readFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { exec } from '../util/exec.ts';
 import { RbError } from '../errors.ts';
-import { guessOciKind, incompatibility, parseOciVersion, parseSemver } from './versions.ts';
+import { goModuleVersion, guessOciKind, incompatibility, parseOciVersion, parseSemver } from './versions.ts';
 
 /** First executable named `name` on PATH (or in the extra directories first). */
 export async function which(name: string, extraDirs: string[] = []): Promise<string | null> {
@@ -77,7 +77,10 @@ export async function ociVersion(
 ): Promise<{ version: string; output: string } | { error: string }> {
   const out = await exec(binary, ['--version'], { allowFailure: true, timeoutMs: 10_000 });
   const text = `${out.stdout}${out.stderr}`.trim();
-  const version = out.exitCode === 0 ? parseOciVersion(kind, text) : null;
+  let version = out.exitCode === 0 ? parseOciVersion(kind, text) : null;
+  if (kind === 'runsc' && version === 'VERSION_MISSING') {
+    version = goModuleVersion(await readFile(binary), 'gvisor.dev/gvisor') ?? version;
+  }
   return version
     ? { version, output: text }
     : { error: `${binary} --version failed: ${text.split('\n')[0] ?? ''}` };

@@ -16,6 +16,17 @@ export function parseOciVersion(kind: string, text: string): string | null {
   return parseSemver(firstLine);
 }
 
+/**
+ * The module version Go embeds in a binary's build info (`mod\tgvisor.dev/gvisor\tv0.0.0-…`).
+ * runsc built with `go install` reports "VERSION_MISSING"; its module version is the real one.
+ */
+export function goModuleVersion(binary: Buffer, module: string): string | null {
+  const text = binary.toString('latin1');
+  const escaped = module.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`(?:^|\\n)mod\\t${escaped}\\t(v[^\\t\\n]+)`).exec(text);
+  return m ? m[1]! : null;
+}
+
 /** Compares dotted numeric versions: negative, zero or positive like a sort comparator. */
 export function compareVersions(a: string, b: string): number {
   const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);

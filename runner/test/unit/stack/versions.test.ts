@@ -58,3 +58,17 @@ describe('version rules', () => {
     expect(guessOciKind('/usr/bin/kata-runtime')).toBeNull();
   });
 });
+
+describe('Go build info', () => {
+  test('the module version of a go-installed runsc (whose --version says VERSION_MISSING)', async () => {
+    const { goModuleVersion } = await import('../../../src/stack/versions.ts');
+    // The build-info block as `go version -m` prints it, embedded between binary bytes.
+    const info =
+      '\u0000\u00ffgo1.26.8\npath\tgvisor.dev/gvisor/runsc\nmod\tgvisor.dev/gvisor\tv0.0.0-20260905035102-160fafc42237\th1:AU5+=\ndep\tgolang.org/x/sys\tv0.30.0\th1:x=\n\u0000';
+    expect(goModuleVersion(Buffer.from(info, 'latin1'), 'gvisor.dev/gvisor')).toBe(
+      'v0.0.0-20260905035102-160fafc42237',
+    );
+    expect(goModuleVersion(Buffer.from(info, 'latin1'), 'golang.org/x/sys')).toBeNull();
+    expect(goModuleVersion(Buffer.from('no build info', 'latin1'), 'gvisor.dev/gvisor')).toBeNull();
+  });
+});
