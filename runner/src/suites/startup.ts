@@ -234,7 +234,16 @@ export const firstOutputBenchmark: Benchmark<FirstOutputParameters> = {
         pod = await startPod(ctx, `first-output-${kind}`);
         const begin = wallClockNs();
         const container = { ...containerConfig(ctx, `clock-${kind}`, ['/bin/adjtimex']), image: { image } };
-        const { stdout } = await runToCompletion(ctx, pod, container, 0);
+        const { stdout, status } = await runToCompletion(ctx, pod, container, 0, { allowFailure: true });
+        if (status.exitCode !== 0) {
+          // The container started but may not read the clock this way: gVisor does not implement
+          // adjtimex(2). That is a property of the runtime, not an error of this attempt.
+          return {
+            values,
+            errors,
+            unsupported: `the container cannot read the wall clock with adjtimex(2) under this runtime (busybox adjtimex exited with ${status.exitCode}${stdout.trim() ? `: ${stdout.trim().split('\n').pop()}` : ''})`,
+          };
+        }
         const printed = parseAdjtimexClock(stdout);
         values[toOutput] = Number(printed - begin) / 1e6;
         values[podToOutput] = Number(printed - podBegin) / 1e6;
