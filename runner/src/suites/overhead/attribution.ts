@@ -95,7 +95,9 @@ export function isRuntimeProcess(p: Pick<ProcEntry, 'comm' | 'cmdline'>): boolea
 
 /**
  * The processes serving one pod: a containerd shim whose command line says `-id <podId>` (and
- * `-address <socket>` when given), or a conmon naming one of `containerIds`.
+ * `-address <socket>` when given), or a conmon naming one of `containerIds`. gVisor's shim takes
+ * no `-id` (one shim per sandbox and per container): it is recognised by a direct child (runsc,
+ * its gofer or sandbox) whose arguments name the pod's or a container's task directory.
  */
 export function findRuntimeRoots(
   procs: readonly ProcEntry[],
@@ -107,13 +109,17 @@ export function findRuntimeRoots(
     const i = cmd.indexOf(flag);
     return i >= 0 ? cmd[i + 1] : undefined;
   };
+  const ids = [podId, ...containerIds];
+  const childMentions = (pid: number): boolean =>
+    procs.some((c) => c.ppid === pid && c.cmdline.some((arg) => ids.some((id) => arg.includes(`/${id}/`))));
   return procs
     .filter((p) => {
       const argv0 = (p.cmdline[0] ?? '').split('/').pop() ?? '';
       if (argv0.startsWith('containerd-shim')) {
-        if (argAfter(p.cmdline, '-id') !== podId) return false;
         const addr = argAfter(p.cmdline, '-address');
-        return !address || !addr || addr === address.replace(/^unix:\/\//, '');
+        if (address && addr && addr !== address.replace(/^unix:\/\//, '')) return false;
+        const id = argAfter(p.cmdline, '-id');
+        return id === undefined ? childMentions(p.pid) : id === podId;
       }
       if (argv0 === 'conmon') return containerIds.some((id) => p.cmdline.includes(id));
       return false;

@@ -94,6 +94,24 @@ describe('attribution by PID tree', () => {
     expect(runtimeTree(runsc, findRuntimeRoots(runsc, 'PODR', SOCKET)).sort()).toEqual([500, 501, 502, 503]);
   });
 
+  test('gVisor shims take no -id: found by the task directory their runsc children name (real ps lines, shortened)', () => {
+    const task = (id: string): string => `/s/state/io.containerd.runtime.v2.task/k8s.io/${id}/log.json`;
+    const shim = `/opt/gvisor/containerd-shim-runsc-v1 -namespace k8s.io -address ${SOCKET} -publish-binary /usr/bin/containerd`;
+    const procs: ProcEntry[] = [
+      proc(700, 1, shim),
+      proc(701, 700, `runsc-gofer --log=${task('PODG')} --root=/s/runsc/k8s.io gofer`, 'pid:[4001]', 'exe'),
+      proc(702, 700, `runsc-sandbox --log=${task('PODG')} --root=/s/runsc/k8s.io boot`, 'pid:[4002]', 'exe'),
+      proc(710, 1, shim),
+      proc(711, 710, `/opt/gvisor/runsc --root=/s/runsc/k8s.io --log=${task('CTRG')} wait CTRG`),
+      proc(720, 1, shim),
+      proc(721, 720, `runsc-sandbox --log=${task('OTHER')} boot`, 'pid:[4003]', 'exe'),
+      proc(730, 1, shim.replace(SOCKET, '/other/containerd.sock')),
+      proc(731, 730, `runsc-sandbox --log=${task('PODG')} boot`, 'pid:[4004]', 'exe'),
+    ];
+    expect(findRuntimeRoots(procs, 'PODG', SOCKET, ['CTRG'])).toEqual([700, 710]);
+    expect(findRuntimeRoots(procs, 'PODG', SOCKET)).toEqual([700]);
+  });
+
   test('conmon (CRI-O) is found by the container id it names', () => {
     const crio = [
       proc(600, 1, '/usr/bin/conmon -b /x -c CID1 --cid CID1 -n k8s_x'),
