@@ -168,20 +168,11 @@ export function compareRuns(
         continue;
       }
       const notes = [...pairNotes];
-      if (cm.unit !== bm.unit || cm.direction !== bm.direction) {
+      const comparable = cm.unit === bm.unit && cm.direction === bm.direction;
+      if (!comparable) {
         notes.push(
           `unit or direction differs (${bm.unit}/${bm.direction} vs ${cm.unit}/${cm.direction}): not compared`,
         );
-        rows.push({
-          ...common,
-          kind: 'metric',
-          metric: bm.name,
-          unit: bm.unit,
-          direction: bm.direction,
-          ...compareSamples([], [], bootstrap),
-          notes,
-        });
-        continue;
       }
       rows.push({
         ...common,
@@ -189,7 +180,9 @@ export function compareRuns(
         metric: bm.name,
         unit: bm.unit,
         direction: bm.direction,
-        ...compareSamples(bm.samples, cm.samples, bootstrap),
+        ...(comparable
+          ? compareSamples(bm.samples, cm.samples, bootstrap)
+          : compareSamples([], [], bootstrap)),
         notes,
       });
     }

@@ -4,7 +4,7 @@ import { parseSysbenchCpu, sysbenchCpuArgs } from '../sysbench/parse.ts';
 import { sleep } from '../util/exec.ts';
 import { containerConfig, discardPod, readContainerLog, timed, waitForExit } from './pods.ts';
 import { stdoutOf } from '../cri/log.ts';
-import { errorsFor, runToCompletion, startPod, type LivePod } from './run-once.ts';
+import { errorsFor, metricNames, runToCompletion, startPod, type LivePod } from './run-once.ts';
 import { InterruptedError, type Benchmark, type IterationOutcome } from './types.ts';
 
 const sysbenchFixedWork = (p: { maxPrime: number; events: number }): string[] => [
@@ -35,7 +35,7 @@ export const cpuTimeLimitBenchmark: Benchmark<CpuTimeLimitParameters> = {
   },
   parameters: (config) => config.parameters['limits.cpu.time'],
   async iterate(ctx, params): Promise<IterationOutcome> {
-    const metrics = ['total_time', 'events_per_second'];
+    const metrics = metricNames(cpuTimeLimitBenchmark.definition);
     let pod: LivePod | undefined;
     try {
       pod = await startPod(ctx, 'cpu-limit');
@@ -97,7 +97,7 @@ export const cpuScalingBenchmark: Benchmark<CpuScalingParameters> = {
   },
   parameters: (config) => config.parameters['limits.cpu.scaling'],
   async iterate(ctx, params): Promise<IterationOutcome> {
-    const metrics = ['total_time', 'update_latency', 'updates'];
+    const metrics = metricNames(cpuScalingBenchmark.definition);
     let pod: LivePod | undefined;
     try {
       pod = await startPod(ctx, 'cpu-scaling');

@@ -1,7 +1,7 @@
 import type { MemoryMinParameters } from '@runtime-bench/schemas';
 import { errorMessage } from '../errors.ts';
 import { containerConfig, discardPod } from './pods.ts';
-import { errorsFor, runToCompletion, startPod, type LivePod } from './run-once.ts';
+import { errorsFor, metricNames, runToCompletion, startPod, type LivePod } from './run-once.ts';
 import { InterruptedError, type Benchmark, type IterationOutcome } from './types.ts';
 
 /** Limits are tried in whole pages: the kernel rounds a memory limit down to one anyway. */
@@ -87,7 +87,7 @@ export const memoryMinBenchmark: Benchmark<MemoryMinParameters> = {
   },
   parameters: (config) => config.parameters['limits.memory.min'],
   async iterate(ctx, params): Promise<IterationOutcome> {
-    const metrics = ['bytes', 'failed_bytes', 'attempts'];
+    const metrics = metricNames(memoryMinBenchmark.definition);
     let pod: LivePod | undefined;
     try {
       const live = (pod = await startPod(ctx, 'memory-min'));

@@ -59,6 +59,11 @@ export async function runToCompletion(
   return { id, status, stdout };
 }
 
+/** The metric names of a benchmark definition, in its order. */
+export function metricNames(definition: { metrics: readonly { name: string }[] }): string[] {
+  return definition.metrics.map((m) => m.name);
+}
+
 /** Every metric of `names` gets the same error message (a step they all depend on failed). */
 export function errorsFor(names: readonly string[], message: string): Record<string, string> {
   return Object.fromEntries(names.map((n) => [n, message]));
