@@ -15,6 +15,8 @@ const has = (p: string) =>
     () => false,
   );
 const main = join(import.meta.dirname, '../src/main.ts');
+// Suffixed like the runner's integration stacks, so parallel checkouts never share a stack.
+const stackName = `action-local-test${process.env.RB_TEST_STACK_SUFFIX ?? ''}`;
 const reason =
   process.getuid?.() !== 0
     ? 'needs root'
@@ -49,7 +51,7 @@ describe.runIf(reason === null)('action steps, run locally', () => {
       'INPUT_OCI-RUNTIMES': 'runc',
       INPUT_CONFIG: 'bench.yaml',
       INPUT_RUNS: '2',
-      INPUT_STACK_NAME: 'action-local-test',
+      INPUT_STACK_NAME: stackName,
       INPUT_PUBLISH: 'false',
     };
     const step = (name: string) => run(process.execPath, [main, name], { env, maxBuffer: 64 * 1024 * 1024 });
@@ -77,6 +79,6 @@ describe.runIf(reason === null)('action steps, run locally', () => {
     );
     // Cleanup stopped the stack and removed the record.
     expect(await has(join(work, 'runtime-bench', 'install.json'))).toBe(false);
-    expect(await has('/var/lib/runtime-bench/stacks/action-local-test/containerd.pid')).toBe(false);
+    expect(await has(`/var/lib/runtime-bench/stacks/${stackName}/containerd.pid`)).toBe(false);
   }, 600_000);
 });

@@ -5,9 +5,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
 import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
 import { runCli } from '../support/cli.ts';
-import { mountsUnder, onPath, processesUnder, realStackUnavailable } from '../support/host.ts';
+import {
+  mountsUnder,
+  onPath,
+  processesUnder,
+  realStackUnavailable,
+  testStackName,
+} from '../support/host.ts';
 
-const STACK = 'itest';
+const STACK = testStackName('itest');
 const STATE_DIR = `/var/lib/runtime-bench/stacks/${STACK}`;
 const unavailable = realStackUnavailable();
 if (unavailable) console.warn(`SKIPPED real-stack integration tests: ${unavailable}`);
@@ -34,7 +40,7 @@ async function podsLeft(): Promise<string[]> {
 }
 
 const small = (handlers: string, extra = ''): string => `
-name: itest
+name: ${STACK}
 targets:
   - stack: ${STACK}
     handlers: ${handlers}
@@ -181,7 +187,7 @@ describe.skipIf(unavailable !== null)('a real containerd stack with runc and cru
       join(work, 'x.json'),
     ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('targets[0].handlers[1]: stack "itest" has no handler "kata"');
+    expect(r.stderr).toContain(`targets[0].handlers[1]: stack "${STACK}" has no handler "kata"`);
     expect(r.stderr).toMatch(/hint: available: runc, crun, broken/);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(existsSync(join(work, 'x.json'))).toBe(false);

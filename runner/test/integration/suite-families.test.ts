@@ -8,10 +8,10 @@ import { containerConfig, podConfig, waitForExit } from '../../src/suites/pods.t
 import { ResourceTracker } from '../../src/suites/tracker.ts';
 import type { BenchmarkContext } from '../../src/suites/types.ts';
 import { runCli } from '../support/cli.ts';
-import { mountsUnder, processesUnder, realStackUnavailable } from '../support/host.ts';
+import { mountsUnder, processesUnder, realStackUnavailable, testStackName } from '../support/host.ts';
 
 // Every benchmark family against a real private stack, with small parameters (2 cores, shared host).
-const STACK = 'suite';
+const STACK = testStackName('suite');
 const STATE_DIR = `/var/lib/runtime-bench/stacks/${STACK}`;
 const SOCKET = join(STATE_DIR, 'containerd.sock');
 const unavailable = realStackUnavailable();

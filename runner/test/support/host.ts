@@ -43,3 +43,11 @@ export function processesUnder(dir: string): string[] {
         !l.includes('vitest'),
     );
 }
+
+/**
+ * A stack name for a test, suffixed with RB_TEST_STACK_SUFFIX when set, so that several checkouts
+ * (or a developer's own stacks) can run the integration tests on one host without sharing a stack.
+ */
+export function testStackName(base: string): string {
+  return `${base}${process.env.RB_TEST_STACK_SUFFIX ?? ''}`;
+}
