@@ -5,13 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
 import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
 import { runCli } from '../support/cli.ts';
-import {
-  mountsUnder,
-  onPath,
-  processesUnder,
-  realStackUnavailable,
-  testStackName,
-} from '../support/host.ts';
+import { mountsUnder, onPath, processesUnder, realStackUnavailable, testStackName } from '../support/host.ts';
 
 const STACK = testStackName('itest');
 const STATE_DIR = `/var/lib/runtime-bench/stacks/${STACK}`;
