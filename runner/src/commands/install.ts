@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { RbError, errorMessage } from '../errors.ts';
@@ -21,6 +21,7 @@ interface InstallCliOptions {
   prefix: string;
   suites: string;
   state?: string;
+  pathDir?: string;
   mirror?: string;
   debianMirror?: string;
   checksums?: string;
@@ -57,6 +58,10 @@ export function registerInstall(program: Command): void {
     .option('--prefix <dir>', 'install root: <prefix>/<component>/<version>', DEFAULT_PREFIX)
     .option('--suites <list>', 'Debian suites searched by the distro source', DEFAULT_SUITES.join(','))
     .option('--state <file>', 'where to write the install record (default <prefix>/state/install.json)')
+    .option(
+      '--path-dir <dirs>',
+      'path source: directories searched before PATH, separated by ":" (e.g. ../shared/tools/cri-o:../shared/tools/cri-tools)',
+    )
     .option('--mirror <url>', 'fetch release assets https://host/path from <url>/host/path')
     .option('--debian-mirror <url>', 'Debian archive for the distro source')
     .option('--checksums <file>', 'extra pinned digests, JSON {"runc@1.3.6/runc.amd64": "sha256:<hex>"}')
@@ -83,6 +88,14 @@ export function registerInstall(program: Command): void {
           .split(',')
           .map((s) => s.trim())
           .filter(Boolean),
+        ...(opts.pathDir
+          ? {
+              pathDirs: opts.pathDir
+                .split(':')
+                .filter(Boolean)
+                .map((d) => resolve(d)),
+            }
+          : {}),
       };
       if (opts.dryRun) {
         const plan = buildPlan(request);
@@ -107,6 +120,8 @@ export function registerInstall(program: Command): void {
       for (const h of record.handlers) console.log(`handler ${h.name.padEnd(18)} ${h.binary}`);
       for (const c of record.containerd)
         console.log(`stack up --containerd ${c.binary} --config ${record.stackConfig}`);
+      for (const c of record.crio)
+        console.log(`stack up --cri cri-o --crio ${c.binary} --config ${record.stackConfig}`);
       console.log(`record: ${statePath}  (undo with: runtime-bench uninstall --state ${statePath})`);
     });
 }

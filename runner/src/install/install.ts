@@ -1,19 +1,29 @@
-// Orchestration of `runtime-bench install`: resolve → stage everything → place → verify → record.
+// The executor of `runtime-bench install`: resolve → stage everything → place → verify → record.
 // Nothing lands under <prefix>/<component>/<version> until every component has been downloaded
 // and verified, so a bad checksum anywhere leaves the prefix as it was.
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
-import { stringify } from 'yaml';
-import type { ConfigInput } from '@runtime-bench/schemas';
+import { access, mkdir, readdir, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
 import { RbError, errorMessage } from '../errors.ts';
-import { COMPONENTS, handlerName, type ComponentName } from './components.ts';
+import { COMPONENTS, type ComponentName } from './components.ts';
 import { PrivateApt, resolveDistroVersion, stageDistro, type DistroResolution } from './distro.ts';
 import type { InstallEnv } from './env.ts';
 import { locateBinaries } from './path-source.ts';
-import { buildPlan, componentDir, type InstallRequest, type PlanStep } from './plan.ts';
-import type { InstallRecord, InstalledComponent } from './record.ts';
-import { writeInstallRecord } from './record.ts';
+import {
+  binLinks,
+  buildPlan,
+  componentDir,
+  installedBinaries,
+  type InstallPlan,
+  type InstallRequest,
+  type PlanStep,
+} from './plan.ts';
+import {
+  buildInstallRecord,
+  writeInstallRecord,
+  type InstallRecord,
+  type InstalledComponent,
+} from './record.ts';
 import { resolveLatestRelease, stageRelease, type ReleaseOptions } from './release.ts';
 import type { StagedComponent } from './stage.ts';
 import { parseReportedVersion, sameVersion } from './versions.ts';
@@ -23,9 +33,6 @@ export interface InstallOptions extends ReleaseOptions {
   statePath: string;
   debianMirror?: string;
 }
-
-/** OCI runtimes the stack knows how to register (kata is refused by the plan). */
-type HandlerKind = 'runc' | 'crun' | 'youki' | 'runsc';
 
 const exists = (p: string) =>
   access(p).then(
@@ -59,198 +66,251 @@ export async function readVersion(
   return { version: parseReportedVersion(name, output), output: output.split('\n')[0] ?? '' };
 }
 
-interface Pending {
+/** A release or distro step with its version known: where it goes, and how to get it. */
+interface Resolved {
   step: PlanStep;
   version: string;
   dir: string;
   resolution?: DistroResolution;
 }
 
-/** Installs what the request names; writes the record and the stack config; returns the record. */
+/** Directories this install creates, remembered (outermost first) so uninstall removes only them. */
+class CreatedPaths {
+  readonly paths: string[] = [];
+  async mkdir(dir: string): Promise<void> {
+    this.paths.push(...(await mkdirTracked(dir)));
+  }
+  add(path: string): void {
+    this.paths.push(path);
+  }
+  /**
+   * After a failed install (no record was written, so no uninstall could ever find them): removes
+   * the private apt state it made, and the directories it made when they are empty again.
+   */
+  async undo(): Promise<void> {
+    for (const path of [...this.paths].reverse()) {
+      if (path.includes('/apt/')) await rm(path, { recursive: true, force: true });
+      else await rmdir(path).catch(() => {}); // not empty: someone else's files are in it
+    }
+  }
+}
+
+/** One private apt per Debian suite, made on first use and reused by every step. */
+type AptPool = (suite: string) => Promise<PrivateApt>;
+
+function aptPool(
+  env: InstallEnv,
+  prefix: string,
+  mirror: string | undefined,
+  created: CreatedPaths,
+): AptPool {
+  const apts = new Map<string, PrivateApt>();
+  return async (suite) => {
+    let apt = apts.get(suite);
+    if (!apt) {
+      apt = new PrivateApt(env, prefix, suite, mirror);
+      await created.mkdir(apt.dir);
+      apts.set(suite, apt);
+    }
+    return apt;
+  };
+}
+
+/**
+ * Installs what the request names; writes the record and the stack config; returns the record.
+ * The decisions are pure (buildPlan, installedBinaries, binLinks, buildInstallRecord); this only
+ * runs them against the machine: resolve → stage all → place → verify → record.
+ */
 export async function install(
   env: InstallEnv,
   request: InstallRequest,
   options: InstallOptions,
 ): Promise<InstallRecord> {
   const plan = buildPlan(request);
-  const created: string[] = [];
-  const apts = new Map<string, PrivateApt>();
-  const aptFor = async (suite: string) => {
-    let apt = apts.get(suite);
-    if (!apt) {
-      apt = new PrivateApt(env, plan.prefix, suite, options.debianMirror);
-      created.push(...(await mkdirTracked(apt.dir)));
-      apts.set(suite, apt);
-    }
-    return apt;
-  };
-
-  // 1. Resolve versions (latest, Debian suites) and directories.
-  const components: InstalledComponent[] = [];
-  const pending: Pending[] = [];
-  for (const step of plan.steps) {
-    const name = step.spec.name;
-    if (step.source === 'path') {
-      const binaries = await locateBinaries(step.component, step.spec.path);
-      const main = binaries[step.component.binaries[0]!.name]!;
-      const { version, output } = await readVersion(env, name, main);
-      if (step.version && version && !sameVersion(step.version, version)) {
-        throw new RbError(
-          'INSTALL_VERSION',
-          `${name}@${step.version}: ${main} is version ${version}`,
-          `install ${name} ${step.version}, or ask for ${name}@${version}`,
-        );
-      }
-      const v = version ?? step.version ?? 'unknown';
-      components.push({
-        name,
-        role: step.component.role,
-        version: v,
-        source: 'path',
-        dir: null,
-        binaries,
-        reported: version,
-        detail: output,
-        createdByThisInstall: false,
-      });
-      continue;
-    }
-    let version = step.version!;
-    let resolution: DistroResolution | undefined;
-    if (step.source === 'distro') {
-      const suites = await Promise.all(plan.suites.map(aptFor));
-      resolution = await resolveDistroVersion(suites, step.component.debianPackage!, version);
-      version = resolution.version;
-    } else if (version === 'latest') {
-      version = await resolveLatestRelease(env, step.component, options);
-    }
-    env.log(
-      `${name}@${step.version} → ${version}${resolution ? ` (Debian ${resolution.debianVersion}, ${resolution.suite})` : ''}`,
-    );
-    pending.push({
-      step,
-      version,
-      dir: componentDir(plan.prefix, name, version),
-      ...(resolution ? { resolution } : {}),
-    });
-  }
-
-  // 2. Stage everything that is not installed yet; any failure removes all staging.
-  const stagingRoot = join(plan.prefix, `.staging-${randomBytes(4).toString('hex')}`);
-  const staged = new Map<Pending, { dir: string; result: StagedComponent }>();
-  const placed: string[] = [];
+  const created = new CreatedPaths();
   try {
-    for (const p of pending) {
-      if (await exists(p.dir)) {
-        env.log(`${p.step.spec.name} ${p.version}: already in ${p.dir}, reusing it`);
+    const apts = aptPool(env, plan.prefix, options.debianMirror, created);
+    const found: InstalledComponent[] = [];
+    const pending: Resolved[] = [];
+    for (const step of plan.steps) {
+      if (step.source === 'path') found.push(await usePath(env, step, plan.pathDirs));
+      else pending.push(await resolve(env, plan, step, apts, options));
+    }
+    const placed = await stageAndPlace(env, plan.prefix, pending, apts, created, options);
+    let installed: InstalledComponent[];
+    try {
+      installed = await verifyInstalled(env, pending, placed);
+    } catch (error) {
+      for (const dir of placed.keys()) await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+    await created.mkdir(dirname(options.statePath));
+    const { record, stackConfigText } = buildInstallRecord({
+      prefix: plan.prefix,
+      source: plan.source,
+      statePath: options.statePath,
+      createdAt: new Date().toISOString(),
+      components: [...found, ...installed],
+      created: created.paths,
+    });
+    await writeFile(record.stackConfig, stackConfigText);
+    await writeInstallRecord(options.statePath, record);
+    return record;
+  } catch (error) {
+    await created.undo();
+    throw error;
+  }
+}
+
+/** The path source: binaries already on the machine, their version read from them. */
+async function usePath(env: InstallEnv, step: PlanStep, pathDirs: string[]): Promise<InstalledComponent> {
+  const name = step.spec.name;
+  const searchPath = [...pathDirs, process.env.PATH ?? ''].join(delimiter);
+  const binaries = await locateBinaries(step.component, step.spec.path, searchPath);
+  const main = binaries[step.component.binaries[0]!.name]!;
+  const { version, output } = await readVersion(env, name, main);
+  if (step.version && version && !sameVersion(step.version, version)) {
+    throw new RbError(
+      'INSTALL_VERSION',
+      `${name}@${step.version}: ${main} is version ${version}`,
+      `install ${name} ${step.version}, or ask for ${name}@${version}`,
+    );
+  }
+  return {
+    name,
+    role: step.component.role,
+    version: version ?? step.version ?? 'unknown',
+    source: 'path',
+    dir: null,
+    binaries,
+    reported: version,
+    detail: output,
+    createdByThisInstall: false,
+  };
+}
+
+/** Release/distro: the concrete version (`latest`, a Debian suite's) and its directory. */
+async function resolve(
+  env: InstallEnv,
+  plan: InstallPlan,
+  step: PlanStep,
+  apts: AptPool,
+  options: InstallOptions,
+): Promise<Resolved> {
+  let version = step.version!;
+  let resolution: DistroResolution | undefined;
+  if (step.source === 'distro') {
+    const suites = await Promise.all(plan.suites.map(apts));
+    resolution = await resolveDistroVersion(suites, step.component.debianPackage!, version);
+    version = resolution.version;
+  } else if (version === 'latest') {
+    version = await resolveLatestRelease(env, step.component, options);
+  }
+  env.log(
+    `${step.spec.name}@${step.version} → ${version}${resolution ? ` (Debian ${resolution.debianVersion}, ${resolution.suite})` : ''}`,
+  );
+  const dir = componentDir(plan.prefix, step.spec.name, version);
+  return { step, version, dir, ...(resolution ? { resolution } : {}) };
+}
+
+/**
+ * Stages every component not installed yet, then places each with one rename. Nothing is placed
+ * until everything staged (a bad checksum anywhere leaves the prefix as it was); a failure
+ * while placing removes what was placed. Returns placed directory → what its source said.
+ */
+async function stageAndPlace(
+  env: InstallEnv,
+  prefix: string,
+  pending: Resolved[],
+  apts: AptPool,
+  created: CreatedPaths,
+  options: InstallOptions,
+): Promise<Map<string, StagedComponent>> {
+  if (pending.length > 0) await created.mkdir(prefix);
+  const stagingRoot = join(prefix, `.staging-${randomBytes(4).toString('hex')}`);
+  const staged: { r: Resolved; dir: string; result: StagedComponent }[] = [];
+  const placed = new Map<string, StagedComponent>();
+  try {
+    for (const r of pending) {
+      if (await exists(r.dir)) {
+        env.log(`${r.step.spec.name} ${r.version}: already in ${r.dir}, reusing it`);
         continue;
       }
-      const dir = join(stagingRoot, `${p.step.spec.name}-${p.version}`);
-      await mkdir(dir, { recursive: true });
-      const result =
-        p.step.source === 'distro'
-          ? await stageDistro(
-              env,
-              await aptFor(p.resolution!.suite),
-              p.step.component,
-              p.resolution!,
-              dir,
-              p.dir,
-            )
-          : await stageRelease(env, p.step.component, p.version, dir, options);
-      for (const junk of ['.debs', '.libdebs', '.downloads'])
-        await rm(join(dir, junk), { recursive: true, force: true });
-      // bin/<name> for every executable: a relative link, or the patched copy already there.
-      await mkdir(join(dir, 'bin'), { recursive: true });
-      for (const [bin, rel] of Object.entries(result.binaries)) {
-        if (rel !== join('bin', bin))
-          await symlink(relative(join(dir, 'bin'), join(dir, rel)), join(dir, 'bin', bin));
-      }
-      await writeFile(join(dir, 'SOURCE'), `${result.detail}\n`);
-      staged.set(p, { dir, result });
+      const dir = join(stagingRoot, `${r.step.spec.name}-${r.version}`);
+      staged.push({ r, dir, result: await stageOne(env, r, dir, apts, options) });
     }
-
-    // 3. Place: one rename per component.
-    for (const [p, s] of staged) {
-      created.push(...(await mkdirTracked(dirname(p.dir))));
-      await rename(s.dir, p.dir);
-      placed.push(p.dir);
-      created.push(p.dir);
-    }
-
-    // 4. Verify: every placed main binary runs and reports the version we asked for.
-    for (const p of pending) {
-      const info = p.step.component;
-      const binaries = Object.fromEntries(
-        info.binaries
-          .filter((b) => (p.step.source === 'distro' ? b.distro : b.release))
-          .map((b) => [b.name, join(p.dir, 'bin', b.name)]),
-      );
-      const mainName = info.binaries[0]!.name;
-      let reported: string | null = null;
-      let output = '';
-      if (info.role !== 'tool' || info.name === 'crictl') {
-        ({ version: reported, output } = await readVersion(env, p.step.spec.name, binaries[mainName]!));
-        if (reported && !sameVersion(p.version, reported)) {
-          throw new RbError(
-            'INSTALL_VERSION',
-            `${p.dir}/bin/${mainName} reports version ${reported}, expected ${p.version}`,
-            'the download is not what its name says',
-          );
-        }
-      }
-      const detail = staged.get(p)?.result.detail ?? output;
-      components.push({
-        name: p.step.spec.name,
-        role: info.role,
-        version: p.version,
-        source: p.step.source,
-        dir: p.dir,
-        binaries,
-        reported,
-        detail,
-        createdByThisInstall: placed.includes(p.dir),
-      });
+    for (const s of staged) {
+      await created.mkdir(dirname(s.r.dir));
+      await rename(s.dir, s.r.dir);
+      placed.set(s.r.dir, s.result);
+      created.add(s.r.dir);
     }
   } catch (error) {
-    for (const dir of placed) await rm(dir, { recursive: true, force: true });
+    for (const dir of placed.keys()) await rm(dir, { recursive: true, force: true });
     throw error;
   } finally {
     await rm(stagingRoot, { recursive: true, force: true });
   }
+  return placed;
+}
 
-  // 5. Record and stack config.
-  const handlers = components
-    .filter((c) => c.role === 'oci')
-    .map((c) => ({
-      name: handlerName(c.name, c.version),
-      binary: c.binaries[COMPONENTS[c.name as ComponentName].binaries[0]!.name]!,
-      kind: c.name as HandlerKind,
-    }));
-  const stackConfig = join(dirname(options.statePath), 'stack.yaml');
-  created.push(...(await mkdirTracked(dirname(options.statePath))));
-  const config: ConfigInput = { stack: { extraHandlers: handlers } };
-  await writeFile(
-    stackConfig,
-    `# Written by runtime-bench install: one CRI handler per OCI runtime@version.\n${stringify(config)}`,
-  );
-  const record: InstallRecord = {
-    recordVersion: 1,
-    prefix: plan.prefix,
-    source: plan.source,
-    createdAt: new Date().toISOString(),
-    components,
-    handlers,
-    containerd: components
-      .filter((c) => c.name === 'containerd')
-      .map((c) => ({ version: c.version, binary: c.binaries.containerd! })),
-    crictl: components.find((c) => c.name === 'crictl')?.binaries.crictl ?? null,
-    stackConfig,
-    created: [...new Set(created)],
-    stacks: [],
-  };
-  await writeInstallRecord(options.statePath, record);
-  return record;
+/** One component into its staging directory: fetched, verified, unpacked, bin/ linked, SOURCE noted. */
+async function stageOne(
+  env: InstallEnv,
+  r: Resolved,
+  dir: string,
+  apts: AptPool,
+  options: InstallOptions,
+): Promise<StagedComponent> {
+  await mkdir(dir, { recursive: true });
+  const result =
+    r.step.source === 'distro'
+      ? await stageDistro(env, await apts(r.resolution!.suite), r.step.component, r.resolution!, dir, r.dir)
+      : await stageRelease(env, r.step.component, r.version, dir, options);
+  for (const junk of ['.debs', '.libdebs', '.downloads'])
+    await rm(join(dir, junk), { recursive: true, force: true });
+  await mkdir(join(dir, 'bin'), { recursive: true });
+  for (const { link, target } of binLinks(result.binaries)) await symlink(target, join(dir, link));
+  await writeFile(join(dir, 'SOURCE'), `${result.detail}\n`);
+  return result;
+}
+
+/** Every main binary runs and reports the version asked for (tools other than crictl print none). */
+async function verifyInstalled(
+  env: InstallEnv,
+  pending: Resolved[],
+  placed: Map<string, StagedComponent>,
+): Promise<InstalledComponent[]> {
+  const out: InstalledComponent[] = [];
+  for (const r of pending) {
+    const info = r.step.component;
+    const binaries = installedBinaries(info, r.step.source as 'release' | 'distro', r.dir);
+    const mainName = info.binaries[0]!.name;
+    let reported: string | null = null;
+    let output = '';
+    if (info.role !== 'tool' || info.name === 'crictl') {
+      ({ version: reported, output } = await readVersion(env, r.step.spec.name, binaries[mainName]!));
+      if (reported && !sameVersion(r.version, reported)) {
+        throw new RbError(
+          'INSTALL_VERSION',
+          `${r.dir}/bin/${mainName} reports version ${reported}, expected ${r.version}`,
+          'the download is not what its name says',
+        );
+      }
+    }
+    out.push({
+      name: r.step.spec.name,
+      role: info.role,
+      version: r.version,
+      source: r.step.source,
+      dir: r.dir,
+      binaries,
+      reported,
+      detail: placed.get(r.dir)?.detail ?? output,
+      createdByThisInstall: placed.has(r.dir),
+    });
+  }
+  return out;
 }
 
 /** Lists what is under the prefix: component → versions (for `install --list`). */

@@ -1,6 +1,6 @@
 // The install plan: which component, at which version, from which source, into which directory,
 // and which CRI handler it becomes. Pure, so `install --dry-run` prints exactly what install does.
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { RbError } from '../errors.ts';
 import {
   COMPONENTS,
@@ -21,6 +21,8 @@ export interface InstallRequest {
   source: Source;
   prefix: string;
   suites: string[];
+  /** Path source: directories searched before PATH (e.g. the shared CRI-O and crictl builds). */
+  pathDirs?: string[];
 }
 
 export interface PlanStep {
@@ -39,6 +41,8 @@ export interface InstallPlan {
   prefix: string;
   source: Source;
   suites: string[];
+  /** Path source: searched before PATH, in this order. */
+  pathDirs: string[];
   steps: PlanStep[];
 }
 
@@ -92,7 +96,40 @@ export function buildPlan(request: InstallRequest): InstallPlan {
     const handler = component.role === 'oci' && isConcrete(version) ? handlerName(spec.name, version) : null;
     return { spec, component, source: request.source, version, dir, handler };
   });
-  return { prefix: request.prefix, source: request.source, suites: request.suites, steps };
+  const pathDirs = request.pathDirs ?? [];
+  const relativeDir = pathDirs.find((d) => !d.startsWith('/'));
+  if (relativeDir !== undefined)
+    throw new RbError('USAGE_PATH_DIR', `--path-dir "${relativeDir}" is not an absolute path`);
+  if (pathDirs.length > 0 && request.source !== 'path')
+    throw new RbError('USAGE_PATH_DIR', '--path-dir only makes sense with --source path');
+  return { prefix: request.prefix, source: request.source, suites: request.suites, pathDirs, steps };
+}
+
+/**
+ * The executables an installed component offers, as `<dir>/bin/<name>`: the ones its source
+ * provides (a Debian package lacks some release-only companions).
+ */
+export function installedBinaries(
+  component: ComponentInfo,
+  source: Exclude<Source, 'path'>,
+  dir: string,
+): Record<string, string> {
+  return Object.fromEntries(
+    component.binaries
+      .filter((b) => (source === 'distro' ? b.distro : b.release))
+      .map((b) => [b.name, join(dir, 'bin', b.name)]),
+  );
+}
+
+/**
+ * The relative links that make `bin/<name>` of a staged component point at each executable
+ * where its source unpacked it (`root/usr/sbin/runc`); none for one already at `bin/<name>`
+ * (a patched copy). Paths are relative to the component directory, so it can be renamed.
+ */
+export function binLinks(staged: Record<string, string>): { link: string; target: string }[] {
+  return Object.entries(staged)
+    .filter(([name, rel]) => rel !== join('bin', name))
+    .map(([name, rel]) => ({ link: join('bin', name), target: relative('bin', rel) }));
 }
 
 /** `<prefix>/<component>/<version>`, refusing versions that would escape the prefix. */

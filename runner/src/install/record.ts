@@ -1,10 +1,12 @@
 // The install record: what one `runtime-bench install` put where, which handlers and stack
 // config it produced, and what it created, so that `uninstall` removes exactly that.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { stringify } from 'yaml';
 import { z } from 'zod';
-import { ExtraHandlerSchema, describeIssues } from '@runtime-bench/schemas';
+import { ExtraHandlerSchema, describeIssues, type ConfigInput } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
+import { COMPONENTS, handlerName, type ComponentName, type Source } from './components.ts';
 
 export const InstalledComponentSchema = z.strictObject({
   name: z.string().min(1),
@@ -33,6 +35,17 @@ export const InstallRecordSchema = z.strictObject({
   handlers: z.array(ExtraHandlerSchema),
   /** The containerd binaries installed, one per version, for `stack up --containerd`. */
   containerd: z.array(z.strictObject({ version: z.string(), binary: z.string() })),
+  /** The CRI-O binaries, one per version, for `stack up --cri cri-o --crio`; pinns and conmon beside. */
+  crio: z
+    .array(
+      z.strictObject({
+        version: z.string(),
+        binary: z.string(),
+        pinns: z.string().nullable(),
+        conmon: z.string().nullable(),
+      }),
+    )
+    .default([]),
   crictl: z.string().nullable(),
   /** Config file holding `stack.extraHandlers`, for `stack up --config`. */
   stackConfig: z.string(),
@@ -42,6 +55,55 @@ export const InstallRecordSchema = z.strictObject({
   stacks: z.array(z.strictObject({ name: z.string(), stateDir: z.string().optional() })),
 });
 export type InstallRecord = z.output<typeof InstallRecordSchema>;
+
+/** OCI runtimes the stack knows how to register (kata is refused by the plan). */
+type HandlerKind = 'runc' | 'crun' | 'youki' | 'runsc';
+
+/**
+ * The record of an install whose components are all in place, and the text of its stack config
+ * (written beside the record): pure, so that what install reports is decided in one place.
+ */
+export function buildInstallRecord(input: {
+  prefix: string;
+  source: Source;
+  statePath: string;
+  createdAt: string;
+  components: InstalledComponent[];
+  /** Paths created so far (the stack config's directory is added when new). */
+  created: string[];
+}): { record: InstallRecord; stackConfigText: string } {
+  const { components } = input;
+  const main = (c: InstalledComponent) => c.binaries[COMPONENTS[c.name as ComponentName].binaries[0]!.name]!;
+  const handlers = components
+    .filter((c) => c.role === 'oci')
+    .map((c) => ({ name: handlerName(c.name, c.version), binary: main(c), kind: c.name as HandlerKind }));
+  const config: ConfigInput = { stack: { extraHandlers: handlers } };
+  const record: InstallRecord = {
+    recordVersion: 1,
+    prefix: input.prefix,
+    source: input.source,
+    createdAt: input.createdAt,
+    components,
+    handlers,
+    containerd: components
+      .filter((c) => c.name === 'containerd')
+      .map((c) => ({ version: c.version, binary: main(c) })),
+    crio: components
+      .filter((c) => c.name === 'cri-o')
+      .map((c) => ({
+        version: c.version,
+        binary: main(c),
+        pinns: c.binaries.pinns ?? null,
+        conmon: c.binaries.conmon ?? null,
+      })),
+    crictl: components.find((c) => c.name === 'crictl')?.binaries.crictl ?? null,
+    stackConfig: join(dirname(input.statePath), 'stack.yaml'),
+    created: [...new Set(input.created)],
+    stacks: [],
+  };
+  const stackConfigText = `# Written by runtime-bench install: one CRI handler per OCI runtime@version.\n${stringify(config)}`;
+  return { record, stackConfigText };
+}
 
 export async function readInstallRecord(path: string): Promise<InstallRecord> {
   let text: string;

@@ -1,9 +1,11 @@
 // The path source with real executables in a temp dir: found on PATH or by explicit path,
 // versions read by running them; nothing is copied.
-import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   addStackToRecord,
   install,
@@ -13,6 +15,10 @@ import {
   uninstall,
 } from '../../../src/install/index.ts';
 import { findExecutable } from '../../../src/install/path-source.ts';
+import { CLI } from '../../support/cli.ts';
+import { sharedTool, sharedToolsDir } from '../../support/shared-tools.ts';
+
+const run = promisify(execFile);
 
 let work: string;
 let bin: string;
@@ -112,4 +118,65 @@ test('a missing binary says how to point at it', async () => {
     code: 'INSTALL_NOT_FOUND',
     hint: expect.stringContaining('youki@/path/to/youki'),
   });
+});
+
+// The shared builds of CRI-O and crictl (../shared/tools, or $RB_SHARED_TOOLS), as the CRI-O
+// stack uses them: found through --path-dir, versions read by running them, nothing copied.
+const CRIO = sharedTool('cri-o/crio');
+const CRICTL = sharedTool('cri-tools/crictl');
+if (!CRIO || !CRICTL)
+  console.warn(`SKIPPED the shared CRI-O/crictl path install: none in ${sharedToolsDir()}`);
+
+describe.runIf(CRIO !== null && CRICTL !== null)('path source with the shared CRI-O and crictl', () => {
+  test('install --path-dir records crio (pinns beside it) and crictl; uninstall removes only its record', async () => {
+    const statePath = join(work, 'crio-state', 'install.json');
+    const before = await stat(CRIO!);
+    const { stdout } = await run(process.execPath, [
+      CLI,
+      'install',
+      '--source',
+      'path',
+      '--path-dir',
+      `${dirname(CRIO!)}:${dirname(CRICTL!)}`,
+      '--prefix',
+      join(work, 'unused-prefix'),
+      '--state',
+      statePath,
+      'cri-o',
+      'crictl@1.36.0',
+    ]);
+    expect(stdout).toContain(`stack up --cri cri-o --crio ${CRIO}`);
+    const record = await readInstallRecord(statePath);
+    // The versions are the binaries' own, read independently here.
+    const crioVersion = /^crio version (\S+)/.exec((await run(CRIO!, ['--version'])).stdout)![1];
+    const crictlVersion = /^crictl version v?(\S+)/.exec((await run(CRICTL!, ['--version'])).stdout)![1];
+    expect(record.components.map((c) => [c.name, c.version, c.source, c.dir])).toEqual([
+      ['cri-o', crioVersion, 'path', null],
+      ['crictl', crictlVersion, 'path', null],
+    ]);
+    const conmon = await run('sh', ['-c', 'command -v conmon']).then(
+      (r) => r.stdout.trim(),
+      () => null,
+    );
+    expect(record.crio).toEqual([
+      {
+        version: crioVersion,
+        binary: CRIO,
+        pinns: join(dirname(CRIO!), 'pinns'),
+        conmon, // Debian's, found on PATH
+      },
+    ]);
+    expect(record.crictl).toBe(CRICTL);
+    expect(record.handlers).toEqual([]);
+    expect(await readFile(record.stackConfig, 'utf8')).toContain('extraHandlers: []');
+
+    const report = await uninstall(
+      realInstallEnv(() => {}),
+      statePath,
+    );
+    expect(report.errors).toEqual([]);
+    expect(await readdir(work)).not.toContain('crio-state');
+    expect(await readdir(work)).not.toContain('unused-prefix');
+    expect((await stat(CRIO!)).mtimeMs).toBe(before.mtimeMs);
+  }, 60_000);
 });

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { RbError } from '../../../src/errors.ts';
 import { parseSpec, parseSpecList, handlerName } from '../../../src/install/components.ts';
-import { buildPlan, formatPlan } from '../../../src/install/plan.ts';
+import { binLinks, buildPlan, formatPlan, installedBinaries } from '../../../src/install/plan.ts';
+import { buildInstallRecord, type InstalledComponent } from '../../../src/install/record.ts';
 import { parseChecksumFile, pinnedDigest } from '../../../src/install/checksum.ts';
 import {
   upstreamVersion,
@@ -84,6 +85,110 @@ describe('plan', () => {
 
   test('a relative prefix is refused', () => {
     expect(() => buildPlan({ ...req('runc@1.1.5'), prefix: 'opt' })).toThrow(/absolute/);
+  });
+
+  test('--path-dir: absolute directories, path source only', () => {
+    const dirs = ['/work/shared/tools/cri-o', '/work/shared/tools/cri-tools'];
+    expect(buildPlan({ ...req('cri-o crictl', 'path'), pathDirs: dirs }).pathDirs).toEqual(dirs);
+    expect(buildPlan(req('runc', 'path')).pathDirs).toEqual([]);
+    expect(() => buildPlan({ ...req('cri-o', 'path'), pathDirs: ['tools/cri-o'] })).toThrow(
+      /--path-dir "tools\/cri-o" is not an absolute path/,
+    );
+    expect(() => buildPlan({ ...req('runc@1.1.5'), pathDirs: ['/x'] })).toThrow(
+      /only makes sense with --source path/,
+    );
+  });
+});
+
+describe('layout of an installed component', () => {
+  test('bin/<name> for what the source provides: the CRI-O bundle has no Debian package', () => {
+    expect(installedBinaries(COMPONENTS['cri-o'], 'release', '/opt/rb/cri-o/1.36.3')).toEqual({
+      crio: '/opt/rb/cri-o/1.36.3/bin/crio',
+      conmon: '/opt/rb/cri-o/1.36.3/bin/conmon',
+      pinns: '/opt/rb/cri-o/1.36.3/bin/pinns',
+    });
+    // Debian's runsc lacks the shim, so a distro containerd has no release-only companions either.
+    expect(Object.keys(installedBinaries(COMPONENTS.containerd, 'distro', '/d'))).toEqual([
+      'containerd',
+      'containerd-shim-runc-v2',
+      'ctr',
+    ]);
+  });
+
+  test('bin/ links are relative to bin/, and a patched copy already in bin/ gets none', () => {
+    expect(binLinks({ runc: 'bin/runc', crio: 'root/cri-o/bin/crio', ctr: 'root/usr/bin/ctr' })).toEqual([
+      { link: 'bin/crio', target: '../root/cri-o/bin/crio' },
+      { link: 'bin/ctr', target: '../root/usr/bin/ctr' },
+    ]);
+  });
+});
+
+describe('install record', () => {
+  const component = (
+    c: Partial<InstalledComponent> & Pick<InstalledComponent, 'name' | 'role' | 'version' | 'binaries'>,
+  ) =>
+    ({
+      source: 'release',
+      dir: null,
+      reported: c.version,
+      detail: '',
+      createdByThisInstall: true,
+      ...c,
+    }) as InstalledComponent;
+
+  test('handlers, the containerd and CRI-O binaries for stack up, crictl, and the stack config beside the record', () => {
+    const { record, stackConfigText } = buildInstallRecord({
+      prefix: '/opt/rb',
+      source: 'release',
+      statePath: '/opt/rb/state/install.json',
+      createdAt: '2026-11-23T00:00:00.000Z',
+      created: ['/opt/rb/runc', '/opt/rb/runc/1.3.6', '/opt/rb/runc'],
+      components: [
+        component({
+          name: 'containerd',
+          role: 'cri',
+          version: '2.1.9',
+          binaries: { containerd: '/c/containerd', ctr: '/c/ctr' },
+        }),
+        component({
+          name: 'cri-o',
+          role: 'cri',
+          version: '1.36.3',
+          binaries: { crio: '/o/crio', pinns: '/o/pinns' },
+        }),
+        component({ name: 'runc', role: 'oci', version: '1.3.6', binaries: { runc: '/r/runc' } }),
+        component({
+          name: 'runsc',
+          role: 'oci',
+          version: '20240729.0',
+          binaries: { runsc: '/g/runsc', 'containerd-shim-runsc-v1': '/g/shim' },
+        }),
+        component({ name: 'crictl', role: 'tool', version: '1.36.0', binaries: { crictl: '/t/crictl' } }),
+      ],
+    });
+    expect(record.handlers).toEqual([
+      { name: 'runc-1.3.6', binary: '/r/runc', kind: 'runc' },
+      { name: 'runsc-20240729.0', binary: '/g/runsc', kind: 'runsc' },
+    ]);
+    expect(record.containerd).toEqual([{ version: '2.1.9', binary: '/c/containerd' }]);
+    expect(record.crio).toEqual([{ version: '1.36.3', binary: '/o/crio', pinns: '/o/pinns', conmon: null }]);
+    expect(record.crictl).toBe('/t/crictl');
+    expect(record.stackConfig).toBe('/opt/rb/state/stack.yaml');
+    expect(record.created).toEqual(['/opt/rb/runc', '/opt/rb/runc/1.3.6']);
+    expect(stackConfigText).toBe(
+      [
+        '# Written by runtime-bench install: one CRI handler per OCI runtime@version.',
+        'stack:',
+        '  extraHandlers:',
+        '    - name: runc-1.3.6',
+        '      binary: /r/runc',
+        '      kind: runc',
+        '    - name: runsc-20240729.0',
+        '      binary: /g/runsc',
+        '      kind: runsc',
+        '',
+      ].join('\n'),
+    );
   });
 });
 
@@ -178,6 +283,13 @@ describe('Debian metadata', () => {
 });
 
 describe('reported versions', () => {
+  test('crio and crictl', () => {
+    const crio = 'crio version 1.36.3\n   GitCommit:      v1.36.3\n   GoVersion:      go1.26.8\n';
+    expect(parseReportedVersion('cri-o', crio)).toBe('1.36.3');
+    expect(parseReportedVersion('crictl', 'crictl version 1.36.0\n')).toBe('1.36.0');
+    expect(parseReportedVersion('crictl', 'crictl version v1.36.0\n')).toBe('1.36.0');
+  });
+
   test.each([
     ['containerd', 'containerd github.com/containerd/containerd 1.6.20~ds1 1.6.20~ds1-1+deb12u3', '1.6.20'],
     ['containerd', 'containerd github.com/containerd/containerd/v2 2.1.9+unknown ', '2.1.9'],

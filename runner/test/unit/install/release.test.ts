@@ -153,7 +153,7 @@ describe('release source', () => {
     expect((error as RbError).message).toMatch(
       /runc\.amd64: sha256 is [0-9a-f]{64}, but .*runc\.sha256sum says [0-9a-f]{64}; nothing was installed/,
     );
-    expect(await readdir(prefix)).toEqual([]);
+    expect(await exists(prefix)).toBe(false);
     expect(await exists(join(prefix, 'state', 'install.json'))).toBe(false);
   });
 
@@ -163,7 +163,7 @@ describe('release source', () => {
     const error = await install(env(), request('crun@1.21'), options()).catch((e: unknown) => e);
     expect((error as RbError).code).toBe('INSTALL_CHECKSUM_MISSING');
     expect((error as RbError).hint).toContain('"crun@1.21/crun-1.21-linux-amd64"');
-    expect(await readdir(prefix)).toEqual([]);
+    expect(await exists(prefix)).toBe(false);
 
     const wrongPin = { 'crun@1.21/crun-1.21-linux-amd64': `sha256:${sha256('x')}` };
     await expect(install(env(), request('crun@1.21'), { ...options(), checksums: wrongPin })).rejects.toThrow(
@@ -195,7 +195,7 @@ describe('release source', () => {
 
   test('a missing asset is a download error naming the URL', async () => {
     await expect(install(env(), request('runc@9.9.9'), options())).rejects.toThrow(/runc\.amd64: HTTP 404/);
-    expect(await readdir(prefix)).toEqual([]);
+    expect(await exists(prefix)).toBe(false);
   });
 
   test('uninstall removes what the install created and nothing else', async () => {
@@ -219,6 +219,81 @@ describe('release source', () => {
     expect((await readdir(prefix)).sort()).toEqual(['runc', 'someone-elses-file']);
     expect(await readdir(join(prefix, 'runc'))).toEqual(['1.0.0']);
     expect(report.kept).toEqual([]);
+  });
+});
+
+describe('release source: CRI-O bundle and crictl', () => {
+  const crioUrl = 'https://storage.googleapis.com/cri-o/artifacts/cri-o.amd64.v1.36.3.tar.gz';
+  const crictlUrl = `${GH}/kubernetes-sigs/cri-tools/releases/download/v1.36.0/crictl-v1.36.0-linux-amd64.tar.gz`;
+
+  /** The upstream layouts: CRI-O's bundle under cri-o/ with a sha256sum line, crictl bare with a bare digest. */
+  async function publishCrio(opts: { badCrictlDigest?: boolean } = {}) {
+    const bundle = await tarGz({
+      'cri-o/bin/crio': script(
+        'crio version 1.36.3\n   GitCommit:      v1.36.3\n   GoVersion:      go1.24.6',
+      ),
+      'cri-o/bin/pinns': script('pinns'),
+      'cri-o/bin/conmon': script('conmon version 2.1.13'),
+      'cri-o/bin/crun': script('crun version 1.24'),
+      'cri-o/bin/runc': script('runc version 1.3.2'),
+      'cri-o/bin/crictl': script('crictl version v1.36.0'),
+      'cri-o/etc/crio.conf': '# upstream defaults',
+    });
+    await serve(crioUrl, bundle);
+    await serve(`${crioUrl}.sha256sum`, `${sha256(bundle)}  cri-o.amd64.v1.36.3.tar.gz\n`);
+    const crictl = await tarGz({ crictl: script('crictl version v1.36.0') });
+    await serve(crictlUrl, crictl);
+    await serve(`${crictlUrl}.sha256`, `${opts.badCrictlDigest ? sha256('other') : sha256(crictl)}\n`);
+  }
+
+  test('crio, pinns and conmon land in cri-o/<version>/bin, verified; the record names them for stack up', async () => {
+    await publishCrio();
+    const record = await install(env(), request('cri-o@1.36.3 crictl@1.36.0'), options());
+    expect(server.requests).toEqual(
+      expect.arrayContaining([
+        '/storage.googleapis.com/cri-o/artifacts/cri-o.amd64.v1.36.3.tar.gz.sha256sum',
+        '/github.com/kubernetes-sigs/cri-tools/releases/download/v1.36.0/crictl-v1.36.0-linux-amd64.tar.gz.sha256',
+      ]),
+    );
+    const bin = join(prefix, 'cri-o', '1.36.3', 'bin');
+    // The bundle's runc, crun and crictl stay unlinked: OCI runtimes and crictl are components of
+    // their own, installed (and named as handlers) at versions the user chooses.
+    expect((await readdir(bin)).sort()).toEqual(['conmon', 'crio', 'pinns']);
+    expect((await run(join(bin, 'crio'), ['--version'])).stdout).toMatch(/^crio version 1\.36\.3\n/);
+    expect((await run(join(bin, 'pinns'), [])).stdout).toBe('pinns\n');
+    const crictl = join(prefix, 'crictl', '1.36.0', 'bin', 'crictl');
+    expect((await run(crictl, ['--version'])).stdout).toBe('crictl version v1.36.0\n');
+    expect(record.crio).toEqual([
+      {
+        version: '1.36.3',
+        binary: join(bin, 'crio'),
+        pinns: join(bin, 'pinns'),
+        conmon: join(bin, 'conmon'),
+      },
+    ]);
+    expect(record.crictl).toBe(crictl);
+    expect(record.handlers).toEqual([]);
+    expect(record.components.map((c) => [c.name, c.role, c.version, c.reported])).toEqual([
+      ['cri-o', 'cri', '1.36.3', '1.36.3'],
+      ['crictl', 'tool', '1.36.0', '1.36.0'],
+    ]);
+    expect((await readdir(prefix)).sort()).toEqual(['cri-o', 'crictl', 'state']);
+
+    // Uninstall removes exactly what the install added.
+    const report = await uninstall(env(), join(prefix, 'state', 'install.json'));
+    expect(report.errors).toEqual([]);
+    expect(await exists(prefix)).toBe(false);
+  });
+
+  test('a bad crictl checksum installs nothing, not even the verified CRI-O bundle', async () => {
+    await publishCrio({ badCrictlDigest: true });
+    await expect(install(env(), request('cri-o@1.36.3 crictl@1.36.0'), options())).rejects.toMatchObject({
+      code: 'INSTALL_CHECKSUM_MISMATCH',
+      message: expect.stringMatching(
+        /^crictl-v1\.36\.0-linux-amd64\.tar\.gz: sha256 is [0-9a-f]{64}, but .*\.sha256 says/,
+      ),
+    });
+    expect(await exists(prefix)).toBe(false);
   });
 });
 
