@@ -39,10 +39,10 @@ const KNOWN_UNSUPPORTED: Partial<Record<Handler, Record<string, RegExp>>> = {
   },
 };
 /**
- * youki fails to start about one rapid container in seven here ("OCI runtime create failed";
- * shared/tools/youki/BUILD.md): a repetition over the error budget is invalid, not ok.
+ * youki fails to start about one rapid container in seven here (shared/tools/youki/BUILD.md): a
+ * repetition hit by it is invalid (over the error budget) or, with one repetition, failed.
  */
-const YOUKI_START_FAILURE = /error rate .* exceeds the threshold.*(StartContainer|CreateContainer|failed)/;
+const YOUKI_START_FAILURE = /OCI runtime create failed: \S*youki did not terminate successfully/;
 
 /** The fixed work of limits.cpu.time; its CPU time on the host is measured by the test itself. */
 const CPU_WORK = { maxPrime: 10000, events: 200 };
@@ -194,7 +194,7 @@ parameters:
           if (refusal) {
             expect(r.status, seen).toBe('unsupported');
             expect(r.reason, seen).toMatch(refusal);
-          } else if (h === 'youki-shared' && r.status === 'invalid') {
+          } else if (h === 'youki-shared' && (r.status === 'invalid' || r.status === 'failed')) {
             expect(r.reason, seen).toMatch(YOUKI_START_FAILURE);
           } else expect(r.status, seen).toBe('ok');
         }
@@ -215,19 +215,19 @@ parameters:
     });
 
     test('performance: sysbench numbers from inside every runtime', () => {
-      for (const h of HANDLERS) {
-        const cpu = resultOf(all, 'performance.cpu', h);
+      for (const [h, cpu] of okResults(all, 'performance.cpu')) {
         // 100 prime searches up to 10000: milliseconds on any runtime, far from a minute.
         expect(median(cpu, 'total_time'), h).toBeGreaterThan(0);
         expect(median(cpu, 'total_time'), h).toBeLessThan(60);
-        const mem = resultOf(all, 'performance.memory', h);
+      }
+      for (const [h, mem] of okResults(all, 'performance.memory')) {
         expect(median(mem, 'mib_per_second'), h).toBeGreaterThan(100);
         // 256 MiB at the measured rate takes the measured time.
         expect(256 / median(mem, 'mib_per_second'), h).toBeCloseTo(median(mem, 'total_time'), 1);
-        const disk = resultOf(all, 'performance.disk', h);
+      }
+      for (const [h, disk] of okResults(all, 'performance.disk'))
         for (const mode of ['seqrd', 'rndrd', 'seqwr', 'seqrewr', 'rndwr'])
           expect(median(disk, `${mode}_mib_per_second`), `${h} ${mode}`).toBeGreaterThan(0.1);
-      }
     });
 
     test('startup: ordered latencies; first output where the runtime has adjtimex', () => {
@@ -263,11 +263,12 @@ parameters:
       // gVisor is left out: whether its sandbox is throttled depends on the containerd version
       // (docs/benchmarks.md saw no throttling under containerd 2.1).
       const cpu = hostCpuSeconds();
-      for (const h of HANDLERS) {
-        const limited = median(resultOf(all, 'limits.cpu.time', h), 'total_time');
+      for (const [h, r] of okResults(all, 'limits.cpu.time')) {
+        const limited = median(r, 'total_time');
         if (h === 'runsc-shared') expect(limited, h).toBeGreaterThan(0);
         else expect(limited, `${h} (host CPU time of the work ${cpu} s)`).toBeGreaterThan(5 * cpu);
-        const mem = resultOf(all, 'limits.memory.min', h);
+      }
+      for (const [h, mem] of okResults(all, 'limits.memory.min')) {
         const bytes = mem.metrics.find((m) => m.name === 'bytes')!.samples;
         const failed = mem.metrics.find((m) => m.name === 'failed_bytes')!.samples;
         bytes.forEach((b, i) => expect(b - failed[i]!, h).toBeLessThanOrEqual(65536));
@@ -283,8 +284,7 @@ parameters:
     });
 
     test('overhead: CPU and memory attributed to each runtime’s own processes', () => {
-      for (const h of HANDLERS) {
-        const r = resultOf(all, 'overhead.runtime', h);
+      for (const [h, r] of okResults(all, 'overhead.runtime')) {
         expect(median(r, 'cpu_time_total'), h).toBeGreaterThan(0);
         expect(median(r, 'peak_rss'), h).toBeGreaterThan(1 << 20);
         expect(median(r, 'processes'), h).toBeGreaterThanOrEqual(1);
@@ -296,8 +296,7 @@ parameters:
     });
 
     test('network: host ↔ pod throughput both ways on every runtime', () => {
-      for (const h of HANDLERS) {
-        const r = resultOf(all, 'network.throughput', h);
+      for (const [h, r] of okResults(all, 'network.throughput')) {
         // gVisor's own network stack is far slower here (under 1 MiB/s seen on containerd 1.6).
         const floor = h === 'runsc-shared' ? 0.05 : 1;
         expect(median(r, 'host_to_pod'), h).toBeGreaterThan(floor);

@@ -29,13 +29,19 @@ export function sharedTool(relativePath: string): string | null {
 
 /** Where `ensureModernCrun` installs: the installer's default prefix, shared by every test run. */
 export const MODERN_CRUN_PREFIX = '/opt/runtime-bench';
-export const MODERN_CRUN_VERSION = '1.28';
+/**
+ * Debian trixie's crun: a stable suite, so the version stays available (sid's 1.28 would vanish
+ * at its next upload), and one suite's package lists to fetch instead of three.
+ */
+export const MODERN_CRUN_VERSION = '1.21';
+const MODERN_CRUN_SUITE = 'trixie';
 
 let modernCrun: Promise<string> | undefined;
 
 /**
  * A crun ≥ 1.9 (Debian bookworm's 1.8.1 refuses CRI-O's OCI spec 1.3.0 and containerd ≥ 1.7):
- * `runtime-bench install --source distro crun@1.28` into /opt/runtime-bench, once per machine.
+ * `runtime-bench install --source distro --suites trixie crun@1.21` into /opt/runtime-bench, once
+ * per machine (its glibc needs are met by trixie's own libc in a private directory).
  * Later calls (in this process or any other) find the installed binary and return at once;
  * concurrent first calls from several processes are serialised by flock(1), and the installer
  * itself reuses a version directory that is already there. Needs root and the Debian archive
@@ -63,17 +69,18 @@ async function reportsVersion(binary: string, version: string): Promise<boolean>
 async function installModernCrun(): Promise<string> {
   const binary = join(MODERN_CRUN_PREFIX, 'crun', MODERN_CRUN_VERSION, 'bin', 'crun');
   if (await reportsVersion(binary, MODERN_CRUN_VERSION)) return binary;
-  const stateDir = join(MODERN_CRUN_PREFIX, 'state');
+  // Its own state directory: the record and the stack.yaml beside it must not be the default
+  // install's (<prefix>/state/install.json, stack.yaml) that a user's install may own. Both are
+  // kept, as is the crun, for later test runs; `runtime-bench uninstall --state <it>` removes them.
+  const stateDir = join(MODERN_CRUN_PREFIX, 'state', `test-crun-${MODERN_CRUN_VERSION}`);
   await mkdir(stateDir, { recursive: true });
-  // Its own record (not the default install.json a user's install may own), kept: the crun is
-  // meant to stay for later test runs; `runtime-bench uninstall --state <it>` removes it.
-  const record = join(stateDir, `test-crun-${MODERN_CRUN_VERSION}.json`);
+  const record = join(stateDir, 'install.json');
   // Under the lock, look again: another process may have installed it while this one waited.
-  const script = `"$1" --version 2>/dev/null | grep -qx "crun version $2" || exec "$3" "$4" install --source distro --prefix "$5" --state "$6" "crun@$2"`;
+  const script = `"$1" --version 2>/dev/null | grep -qx "crun version $2" || exec "$3" "$4" install --source distro --suites "$7" --prefix "$5" --state "$6" "crun@$2"`;
   await run(
     'flock',
     [
-      join(stateDir, `test-crun-${MODERN_CRUN_VERSION}.lock`),
+      join(stateDir, 'lock'),
       'sh',
       '-c',
       script,
@@ -84,6 +91,7 @@ async function installModernCrun(): Promise<string> {
       CLI,
       MODERN_CRUN_PREFIX,
       record,
+      MODERN_CRUN_SUITE,
     ],
     { timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
   ).catch((error: { stderr?: string; message: string }) => {
