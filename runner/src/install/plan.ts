@@ -147,7 +147,7 @@ export function formatPlan(plan: InstallPlan): string {
     const what = `${s.spec.name}@${s.spec.path ?? s.version ?? '(installed)'}`;
     let where: string;
     if (s.source === 'path')
-      where = `use ${s.spec.path ?? `${s.spec.name} found on PATH`}, version read from it`;
+      where = `use ${s.spec.path ?? `${s.component.binaries[0]!.name} found in ${[...plan.pathDirs, 'PATH'].join(', ')}`}, version read from it`;
     else if (s.dir) where = `→ ${s.dir}`;
     else where = `→ ${join(plan.prefix, s.spec.name)}/<version resolved at install>`;
     const from =

@@ -46,7 +46,7 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-test('findExecutable searches PATH and skips non-executables', async () => {
+test('findExecutable searches PATH and skips non-executables', { timeout: 60_000 }, async () => {
   expect(await findExecutable('runc', bin)).toBe(join(bin, 'runc'));
   expect(await findExecutable('not-executable', bin)).toBeNull();
   expect(await findExecutable('surely-no-such-tool-here', bin)).toBeNull();
@@ -97,17 +97,21 @@ test('versions are read from the binaries; shims beside containerd are found; no
   expect(await readdir(work)).not.toContain('state');
 }, 60_000);
 
-test('a version that differs from the one asked for is an error naming both', async () => {
-  await expect(
-    install(
-      realInstallEnv(() => {}),
-      { specs: parseSpecList('runc@1.3.6'), source: 'path', prefix: '/nonexistent', suites: [] },
-      { statePath: join(work, 'x.json') },
-    ),
-  ).rejects.toThrow(`runc@1.3.6: ${join(bin, 'runc')} is version 1.1.15`);
-});
+test(
+  'a version that differs from the one asked for is an error naming both',
+  { timeout: 60_000 },
+  async () => {
+    await expect(
+      install(
+        realInstallEnv(() => {}),
+        { specs: parseSpecList('runc@1.3.6'), source: 'path', prefix: '/nonexistent', suites: [] },
+        { statePath: join(work, 'x.json') },
+      ),
+    ).rejects.toThrow(`runc@1.3.6: ${join(bin, 'runc')} is version 1.1.15`);
+  },
+);
 
-test('a missing binary says how to point at it', async () => {
+test('a missing binary says how to point at it', { timeout: 60_000 }, async () => {
   await expect(
     install(
       realInstallEnv(() => {}),

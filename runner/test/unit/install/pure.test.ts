@@ -91,6 +91,9 @@ describe('plan', () => {
     const dirs = ['/work/shared/tools/cri-o', '/work/shared/tools/cri-tools'];
     expect(buildPlan({ ...req('cri-o crictl', 'path'), pathDirs: dirs }).pathDirs).toEqual(dirs);
     expect(buildPlan(req('runc', 'path')).pathDirs).toEqual([]);
+    expect(formatPlan(buildPlan({ ...req('cri-o', 'path'), pathDirs: dirs }))).toContain(
+      'use crio found in /work/shared/tools/cri-o, /work/shared/tools/cri-tools, PATH, version read from it',
+    );
     expect(() => buildPlan({ ...req('cri-o', 'path'), pathDirs: ['tools/cri-o'] })).toThrow(
       /--path-dir "tools\/cri-o" is not an absolute path/,
     );

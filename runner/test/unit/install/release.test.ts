@@ -97,7 +97,8 @@ afterEach(() => {
   server.requests.length = 0;
 });
 
-describe('release source', () => {
+// Every test runs tar, sh and a local HTTP server: well under a second, unless the host is loaded.
+describe('release source', { timeout: 60_000 }, () => {
   test('installs verified archives side by side, links bin/, writes the record and stack config', async () => {
     await publishContainerd();
     await publishRunc();
@@ -222,7 +223,7 @@ describe('release source', () => {
   });
 });
 
-describe('release source: CRI-O bundle and crictl', () => {
+describe('release source: CRI-O bundle and crictl', { timeout: 60_000 }, () => {
   const crioUrl = 'https://storage.googleapis.com/cri-o/artifacts/cri-o.amd64.v1.36.3.tar.gz';
   const crictlUrl = `${GH}/kubernetes-sigs/cri-tools/releases/download/v1.36.0/crictl-v1.36.0-linux-amd64.tar.gz`;
 
@@ -302,7 +303,8 @@ describe('install CLI', () => {
     '--experimental-strip-types',
     join(import.meta.dirname, '../../../bin/runtime-bench.js'),
   ].slice(1);
-  test('--dry-run prints the plan and changes nothing', async () => {
+  // Each test starts the CLI in a new Node process: seconds on a loaded machine, hence a budget.
+  test('--dry-run prints the plan and changes nothing', { timeout: 60_000 }, async () => {
     const { stdout } = await run(process.execPath, [
       ...cli,
       'install',
@@ -321,21 +323,25 @@ describe('install CLI', () => {
     expect(await exists(prefix)).toBe(false);
   });
 
-  test('a bad checksum exits non-zero with the message and hint, leaving nothing', async () => {
-    await publishRunc({ badDigest: true });
-    const result = await run(process.execPath, [
-      ...cli,
-      'install',
-      '--prefix',
-      prefix,
-      '--mirror',
-      server.url,
-      'runc@1.2.3',
-    ]).catch((e: { code: number; stderr: string }) => e);
-    expect((result as { code: number }).code).toBe(1);
-    expect((result as { stderr: string }).stderr).toMatch(
-      /runtime-bench: runc\.amd64: sha256 is .* nothing was installed\nhint: /,
-    );
-    expect(await exists(join(prefix, 'runc'))).toBe(false);
-  });
+  test(
+    'a bad checksum exits non-zero with the message and hint, leaving nothing',
+    { timeout: 60_000 },
+    async () => {
+      await publishRunc({ badDigest: true });
+      const result = await run(process.execPath, [
+        ...cli,
+        'install',
+        '--prefix',
+        prefix,
+        '--mirror',
+        server.url,
+        'runc@1.2.3',
+      ]).catch((e: { code: number; stderr: string }) => e);
+      expect((result as { code: number }).code).toBe(1);
+      expect((result as { stderr: string }).stderr).toMatch(
+        /runtime-bench: runc\.amd64: sha256 is .* nothing was installed\nhint: /,
+      );
+      expect(await exists(join(prefix, 'runc'))).toBe(false);
+    },
+  );
 });
