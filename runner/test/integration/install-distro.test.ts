@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
 import type { InstallRecord } from '../../src/install/record.ts';
+import { testStackName } from '../support/host.ts';
 
 const run = promisify(execFile);
 const cli = join(import.meta.dirname, '../../bin/runtime-bench.js');
@@ -23,6 +24,13 @@ const reason = !isRoot ? 'needs root' : tools.includes(false) ? 'needs apt-get, 
 if (reason) console.warn(`install-distro integration test skipped: ${reason}`);
 
 const VERSIONS = { containerd: ['1.6.20', '2.1.9'], runc: ['1.1.5', '1.3.6'] };
+
+// Explicit budgets, generous for a loaded 2-core machine: none of them is a measurement. The
+// install refreshes three suites' package lists and downloads about 100 MB on a fresh machine.
+const INSTALL_BUDGET_MS = 15 * 60_000;
+const STACK_BUDGET_MS = 5 * 60_000;
+const EXIT_BUDGET_MS = 60_000;
+const UNINSTALL_BUDGET_MS = 5 * 60_000;
 
 describe.runIf(reason === null)('distro install, side by side, runs pods', () => {
   let work: string;
@@ -40,18 +48,18 @@ describe.runIf(reason === null)('distro install, side by side, runs pods', () =>
     const { stdout } = await run(
       process.execPath,
       [cli, 'install', '--source', 'distro', '--prefix', prefix, '--state', statePath(), '--json', ...specs],
-      {
-        maxBuffer: 16 * 1024 * 1024,
-      },
+      { maxBuffer: 16 * 1024 * 1024, timeout: INSTALL_BUDGET_MS },
     );
     record = JSON.parse(stdout) as InstallRecord;
-  });
+  }, INSTALL_BUDGET_MS + 30_000);
 
   afterAll(async () => {
     if (work && (await has(statePath())))
-      await run(process.execPath, [cli, 'uninstall', '--state', statePath()]).catch(() => {});
+      await run(process.execPath, [cli, 'uninstall', '--state', statePath()], {
+        timeout: UNINSTALL_BUDGET_MS,
+      }).catch(() => {});
     if (work) await rm(work, { recursive: true, force: true });
-  });
+  }, UNINSTALL_BUDGET_MS + 30_000);
 
   test('every version is in its own directory and reports its own version', async () => {
     expect((await readdir(join(prefix, 'containerd'))).sort()).toEqual(VERSIONS.containerd);
@@ -74,70 +82,84 @@ describe.runIf(reason === null)('distro install, side by side, runs pods', () =>
   });
 
   test.each([
-    ['install-a', '1.6.20'],
-    ['install-b', '2.1.9'],
-  ])('stack %s on containerd %s runs a pod with each installed runc', async (name, version) => {
-    const containerd = record.containerd.find((c) => c.version === version)!.binary;
-    const stateDir = join(work, `stack-${name}`);
-    const client = () => new GrpcCriClient(`unix://${join(stateDir, 'containerd.sock')}`, 60);
-    try {
-      await run(process.execPath, [
-        cli,
-        'stack',
-        'up',
-        '--name',
-        name,
-        '--state-dir',
-        stateDir,
-        '--containerd',
-        containerd,
-        '--config',
-        record.stackConfig,
-      ]);
-      const cri = client();
+    [testStackName('install-a'), '1.6.20'],
+    [testStackName('install-b'), '2.1.9'],
+  ])(
+    'stack %s on containerd %s runs a pod with each installed runc',
+    { timeout: 2 * STACK_BUDGET_MS + 2 * EXIT_BUDGET_MS },
+    async (name, version) => {
+      const containerd = record.containerd.find((c) => c.version === version)!.binary;
+      const stateDir = join(work, `stack-${name}`);
+      const client = () => new GrpcCriClient(`unix://${join(stateDir, 'containerd.sock')}`, 60);
       try {
-        expect((await cri.version()).runtimeVersion).toContain(version);
-        for (const handler of record.handlers.map((h) => h.name)) {
-          const uid = `${name}-${handler}-${Date.now()}`;
-          const sandbox = {
-            metadata: { name: `install-${handler}`, uid, namespace: 'default', attempt: 1 },
-            logDirectory: join(stateDir, 'pod-logs'),
-            linux: {},
-          };
-          const pod = await cri.runPodSandbox(sandbox, handler);
-          expect((await cri.podSandboxStatus(pod)).runtimeHandler).toBe(handler);
-          const id = await cri.createContainer(
-            pod,
-            {
-              metadata: { name: 'hello' },
-              image: { image: 'localhost/runtime-bench/bench:latest' },
-              command: ['/bin/sh', '-c', 'exit 7'],
-              logPath: `hello-${uid}.log`,
-            },
-            sandbox,
-          );
-          await cri.startContainer(id);
-          let status = await cri.containerStatus(id);
-          for (let i = 0; i < 100 && status.state !== 'CONTAINER_EXITED'; i++) {
-            await new Promise((r) => setTimeout(r, 100));
-            status = await cri.containerStatus(id);
+        await run(
+          process.execPath,
+          [
+            cli,
+            'stack',
+            'up',
+            '--name',
+            name,
+            '--state-dir',
+            stateDir,
+            '--containerd',
+            containerd,
+            '--config',
+            record.stackConfig,
+          ],
+          { timeout: STACK_BUDGET_MS },
+        );
+        const cri = client();
+        try {
+          expect((await cri.version()).runtimeVersion).toContain(version);
+          for (const handler of record.handlers.map((h) => h.name)) {
+            const uid = `${name}-${handler}-${Date.now()}`;
+            const sandbox = {
+              metadata: { name: `install-${handler}`, uid, namespace: 'default', attempt: 1 },
+              logDirectory: join(stateDir, 'pod-logs'),
+              linux: {},
+            };
+            const pod = await cri.runPodSandbox(sandbox, handler);
+            expect((await cri.podSandboxStatus(pod)).runtimeHandler).toBe(handler);
+            const id = await cri.createContainer(
+              pod,
+              {
+                metadata: { name: 'hello' },
+                image: { image: 'localhost/runtime-bench/bench:latest' },
+                command: ['/bin/sh', '-c', 'exit 7'],
+                logPath: `hello-${uid}.log`,
+              },
+              sandbox,
+            );
+            await cri.startContainer(id);
+            // Wait for the exit by state, within a budget no load reaches (not a count of polls).
+            const deadline = Date.now() + EXIT_BUDGET_MS;
+            let status = await cri.containerStatus(id);
+            while (status.state !== 'CONTAINER_EXITED' && Date.now() < deadline) {
+              await new Promise((r) => setTimeout(r, 100));
+              status = await cri.containerStatus(id);
+            }
+            // Exit code 7 proves the container's own process ran under this runc.
+            expect([handler, status.state, status.exitCode]).toEqual([handler, 'CONTAINER_EXITED', 7]);
+            await cri.removeContainer(id);
+            await cri.stopPodSandbox(pod);
+            await cri.removePodSandbox(pod);
           }
-          // Exit code 7 proves the container's own process ran under this runc.
-          expect([handler, status.state, status.exitCode]).toEqual([handler, 'CONTAINER_EXITED', 7]);
-          await cri.removeContainer(id);
-          await cri.stopPodSandbox(pod);
-          await cri.removePodSandbox(pod);
+        } finally {
+          cri.close();
         }
       } finally {
-        cri.close();
+        await run(process.execPath, [cli, 'stack', 'down', '--name', name, '--state-dir', stateDir], {
+          timeout: STACK_BUDGET_MS,
+        });
       }
-    } finally {
-      await run(process.execPath, [cli, 'stack', 'down', '--name', name, '--state-dir', stateDir]);
-    }
-  });
+    },
+  );
 
-  test('uninstall removes the prefix it created', async () => {
-    const { stdout } = await run(process.execPath, [cli, 'uninstall', '--state', statePath(), '--json']);
+  test('uninstall removes the prefix it created', { timeout: UNINSTALL_BUDGET_MS + 30_000 }, async () => {
+    const { stdout } = await run(process.execPath, [cli, 'uninstall', '--state', statePath(), '--json'], {
+      timeout: UNINSTALL_BUDGET_MS,
+    });
     expect(JSON.parse(stdout).errors).toEqual([]);
     expect(await has(prefix)).toBe(false);
     expect(await has(statePath())).toBe(false);
