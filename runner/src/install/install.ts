@@ -128,6 +128,7 @@ export async function install(
 ): Promise<InstallRecord> {
   const plan = buildPlan(request);
   const created = new CreatedPaths();
+  let placed = new Map<string, StagedComponent>();
   try {
     const apts = aptPool(env, plan.prefix, options.debianMirror, created);
     const found: InstalledComponent[] = [];
@@ -136,14 +137,8 @@ export async function install(
       if (step.source === 'path') found.push(await usePath(env, step, plan.pathDirs));
       else pending.push(await resolve(env, plan, step, apts, options));
     }
-    const placed = await stageAndPlace(env, plan.prefix, pending, apts, created, options);
-    let installed: InstalledComponent[];
-    try {
-      installed = await verifyInstalled(env, pending, placed);
-    } catch (error) {
-      for (const dir of placed.keys()) await rm(dir, { recursive: true, force: true });
-      throw error;
-    }
+    placed = await stageAndPlace(env, plan.prefix, pending, apts, created, options);
+    const installed = await verifyInstalled(env, pending, placed);
     await created.mkdir(dirname(options.statePath));
     const { record, stackConfigText } = buildInstallRecord({
       prefix: plan.prefix,
@@ -157,6 +152,8 @@ export async function install(
     await writeInstallRecord(options.statePath, record);
     return record;
   } catch (error) {
+    // Without a record no uninstall could find them: what this install placed or made goes now.
+    for (const dir of placed.keys()) await rm(dir, { recursive: true, force: true });
     await created.undo();
     throw error;
   }
