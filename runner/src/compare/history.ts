@@ -1,9 +1,8 @@
 // The I/O edge of the gate: reads a history directory into plain values for runGate().
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeIssues } from '@runtime-bench/schemas';
 import { parse as parseYaml } from 'yaml';
-import { RbError, errorMessage } from '../errors.ts';
+import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
 import { AnnotationsSchema, EMPTY_ANNOTATIONS, type Annotations } from './annotations.ts';
 import type { HistoryEntry } from './gate.ts';
@@ -103,12 +102,8 @@ export function parseAnnotations(text: string, where: string): Annotations {
       'fix the syntax',
     );
   }
-  const parsed = AnnotationsSchema.safeParse(data);
-  if (!parsed.success)
-    throw new RbError(
-      'ANNOTATIONS_INVALID',
-      describeIssues(parsed.error, where).join('\n'),
-      'see runner/src/stats/README.md ("Annotations") for the format',
-    );
-  return parsed.data;
+  return parseWithFriendlyErrors(AnnotationsSchema, data, where, {
+    code: 'ANNOTATIONS_INVALID',
+    hint: 'see runner/src/stats/README.md ("Annotations") for the format',
+  });
 }

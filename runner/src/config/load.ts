@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { ConfigSchema, describeIssues, type Config } from '@runtime-bench/schemas';
-import { RbError, errorMessage } from '../errors.ts';
+import { ConfigSchema, type Config } from '@runtime-bench/schemas';
+import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 
 /** Parses and validates YAML config text; every error names the file, the field and the problem. */
 export function parseConfig(text: string, where: string): Config {
@@ -16,15 +16,11 @@ export function parseConfig(text: string, where: string): Config {
       'fix the YAML syntax at the line shown',
     );
   }
-  const parsed = ConfigSchema.safeParse(doc);
-  if (!parsed.success) {
-    throw new RbError(
-      'CONFIG_INVALID',
-      `invalid config\n${describeIssues(parsed.error, where).join('\n')}`,
-      'see examples/quick.yaml and schemas/json/config.schema.json for every field and its default',
-    );
-  }
-  return parsed.data;
+  return parseWithFriendlyErrors(ConfigSchema, doc, where, {
+    code: 'CONFIG_INVALID',
+    title: 'invalid config',
+    hint: 'see examples/quick.yaml and schemas/json/config.schema.json for every field and its default',
+  });
 }
 
 export async function loadConfig(path: string): Promise<Config> {

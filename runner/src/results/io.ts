@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
-import { RunResultSchema, describeIssues, type RunResult } from '@runtime-bench/schemas';
-import { RbError, errorMessage } from '../errors.ts';
+import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
+import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 
 /** Parses and validates the text of a result file; `where` names it in every error line. */
 export function parseResult(text: string, where: string): RunResult {
@@ -24,15 +24,10 @@ export function parseResult(text: string, where: string): RunResult {
       'upgrade runtime-bench to read newer result files',
     );
   }
-  const parsed = RunResultSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new RbError(
-      'RESULT_INVALID',
-      describeIssues(parsed.error, where).join('\n'),
-      'fix the named fields or re-run the benchmark',
-    );
-  }
-  return parsed.data;
+  return parseWithFriendlyErrors(RunResultSchema, json, where, {
+    code: 'RESULT_INVALID',
+    hint: 'fix the named fields or re-run the benchmark',
+  });
 }
 
 export async function readResultFile(path: string): Promise<RunResult> {
