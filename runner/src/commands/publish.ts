@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import { TOKEN_ENV_VARS } from '../publish/auth.ts';
 import { checkNames, gitForRemote, loadDocFiles, redactError, redactingLogger } from '../publish/context.ts';
-import { DEFAULT_DATA_BRANCH } from '../publish/layout.ts';
+import { DEFAULT_DATA_BRANCH } from '../results/layout.ts';
 import { DEFAULT_MAX_ATTEMPTS, publishResults, readInputs } from '../publish/publish.ts';
 
 /** The workspace root (…/runner/src/commands → …), where data/README.md and schemas/json live. */

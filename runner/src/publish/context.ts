@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { RbError, errorMessage } from '../errors.ts';
 import { authConfigEnv, redact, secretForms, tokenFromEnv } from './auth.ts';
 import { createGitRunner, gitEnvironment, type GitRunner } from './git.ts';
-import { SCHEMAS_DIR } from './layout.ts';
+import { SCHEMAS_DIR } from '../results/layout.ts';
 import type { DocFile } from './plan.ts';
 
 export interface RemoteGit {

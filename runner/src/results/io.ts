@@ -3,6 +3,23 @@ import { readFile, rename, writeFile, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
 import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
+import { lineColumn } from '../util/position.ts';
+
+/**
+ * What is wrong with JSON text, by position only: JSON.parse quotes the text around the error
+ * ("root:x:0:0"...), and a message must never echo a file that may not be ours (/etc/passwd).
+ */
+export function jsonSyntaxProblem(error: unknown, text: string): string {
+  const message = errorMessage(error);
+  if (text.trim() === '') return 'the file is empty';
+  if (message.startsWith('Unexpected end of JSON input'))
+    return `it ends too early (${lineColumn(text, text.length)})`;
+  const at = /^(.*?) in JSON at position (\d+)/.exec(message);
+  if (at) return `${at[1]!.replace(/"[^"]*"/g, '…')} at ${lineColumn(text, Number(at[2]))}`;
+  const first = text.search(/\S/);
+  if (!/[[{]/.test(text[first]!)) return `it does not start with "{" (${lineColumn(text, first)})`;
+  return 'unexpected token';
+}
 
 /** Parses and validates the text of a result file; `where` names it in every error line. */
 export function parseResult(text: string, where: string): RunResult {
@@ -12,7 +29,7 @@ export function parseResult(text: string, where: string): RunResult {
   } catch (error) {
     throw new RbError(
       'RESULT_INVALID',
-      `${where}: not valid JSON (${errorMessage(error)})`,
+      `${where}: not valid JSON (${jsonSyntaxProblem(error, text)})`,
       'result files are written by `runtime-bench run`; restore the file from the data branch',
     );
   }

@@ -90,14 +90,14 @@ describe('data verify --dir (real files, real CLI)', { timeout: 60_000 }, () => 
 
   test('readDirEntries returns runs/ files with /-separated relative paths; no runs/ is empty', async () => {
     await mkdir(join(box.root, 'data'));
-    expect(await readDirEntries(join(box.root, 'data'))).toEqual([]);
+    expect(await readDirEntries(join(box.root, 'data'))).toEqual({ entries: [], problems: [] });
     await put(path1, serializeResult(one));
-    const entries = await readDirEntries(join(box.root, 'data'));
+    const { entries } = await readDirEntries(join(box.root, 'data'));
     expect(entries.map((e) => e.path)).toEqual([path1]);
     await expect(readDirEntries(join(box.root, 'missing'))).rejects.toThrow(/is not a directory/);
   });
 
-  test('exit 0 with counts for a valid directory, 1 with the bad file named otherwise', async () => {
+  test('exit 0 with counts for a valid directory, 2 with the bad file named otherwise', async () => {
     await put(path1, serializeResult(one));
     await put(path2, serializeResult(two));
     const ok = await runCli(['data', 'verify', '--dir', 'data'], { cwd: box.root, env: box.env });
@@ -107,7 +107,7 @@ describe('data verify --dir (real files, real CLI)', { timeout: 60_000 }, () => 
 
     await put(`2026/11/04/20261104T080000Z-00000bad.json`, '{"schemaVersion": 1}');
     const bad = await runCli(['data', 'verify', '--dir', 'data', '--json'], { cwd: box.root, env: box.env });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     const report = JSON.parse(bad.stdout) as { files: number; invalid: number; problems: { file: string }[] };
     expect(report.files).toBe(3);
     expect(report.invalid).toBe(1);
