@@ -8,7 +8,16 @@
 // - files are returned in code-point order of their relative path, whatever readdir returns;
 // - a run id stored twice is a problem (loadResultDir), since it would count one run twice.
 // Synchronous, because the site's build-time loader is; a CLI reads a few hundred files at most.
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  type Dirent,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { RunResult } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
@@ -48,6 +57,14 @@ function kindOf(entry: Dirent): string | undefined {
   return undefined;
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Reads the selected regular files under `dir`, recursively (see the rules above). `dir` itself
  * may be a symbolic link; a missing or unlistable `dir` is an error, a bad entry a problem.
@@ -72,8 +89,9 @@ export function readResultDir(dir: string, select: DirSelect = () => true): DirL
         walk(path);
         continue;
       }
-      if (!select(path)) continue;
       const file = join(dir, path);
+      // A linked directory may hold results, so it is refused whatever its name.
+      if (!select(path) && !(entry.isSymbolicLink() && isDirectory(file))) continue;
       const kind = kindOf(entry);
       if (kind) {
         listing.problems.push({
