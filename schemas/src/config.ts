@@ -1,6 +1,26 @@
 import { z } from 'zod';
 import { BenchmarkParametersSchema } from './parameters.ts';
 
+/**
+ * A refinement of a list whose entries' names must differ: each repeat is named, with the entry it
+ * repeats (a handler listed twice would be benchmarked twice under one id).
+ */
+function uniqueNames<T>(name: (item: T) => string, field: PropertyKey[]) {
+  return (items: T[], ctx: z.core.$RefinementCtx<T[]>) => {
+    const first = new Map<string, number>();
+    items.forEach((item, i) => {
+      const seen = first.get(name(item));
+      if (seen === undefined) first.set(name(item), i);
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, ...field],
+          message: `"${name(item)}" is listed twice (also entry ${seen}); list each once`,
+        });
+    });
+  };
+}
+
 /** A CRI runtime endpoint and the runtime handlers (OCI runtimes) to benchmark behind it. */
 export const TargetConfigSchema = z
   .strictObject({
@@ -19,7 +39,24 @@ export const TargetConfigSchema = z
       .optional()
       .meta({ description: 'CRI socket of an already running runtime (instead of `stack`)' }),
     handlers: z
-      .union([z.literal('all'), z.array(z.string().min(1)).min(1)])
+      .union(
+        [
+          z.literal('all'),
+          z
+            .array(z.string().min(1))
+            .min(1)
+            .superRefine(uniqueNames((h) => h, [])),
+        ],
+        {
+          // Without this, `handlers: runc` says only "Invalid input".
+          error: (issue) =>
+            typeof issue.input === 'string'
+              ? `"${issue.input}" is one name, not a list: write handlers: [${issue.input}], or "all" for every handler of the stack`
+              : Array.isArray(issue.input)
+                ? undefined
+                : 'write a list of runtime handler names, e.g. [runc, crun], or "all"',
+        },
+      )
       .default('all')
       .meta({ description: 'runtime handlers to benchmark, or "all" that the local stack registered' }),
     transport: z
@@ -63,7 +100,10 @@ export const ExtraHandlerSchema = z.strictObject({
 });
 
 export const StackConfigSchema = z.strictObject({
-  extraHandlers: z.array(ExtraHandlerSchema).default([]),
+  extraHandlers: z
+    .array(ExtraHandlerSchema)
+    .superRefine(uniqueNames((h) => h.name, ['name']))
+    .default([]),
   subnet: z
     .string()
     .regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, { message: 'a subnet is CIDR, e.g. 10.233.0.0/24' })

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { RbError } from '../errors.ts';
 import { loadConfig } from '../config/load.ts';
 import { executeRun } from '../run/execute.ts';
+import { BENCHMARKS, selectBenchmarks } from '../suites/registry.ts';
 import { problemLines, summaryTable } from '../run/report.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
 import { writeResultFile, serializeResult } from '../results/io.ts';
@@ -45,6 +46,8 @@ export function registerRun(program: Command): void {
       if (opts.out && opts.dataDir)
         throw new RbError('USAGE_RUN_OUTPUT', 'give either --out or --data-dir, not both');
       const config = await loadConfig(opts.config);
+      // The selection is checked before anything starts, so its errors can name the file.
+      selectBenchmarks(config.benchmarks, config.skip, BENCHMARKS, opts.config);
       const controller = new AbortController();
       const onSignal = (signal: NodeJS.Signals): void => {
         if (controller.signal.aborted) {

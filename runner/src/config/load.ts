@@ -7,7 +7,7 @@ import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 export function parseConfig(text: string, where: string): Config {
   let doc: unknown;
   try {
-    doc = parseYaml(text, { prettyErrors: true }) ?? {};
+    doc = parseYaml(text, { prettyErrors: true });
   } catch (error) {
     const detail = error instanceof YAMLParseError ? error.message : errorMessage(error);
     throw new RbError(
@@ -16,6 +16,14 @@ export function parseConfig(text: string, where: string): Config {
       'fix the YAML syntax at the line shown',
     );
   }
+  // An empty file is most likely a mistake (a wrong path, a truncated file), and defaulting it
+  // would silently start the full default suite; `{}` says "all defaults" on purpose.
+  if (doc === null || doc === undefined)
+    throw new RbError(
+      'CONFIG_INVALID',
+      `${where}: the config is empty (no field is set, only comments or blank lines)`,
+      'set at least one field, e.g. `benchmarks: [operations]`, or write `{}` to run every default on purpose',
+    );
   return parseWithFriendlyErrors(ConfigSchema, doc, where, {
     code: 'CONFIG_INVALID',
     title: 'invalid config',
