@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { BenchmarkParametersSchema } from './parameters.ts';
 
+/** The name of a local stack: it becomes a directory name, so nothing that could leave it. */
+export const StackNameSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,30}$/, { message: 'a stack name is lower-case letters, digits and "-"' });
+
 /**
  * A refinement of a list whose entries' names must differ: each repeat is named, with the entry it
  * repeats (a handler listed twice would be benchmarked twice under one id).
@@ -26,11 +31,9 @@ export const TargetConfigSchema = z
   .strictObject({
     name: z.string().min(1).optional().meta({ description: 'label for this CRI endpoint in results' }),
     cri: z.enum(['containerd', 'cri-o']).default('containerd'),
-    stack: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9-]{0,30}$/, { message: 'a stack name is lower-case letters, digits and "-"' })
-      .optional()
-      .meta({ description: 'name of a local stack started with `runtime-bench stack up --name N`' }),
+    stack: StackNameSchema.optional().meta({
+      description: 'name of a local stack started with `runtime-bench stack up --name N`',
+    }),
     endpoint: z
       .string()
       .regex(/^(unix:\/\/)?\//, {

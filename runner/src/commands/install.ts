@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
@@ -65,7 +65,19 @@ export function registerInstall(program: Command): void {
     .option('--json', 'print the install record (or plan, or list) as JSON')
     .action(async (specs: string[], opts: InstallCliOptions) => {
       if (opts.list) {
+        const isDir = await stat(opts.prefix).then(
+          (info) => info.isDirectory(),
+          () => false,
+        );
+        if (!isDir)
+          throw new RbError(
+            'USAGE_PREFIX',
+            `--prefix ${opts.prefix} does not exist (or is not a directory), so nothing is installed there`,
+            `pass the --prefix that \`install\` was given (default ${DEFAULT_PREFIX})`,
+          );
         const installed = await listInstalled(opts.prefix);
+        if (!opts.json && Object.keys(installed).length === 0)
+          console.error(`nothing is installed under ${opts.prefix}`);
         if (opts.json) console.log(JSON.stringify(installed, null, 2));
         else
           for (const [name, versions] of Object.entries(installed))
