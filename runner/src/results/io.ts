@@ -64,10 +64,25 @@ export function serializeResult(result: RunResult): string {
 
 /**
  * Validates and writes a result atomically (temp file + rename), so a crash never leaves a
- * half-written file where a valid one is expected. Nothing is written when validation fails.
+ * half-written file where a valid one is expected. An invalid result is never written at `path`;
+ * its measurements are kept beside it in `<path>.rejected` (a name no reader takes for a result),
+ * so a run refused at the end loses nothing it measured.
  */
 export async function writeResultFile(path: string, result: RunResult): Promise<void> {
-  const valid = parseResult(JSON.stringify(result), `result for ${basename(path)}`);
+  let valid: RunResult;
+  try {
+    valid = parseResult(JSON.stringify(result), `result for ${basename(path)}`);
+  } catch (error) {
+    if (!(error instanceof RbError)) throw error;
+    const kept = `${path}.rejected`;
+    const saved = await mkdir(dirname(path), { recursive: true })
+      .then(() => writeFile(kept, serializeResult(result)))
+      .then(
+        () => `the measurements are kept, unvalidated, in ${kept}`,
+        (failure: unknown) => `the measurements could not be kept in ${kept} (${errorMessage(failure)})`,
+      );
+    throw new RbError(error.code, `${error.message}\n${saved}`, error.hint);
+  }
   const existing = await stat(path).catch(() => null);
   if (existing && !existing.isFile()) {
     // A device or pipe (/dev/stdout, a FIFO): write through it; renaming over it would replace it.
