@@ -3,21 +3,14 @@
 // `publish`, the gate and the site all read results through RunResultSchema, so a file that
 // contradicts itself is refused everywhere, before it can reach the data branch.
 import type { z } from 'zod';
-import type { Unit } from './common.ts';
+import { UnitSchema, type Unit } from './common.ts';
 import type { Summary } from './summary.ts';
 
-/** Units of magnitudes (durations, rates, sizes, counts): a negative value is a measuring error. */
-export const NON_NEGATIVE_UNITS: ReadonlySet<Unit> = new Set<Unit>([
-  'ns',
-  'us',
-  'ms',
-  's',
-  'events/s',
-  'MiB/s',
-  'bytes',
-  'count',
-  'IOPS',
-]);
+/**
+ * Units of magnitudes (durations, rates, sizes, counts), where a negative value is a measuring
+ * error: every unit but `ratio`, which may be a signed relative change.
+ */
+export const NON_NEGATIVE_UNITS: ReadonlySet<Unit> = new Set(UnitSchema.options.filter((u) => u !== 'ratio'));
 
 type Ctx = z.core.$RefinementCtx<unknown>;
 
