@@ -1,30 +1,11 @@
 import { z } from 'zod';
 import { BenchmarkParametersSchema } from './parameters.ts';
+import { checkUnique } from './result-checks.ts';
 
 /** The name of a local stack: it becomes a directory name, so nothing that could leave it. */
 export const StackNameSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,30}$/, { message: 'a stack name is lower-case letters, digits and "-"' });
-
-/**
- * A refinement of a list whose entries' names must differ: each repeat is named, with the entry it
- * repeats (a handler listed twice would be benchmarked twice under one id).
- */
-function uniqueNames<T>(name: (item: T) => string, field: PropertyKey[]) {
-  return (items: T[], ctx: z.core.$RefinementCtx<T[]>) => {
-    const first = new Map<string, number>();
-    items.forEach((item, i) => {
-      const seen = first.get(name(item));
-      if (seen === undefined) first.set(name(item), i);
-      else
-        ctx.addIssue({
-          code: 'custom',
-          path: [i, ...field],
-          message: `"${name(item)}" is listed twice (also entry ${seen}); list each once`,
-        });
-    });
-  };
-}
 
 /** A CRI runtime endpoint and the runtime handlers (OCI runtimes) to benchmark behind it. */
 export const TargetConfigSchema = z
@@ -48,7 +29,16 @@ export const TargetConfigSchema = z
           z
             .array(z.string().min(1))
             .min(1)
-            .superRefine(uniqueNames((h) => h, [])),
+            .superRefine((handlers, ctx) =>
+              checkUnique(
+                handlers,
+                (h) => h,
+                (i) => [i],
+                (h) => `"${h}"`,
+                'handlers',
+                ctx,
+              ),
+            ),
         ],
         {
           // Without this, `handlers: runc` says only "Invalid input".
@@ -105,7 +95,16 @@ export const ExtraHandlerSchema = z.strictObject({
 export const StackConfigSchema = z.strictObject({
   extraHandlers: z
     .array(ExtraHandlerSchema)
-    .superRefine(uniqueNames((h) => h.name, ['name']))
+    .superRefine((handlers, ctx) =>
+      checkUnique(
+        handlers,
+        (h) => h.name,
+        (i) => [i, 'name'],
+        (h) => `"${h.name}"`,
+        'extraHandlers',
+        ctx,
+      ),
+    )
     .default([]),
   subnet: z
     .string()

@@ -88,7 +88,10 @@ function repeats<T>(items: readonly T[], key: (item: T) => string): [number, num
   return out;
 }
 
-/** Entries that must be unique within a list: each repeat is named with the entry it repeats. */
+/**
+ * Entries that must be unique within a list (in results, and handlers in a config): each repeat
+ * is named with the entry it repeats.
+ */
 export function checkUnique<T>(
   items: readonly T[],
   key: (item: T) => string,
@@ -98,7 +101,7 @@ export function checkUnique<T>(
   ctx: Ctx,
 ): void {
   for (const [i, first] of repeats(items, key))
-    issue(ctx, path(i), `${what(items[i]!)} repeats ${list}[${first}]; each appears once`);
+    issue(ctx, path(i), `${what(items[i]!)} repeats ${list}[${first}]; list each once`);
 }
 
 /** `yyyymmddThhmmssZ` of an ISO date-time, in UTC: how a run id starts. */

@@ -34,13 +34,13 @@ describe.concurrent('configs refused with the file, the field and the fix (exit 
     [
       'a handler listed twice',
       'targets:\n  - handlers: [runc, crun, runc]\n',
-      ['NAME: targets[0].handlers[2]: "runc" is listed twice (also entry 0)'],
+      ['NAME: targets[0].handlers[2]: "runc" repeats handlers[0]; list each once'],
       'schemas/json/config.schema.json',
     ],
     [
       'two extra handlers with one name',
       'stack:\n  extraHandlers:\n    - { name: r1, binary: /usr/sbin/runc }\n    - { name: r1, binary: /usr/bin/crun }\n',
-      ['NAME: stack.extraHandlers[1].name: "r1" is listed twice (also entry 0)'],
+      ['NAME: stack.extraHandlers[1].name: "r1" repeats extraHandlers[0]; list each once'],
       'schemas/json/config.schema.json',
     ],
     [
