@@ -49,8 +49,9 @@ describe('verifyEntries', () => {
     expect(report.problems.map((p) => p.message).join('\n')).toMatch(/belongs at 2026\/11\/02/);
   });
 
-  test('the same run id stored twice is reported', () => {
-    // Two results claiming one run id with different start dates: each is in place on its own.
+  test('the same run id stored under another date is reported', () => {
+    // Two results claiming one run id with different start dates: the run id is made from the
+    // start time, so the second one contradicts itself (and could only be a copy edited by hand).
     const later = { ...one, startedAt: '2026-11-05T08:00:00.000Z', finishedAt: '2026-11-05T08:01:00.000Z' };
     const report = verifyEntries(
       [entry(path1, serializeResult(one)), entry(`2026/11/05/${one.runId}.json`, serializeResult(later))],
@@ -58,7 +59,9 @@ describe('verifyEntries', () => {
     );
     expect(report.valid).toBe(1);
     expect(report.invalid).toBe(1);
-    expect(report.problems[0]?.message).toMatch(/2026\/11\/05\/.*also stored as data\/runs\/2026\/11\/02/);
+    expect(report.problems[0]?.message).toMatch(
+      /2026\/11\/05\/.*runId: its timestamp 20261102T080000Z disagrees with startedAt 2026-11-05/,
+    );
   });
 
   test('non-result files under runs/ are reported, not skipped', () => {
