@@ -101,11 +101,14 @@ export async function readDirEntries(dir: string): Promise<{ entries: DataEntry[
       'pass the data directory, e.g. --dir data',
     );
   const runs = join(dir, RUNS_SUBDIR);
-  const hasRuns = await lstat(runs).then(
-    () => true,
-    () => false,
-  );
-  if (!hasRuns) return { entries: [], problems: [] };
+  const info = await lstat(runs).catch(() => null);
+  if (!info) return { entries: [], problems: [] };
+  // runs/ is an entry of the data directory like any other: a link there is not followed out.
+  if (info.isSymbolicLink())
+    return {
+      entries: [],
+      problems: [{ file: runs, message: 'is a symbolic link: only a real runs/ directory is read' }],
+    };
   const listing = readResultDir(runs);
   return {
     entries: listing.files.map((f) => ({ path: f.path, where: f.file, text: f.text })),

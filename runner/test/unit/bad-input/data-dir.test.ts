@@ -44,6 +44,15 @@ describe('data verify --dir refuses entries that are not regular files inside th
     expect(r.stdout + r.stderr).not.toMatch(noTrace);
   }, 60_000);
 
+  test('a runs/ that is itself a link is not followed out of the data directory', async () => {
+    const linked = mkdtempSync(join(tmpdir(), 'rb-linked-runs-'));
+    symlinkSync(join(root, 'outside'), join(linked, 'runs'));
+    const r = await runCli(['data', 'verify', '--dir', linked]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain(`INVALID  ${join(linked, 'runs')}: is a symbolic link`);
+    expect(r.stdout).toContain('1 file(s), 0 valid, 1 invalid');
+  }, 60_000);
+
   test('check --history reads the directory by the same rules', async () => {
     const r = await runCli(['check', '--history', join(root, 'data', 'runs'), '--current', REAL]);
     expect(r.code).toBe(2);
