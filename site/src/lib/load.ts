@@ -21,8 +21,9 @@ export function resolveDataDir(dir: string): string {
 
 /**
  * Reads and validates every `*.json` under `<dataDir>/runs` (recursively) with the shared result
- * schema and the runner's one directory reader (runner/src/results/read-dir.ts). Every invalid file is reported, each line naming the file and the field, and the whole
- * load fails: a site that silently dropped a file would show a history that never happened.
+ * schema and the runner's one directory reader (runner/src/results/read-dir.ts). Every invalid
+ * file is reported, each line naming the file and the field, and the whole load fails: a site
+ * that silently dropped a file would show a history that never happened.
  * A data directory without `runs/` is an empty history; a missing data directory is an error
  * (most likely a wrong RB_DATA_DIR).
  */
