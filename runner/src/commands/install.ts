@@ -2,7 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { RbError, errorMessage } from '../errors.ts';
+import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
+import { jsonSyntaxProblem } from '../results/io.ts';
 import {
   DEFAULT_PREFIX,
   DEFAULT_SUITES,
@@ -35,14 +36,27 @@ export function defaultStatePath(prefix: string): string {
 }
 
 async function readChecksums(path: string): Promise<Record<string, string>> {
+  const hint = 'the file is a JSON object of "component@version/file": "sha256:<hex>"';
+  let json: unknown;
   try {
-    return z.record(z.string(), z.string()).parse(JSON.parse(await readFile(path, 'utf8')));
+    const text = await readFile(path, 'utf8');
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new RbError(
+        'USAGE_CHECKSUMS',
+        `--checksums ${path}: not valid JSON (${jsonSyntaxProblem(error, text)})`,
+        hint,
+      );
+    }
   } catch (error) {
-    throw new RbError(
-      'USAGE_CHECKSUMS',
-      `${path}: not a JSON object of "component@version/file": "sha256:<hex>" (${errorMessage(error)})`,
-    );
+    if (error instanceof RbError) throw error;
+    throw new RbError('USAGE_CHECKSUMS', `--checksums ${path}: cannot read (${errorMessage(error)})`, hint);
   }
+  return parseWithFriendlyErrors(z.record(z.string(), z.string()), json, `--checksums ${path}`, {
+    code: 'USAGE_CHECKSUMS',
+    hint,
+  });
 }
 
 export function registerInstall(program: Command): void {

@@ -1,7 +1,7 @@
 // Flags that were accepted or mishandled: the real CLI with real git over smart HTTP (git
 // http-backend on 127.0.0.1), real directories, exit 2 and the flag named with the fix.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli as runCliHere } from '../../support/cli.ts';
@@ -74,6 +74,16 @@ describe('other flags', () => {
     expect(r.stderr).toContain('runtime-bench: --stack "../../x" is not a valid stack name');
     expect(r.stderr).toContain('hint: use lower-case letters, digits and "-"');
     expect(r.stderr).not.toMatch(noTrace);
+  }, 60_000);
+
+  test('install --checksums /etc/passwd: the flag named, the file not echoed, nothing installed', async () => {
+    const prefix = join(mkdtempSync(join(tmpdir(), 'rb-prefix-')), 'p');
+    const r = await runCliHere(['install', '--checksums', '/etc/passwd', '--prefix', prefix, 'runc@1.3.6']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('runtime-bench: --checksums /etc/passwd: not valid JSON');
+    expect(r.stderr).toMatch(/^hint: the file is a JSON object/m);
+    expect(r.stderr).not.toContain(readFileSync('/etc/passwd', 'utf8').split('\n')[0]!);
+    expect(existsSync(prefix)).toBe(false);
   }, 60_000);
 
   test('install --list --prefix of a missing directory says so', async () => {
