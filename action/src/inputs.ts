@@ -2,8 +2,7 @@
 // (action.yml maps every input into `env:`; nothing is interpolated into shell). Pure: the
 // environment is a parameter.
 import { z } from 'zod';
-import { describeIssues } from '@runtime-bench/schemas';
-import { RbError } from '@runtime-bench/runner';
+import { parseWithFriendlyErrors } from '@runtime-bench/runner';
 
 const bool = z
   .string()
@@ -60,13 +59,8 @@ export function readInputs(env: Readonly<Record<string, string | undefined>>): A
       .find((v) => v !== undefined && v !== '');
     if (value !== undefined) raw[name] = value;
   }
-  const parsed = ActionInputsSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new RbError(
-      'USAGE_INPUT',
-      describeIssues(parsed.error, 'action inputs').join('\n'),
-      'fix the `with:` of the step',
-    );
-  }
-  return parsed.data;
+  return parseWithFriendlyErrors(ActionInputsSchema, raw, 'action inputs', {
+    code: 'USAGE_INPUT',
+    hint: 'fix the `with:` of the step',
+  });
 }

@@ -1,8 +1,8 @@
 // The `runtime-bench run` config the action uses: the user's config (or defaults), shortcuts
 // applied, and one target on the action's stack with exactly the installed handlers. Pure.
-import { ConfigSchema, describeIssues, type Config } from '@runtime-bench/schemas';
-import { RbError } from '@runtime-bench/runner';
-// The runner package exports no ./install entry yet; the installer is imported from its source.
+import { ConfigSchema, type Config } from '@runtime-bench/schemas';
+import { RbError, parseWithFriendlyErrors } from '@runtime-bench/runner';
+// The install record's type comes from the runner's "./install" entry.
 import type { InstallRecord } from '@runtime-bench/runner/install';
 import type { ActionInputs } from './inputs.ts';
 
@@ -36,12 +36,7 @@ export function buildRunConfig(base: unknown, inputs: ActionInputs, record: Inst
     ],
     stack: { ...stack, extraHandlers: [...((stack.extraHandlers as unknown[]) ?? []), ...record.handlers] },
   };
-  const parsed = ConfigSchema.safeParse(merged);
-  if (!parsed.success) {
-    throw new RbError(
-      'CONFIG_INVALID',
-      describeIssues(parsed.error, inputs.config || 'the action inputs').join('\n'),
-    );
-  }
-  return parsed.data;
+  return parseWithFriendlyErrors(ConfigSchema, merged, inputs.config || 'the action inputs', {
+    code: 'CONFIG_INVALID',
+  });
 }

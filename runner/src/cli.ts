@@ -28,7 +28,8 @@ function reportError(error: unknown): number {
     console.error(`runtime-bench: ${error.message}`);
     if (error.hint) console.error(`hint: ${error.hint}`);
     if (error.cliExitCode !== undefined) return error.cliExitCode;
-    return error.code.startsWith('USAGE') || error.code.startsWith('CONFIG') ? 2 : 1;
+    // Bad input — a flag, a config, a result or data file, a history — is 2, like a usage error.
+    return /^(USAGE|CONFIG|RESULT|DATA|HISTORY|ANNOTATIONS)_/.test(error.code) ? 2 : 1;
   }
   console.error('runtime-bench: unexpected internal error (please report it):');
   console.error(error);

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import { describeIssues } from '@runtime-bench/schemas';
+
 /**
  * Errors a user can act on: a stable code, a message that names the input, and a hint that says
  * the fix. The CLI prints these without a stack trace; anything else is a bug and keeps its trace.
@@ -49,4 +52,29 @@ export class CommandError extends RbError {
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** How a failed parse is reported: the error code, an optional first line, and the fix. */
+export interface FriendlyParseError {
+  code: string;
+  /** A line before the field lines, e.g. "invalid config". */
+  title?: string;
+  hint?: string;
+}
+
+/**
+ * Parses `value` with `schema`, or throws an RbError with one line per problem, each naming
+ * `where` and the field (`<where>: <field>: <problem>`). The one path from a zod schema to a
+ * user-facing error (Astro Starlight's parseWithFriendlyErrors), so every input reads the same.
+ */
+export function parseWithFriendlyErrors<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: string,
+  error: FriendlyParseError,
+): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const lines = describeIssues(parsed.error, where);
+  throw new RbError(error.code, [...(error.title ? [error.title] : []), ...lines].join('\n'), error.hint);
 }

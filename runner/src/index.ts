@@ -1,3 +1,5 @@
 export * from './errors.ts';
 export * from './results/io.ts';
+export * from './results/layout.ts';
+export * from './results/read-dir.ts';
 export { summarize } from './stats/descriptive.ts';

@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { BenchmarkParametersSchema } from './parameters.ts';
+import { checkUnique } from './result-checks.ts';
+
+/** The name of a local stack: it becomes a directory name, so nothing that could leave it. */
+export const StackNameSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,30}$/, { message: 'a stack name is lower-case letters, digits and "-"' });
 
 /** A CRI runtime endpoint and the runtime handlers (OCI runtimes) to benchmark behind it. */
 export const TargetConfigSchema = z
   .strictObject({
     name: z.string().min(1).optional().meta({ description: 'label for this CRI endpoint in results' }),
     cri: z.enum(['containerd', 'cri-o']).default('containerd'),
-    stack: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9-]{0,30}$/, { message: 'a stack name is lower-case letters, digits and "-"' })
-      .optional()
-      .meta({ description: 'name of a local stack started with `runtime-bench stack up --name N`' }),
+    stack: StackNameSchema.optional().meta({
+      description: 'name of a local stack started with `runtime-bench stack up --name N`',
+    }),
     endpoint: z
       .string()
       .regex(/^(unix:\/\/)?\//, {
@@ -19,7 +23,33 @@ export const TargetConfigSchema = z
       .optional()
       .meta({ description: 'CRI socket of an already running runtime (instead of `stack`)' }),
     handlers: z
-      .union([z.literal('all'), z.array(z.string().min(1)).min(1)])
+      .union(
+        [
+          z.literal('all'),
+          z
+            .array(z.string().min(1))
+            .min(1)
+            .superRefine((handlers, ctx) =>
+              checkUnique(
+                handlers,
+                (h) => h,
+                (i) => [i],
+                (h) => `"${h}"`,
+                'handlers',
+                ctx,
+              ),
+            ),
+        ],
+        {
+          // Without this, `handlers: runc` says only "Invalid input".
+          error: (issue) =>
+            typeof issue.input === 'string'
+              ? `"${issue.input}" is one name, not a list: write handlers: [${issue.input}], or "all" for every handler of the stack`
+              : Array.isArray(issue.input)
+                ? undefined
+                : 'write a list of runtime handler names, e.g. [runc, crun], or "all"',
+        },
+      )
       .default('all')
       .meta({ description: 'runtime handlers to benchmark, or "all" that the local stack registered' }),
     transport: z
@@ -63,7 +93,19 @@ export const ExtraHandlerSchema = z.strictObject({
 });
 
 export const StackConfigSchema = z.strictObject({
-  extraHandlers: z.array(ExtraHandlerSchema).default([]),
+  extraHandlers: z
+    .array(ExtraHandlerSchema)
+    .superRefine((handlers, ctx) =>
+      checkUnique(
+        handlers,
+        (h) => h.name,
+        (i) => [i, 'name'],
+        (h) => `"${h.name}"`,
+        'extraHandlers',
+        ctx,
+      ),
+    )
+    .default([]),
   subnet: z
     .string()
     .regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, { message: 'a subnet is CIDR, e.g. 10.233.0.0/24' })

@@ -41,10 +41,25 @@ export const LifecycleParametersSchema = z.strictObject({
 });
 export type LifecycleParameters = z.output<typeof LifecycleParametersSchema>;
 
+/** The largest size accepted: 1024T (2^50 bytes), far beyond any disk or memory a run could use. */
+export const MAX_SIZE_BYTES = 2 ** 50;
+
+/** The bytes of a size ("8K", "1G", "512"); sysbench's suffixes are powers of 1024. */
+export function sizeInBytes(size: string): number {
+  const power = ['K', 'M', 'G', 'T'].indexOf(size.at(-1)!) + 1;
+  return Number(power > 0 ? size.slice(0, -1) : size) * 1024 ** power;
+}
+
 /** A size as sysbench takes it: a number with an optional K, M, G or T suffix (powers of 1024). */
-const SizeSchema = z.string().regex(/^\d+[KMGT]?$/, {
-  message: 'a size is a number with an optional K, M, G or T suffix, e.g. "8K", "1G"',
-});
+const SizeSchema = z
+  .string()
+  .regex(/^\d+[KMGT]?$/, {
+    message: 'a size is a number with an optional K, M, G or T suffix, e.g. "8K", "1G"',
+    abort: true,
+  })
+  .refine((size) => sizeInBytes(size) <= MAX_SIZE_BYTES, {
+    message: 'a size must be between 0 and 1024T (2^50 bytes)',
+  });
 
 /** `performance.memory`: sysbench memory, a fixed total size; defaults from [kiit]: 8K blocks, 8G in total. */
 export const MemoryParametersSchema = z.strictObject({

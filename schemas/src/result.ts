@@ -3,6 +3,7 @@ import { BenchmarkNameSchema, DirectionSchema, IsoDateTimeSchema, UnitSchema } f
 import { ConfigSchema } from './config.ts';
 import { HostFingerprintSchema } from './host.ts';
 import { SummarySchema } from './summary.ts';
+import { checkRunTimes, checkSampleSigns, checkSummary, checkUnique } from './result-checks.ts';
 
 /** Bumped on every incompatible change; readers refuse versions they do not know. */
 export const RESULT_SCHEMA_VERSION = 1;
@@ -71,6 +72,10 @@ export const MetricResultSchema = z
   .refine((m) => (m.summary === null ? m.samples.length === 0 : m.summary.n === m.samples.length), {
     message: 'summary.n must equal the number of samples (and summary is null only without samples)',
     path: ['summary'],
+  })
+  .superRefine((m, ctx) => {
+    checkSampleSigns(m, ctx);
+    checkSummary(m.samples, m.summary, ctx);
   });
 export type MetricResult = z.output<typeof MetricResultSchema>;
 
@@ -79,16 +84,33 @@ export const BenchmarkStatusSchema = z.enum(['ok', 'invalid', 'unsupported', 'fa
     'ok: measured; invalid: error rate above the threshold; unsupported: the runtime refused the feature; failed: nothing could be measured; interrupted: stopped by a signal',
 });
 
-export const BenchmarkResultSchema = z.strictObject({
-  benchmark: BenchmarkNameSchema,
-  target: z.string().min(1).meta({ description: 'id of an entry of targets' }),
-  status: BenchmarkStatusSchema,
-  reason: z.string().optional().meta({ description: 'why the status is not ok' }),
-  parameters: z.record(z.string(), z.unknown()),
-  attempts: z.int().nonnegative().meta({ description: 'measured runs attempted (warm-up excluded)' }),
-  failedAttempts: z.int().nonnegative(),
-  metrics: z.array(MetricResultSchema),
-});
+export const BenchmarkResultSchema = z
+  .strictObject({
+    benchmark: BenchmarkNameSchema,
+    target: z.string().min(1).meta({ description: 'id of an entry of targets' }),
+    status: BenchmarkStatusSchema,
+    reason: z.string().optional().meta({ description: 'why the status is not ok' }),
+    parameters: z.record(z.string(), z.unknown()),
+    attempts: z.int().nonnegative().meta({ description: 'measured runs attempted (warm-up excluded)' }),
+    failedAttempts: z.int().nonnegative(),
+    metrics: z.array(MetricResultSchema),
+  })
+  .superRefine((r, ctx) => {
+    if (r.failedAttempts > r.attempts)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['failedAttempts'],
+        message: `${r.failedAttempts} failed attempts of ${r.attempts} attempts: at most all of them can fail`,
+      });
+    checkUnique(
+      r.metrics,
+      (m) => m.name,
+      (i) => ['metrics', i, 'name'],
+      (m) => `metric "${m.name}"`,
+      'metrics',
+      ctx,
+    );
+  });
 export type BenchmarkResult = z.output<typeof BenchmarkResultSchema>;
 
 export const RunResultSchema = z
@@ -134,6 +156,31 @@ export const RunResultSchema = z
         });
       }
     });
+    checkRunTimes(run, ctx);
+    checkUnique(
+      run.targets,
+      (t) => t.id,
+      (i) => ['targets', i, 'id'],
+      (t) => `target "${t.id}"`,
+      'targets',
+      ctx,
+    );
+    checkUnique(
+      run.benchmarks,
+      (b) => b.name,
+      (i) => ['benchmarks', i, 'name'],
+      (b) => `benchmark "${b.name}"`,
+      'benchmarks',
+      ctx,
+    );
+    checkUnique(
+      run.results,
+      (r) => JSON.stringify([r.benchmark, r.target]),
+      (i) => ['results', i],
+      (r) => `the result of ${r.benchmark} on ${r.target}`,
+      'results',
+      ctx,
+    );
     if (run.status === 'incomplete' && !run.incompleteReason) {
       ctx.addIssue({ code: 'custom', path: ['incompleteReason'], message: 'an incomplete run says why' });
     }

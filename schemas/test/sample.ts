@@ -65,7 +65,7 @@ export function sampleRunResult(overrides: Partial<RunResult> = {}): RunResult {
               n: 5,
               median: 5.1,
               mean: 5.1,
-              stdev: 0.1581,
+              stdev: Math.sqrt(0.025),
               min: 4.9,
               max: 5.3,
               p90: 5.26,

@@ -1,6 +1,5 @@
 // The regression gate of `runtime-bench check`, replayed by the Regressions page at build time.
-// runner/package.json exports no "./compare" entry yet, hence the relative import of its source;
-// switch to '@runtime-bench/runner/compare' once that export exists.
+// The gate comes from the runner's "./compare" entry, so the site and the CLI judge alike.
 import { createGateReplay } from '@runtime-bench/runner/compare';
 import type { Gate } from './lib/regressions.ts';
 

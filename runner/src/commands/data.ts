@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { RbError } from '../errors.ts';
 import { checkNames, gitForRemote, redactError, redactingLogger } from '../publish/context.ts';
-import { DEFAULT_DATA_BRANCH } from '../publish/layout.ts';
+import { DEFAULT_DATA_BRANCH } from '../results/layout.ts';
 import { checkRepository, fetchBranchTip, withTemporaryWorktree } from '../publish/repo.ts';
 import {
   readCommitEntries,
@@ -59,7 +59,8 @@ async function verify(opts: VerifyOptions, command: Command): Promise<VerifyRepo
         '--dir verifies a directory; it cannot be combined with --repo, --branch or --remote',
       );
     }
-    return verifyEntries(await readDirEntries(opts.dir), opts.dir);
+    const { entries, problems } = await readDirEntries(opts.dir);
+    return verifyEntries(entries, opts.dir, problems);
   }
   await checkNames(process.env, opts.remote, opts.branch);
   const remote = opts.remote;

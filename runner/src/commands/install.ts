@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { RbError, errorMessage } from '../errors.ts';
+import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
+import { jsonSyntaxProblem } from '../results/io.ts';
 import {
   DEFAULT_PREFIX,
   DEFAULT_SUITES,
@@ -36,14 +37,27 @@ export function defaultStatePath(prefix: string): string {
 }
 
 async function readChecksums(path: string): Promise<Record<string, string>> {
+  const hint = 'the file is a JSON object of "component@version/file": "sha256:<hex>"';
+  let json: unknown;
   try {
-    return z.record(z.string(), z.string()).parse(JSON.parse(await readFile(path, 'utf8')));
+    const text = await readFile(path, 'utf8');
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw new RbError(
+        'USAGE_CHECKSUMS',
+        `--checksums ${path}: not valid JSON (${jsonSyntaxProblem(error, text)})`,
+        hint,
+      );
+    }
   } catch (error) {
-    throw new RbError(
-      'USAGE_CHECKSUMS',
-      `${path}: not a JSON object of "component@version/file": "sha256:<hex>" (${errorMessage(error)})`,
-    );
+    if (error instanceof RbError) throw error;
+    throw new RbError('USAGE_CHECKSUMS', `--checksums ${path}: cannot read (${errorMessage(error)})`, hint);
   }
+  return parseWithFriendlyErrors(z.record(z.string(), z.string()), json, `--checksums ${path}`, {
+    code: 'USAGE_CHECKSUMS',
+    hint,
+  });
 }
 
 export function registerInstall(program: Command): void {
@@ -70,7 +84,19 @@ export function registerInstall(program: Command): void {
     .option('--json', 'print the install record (or plan, or list) as JSON')
     .action(async (specs: string[], opts: InstallCliOptions) => {
       if (opts.list) {
+        const isDir = await stat(opts.prefix).then(
+          (info) => info.isDirectory(),
+          () => false,
+        );
+        if (!isDir)
+          throw new RbError(
+            'USAGE_PREFIX',
+            `--prefix ${opts.prefix} does not exist (or is not a directory), so nothing is installed there`,
+            `pass the --prefix that \`install\` was given (default ${DEFAULT_PREFIX})`,
+          );
         const installed = await listInstalled(opts.prefix);
+        if (!opts.json && Object.keys(installed).length === 0)
+          console.error(`nothing is installed under ${opts.prefix}`);
         if (opts.json) console.log(JSON.stringify(installed, null, 2));
         else
           for (const [name, versions] of Object.entries(installed))

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import { TOKEN_ENV_VARS } from '../publish/auth.ts';
 import { checkNames, gitForRemote, loadDocFiles, redactError, redactingLogger } from '../publish/context.ts';
-import { DEFAULT_DATA_BRANCH } from '../publish/layout.ts';
+import { DEFAULT_DATA_BRANCH } from '../results/layout.ts';
 import { DEFAULT_MAX_ATTEMPTS, publishResults, readInputs } from '../publish/publish.ts';
 
 /** The workspace root (…/runner/src/commands → …), where data/README.md and schemas/json live. */
@@ -55,6 +55,8 @@ export function registerPublish(program: Command): void {
       // Secrets are read here rather than in cli.ts because they must never pass through argv.
       const { git, secrets, tokenSource } = await gitForRemote(process.env, opts.repo, opts.remote);
       const log = redactingLogger((line) => console.error(line), secrets);
+      // stdout names the remote too (a URL may carry user:token@): masked like stderr.
+      const out = redactingLogger((line) => console.log(line), secrets);
       if (tokenSource) log(`authenticating to HTTP(S) remotes with the token from ${tokenSource}`);
       try {
         const docs = await loadDocFiles(WORKSPACE_ROOT);
@@ -71,7 +73,7 @@ export function registerPublish(program: Command): void {
           { git, log, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), random: Math.random },
         );
         if (opts.json) {
-          console.log(
+          out(
             JSON.stringify(
               {
                 outcome: report.outcome,
@@ -92,11 +94,10 @@ export function registerPublish(program: Command): void {
           );
           return;
         }
-        for (const c of report.added) console.log(`added      ${c.path}  (${c.sources.join(', ')})`);
-        for (const c of report.unchanged) console.log(`unchanged  ${c.path}  (already published)`);
-        for (const d of report.docs)
-          console.log(`${d.action === 'add' ? 'added   ' : 'updated '}   ${d.path}`);
-        console.log(
+        for (const c of report.added) out(`added      ${c.path}  (${c.sources.join(', ')})`);
+        for (const c of report.unchanged) out(`unchanged  ${c.path}  (already published)`);
+        for (const d of report.docs) out(`${d.action === 'add' ? 'added   ' : 'updated '}   ${d.path}`);
+        out(
           report.outcome === 'published'
             ? `published ${report.added.length} run(s) to ${opts.remote}/${report.branch} as ${report.commit?.slice(0, 12)} (attempt ${report.attempts})`
             : `nothing to publish: ${report.unchanged.length} run(s) already on ${opts.remote}/${report.branch}`,

@@ -1,23 +1,18 @@
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { RbError } from '../errors.ts';
 import { loadConfig } from '../config/load.ts';
 import { executeRun } from '../run/execute.ts';
+import { BENCHMARKS, selectBenchmarks } from '../suites/registry.ts';
 import { problemLines, summaryTable } from '../run/report.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
 import { writeResultFile, serializeResult } from '../results/io.ts';
+import { runPathInDataDir } from '../results/layout.ts';
 
 interface RunOpts {
   config: string;
   out?: string;
   dataDir?: string;
   json?: boolean;
-}
-
-/** data/runs/<yyyy>/<mm>/<dd>/<run-id>.json: the layout shared with the data branch. */
-export function resultPathInDataDir(dataDir: string, runId: string, startedAt: string): string {
-  const [y, m, d] = startedAt.slice(0, 10).split('-');
-  return join(dataDir, 'runs', y!, m!, d!, `${runId}.json`);
 }
 
 function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
@@ -51,6 +46,8 @@ export function registerRun(program: Command): void {
       if (opts.out && opts.dataDir)
         throw new RbError('USAGE_RUN_OUTPUT', 'give either --out or --data-dir, not both');
       const config = await loadConfig(opts.config);
+      // The selection is checked before anything starts, so its errors can name the file.
+      selectBenchmarks(config.benchmarks, config.skip, BENCHMARKS, opts.config);
       const controller = new AbortController();
       const onSignal = (signal: NodeJS.Signals): void => {
         if (controller.signal.aborted) {
@@ -73,7 +70,7 @@ export function registerRun(program: Command): void {
           log: (line) => process.stderr.write(`${line}\n`),
         });
         if (tty) process.stderr.write('\r\x1b[2K');
-        const path = opts.out ?? resultPathInDataDir(opts.dataDir!, result.runId, result.startedAt);
+        const path = opts.out ?? runPathInDataDir(opts.dataDir!, result);
         await writeResultFile(path, result);
         if (opts.json) {
           process.stdout.write(serializeResult(result));

@@ -23,6 +23,11 @@ export function registerValidate(program: Command): void {
         for (const r of report)
           console.log(r.ok ? `ok       ${r.file} (${r.runId}, ${r.status})` : `INVALID  ${r.error}`);
       const bad = report.filter((r) => !r.ok).length;
-      if (bad > 0) throw new RbError('RESULT_INVALID', `${bad} of ${files.length} file(s) invalid`);
+      if (bad > 0)
+        throw new RbError(
+          'RESULT_INVALID',
+          `${bad} of ${files.length} file(s) invalid`,
+          'each INVALID line names the file and the field; result files are written by `runtime-bench run`, re-run it rather than editing one',
+        );
     });
 }

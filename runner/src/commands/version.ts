@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { StackNameSchema } from '@runtime-bench/schemas';
 import { GrpcCriClient } from '../cri/grpc-client.ts';
 import { RbError, errorMessage } from '../errors.ts';
 import { readStackState, stackStateDir } from '../stack/state.ts';
@@ -16,6 +17,13 @@ export function registerVersion(program: Command): void {
     .action(async (opts: { endpoint?: string; stack?: string; json?: boolean }) => {
       if (opts.endpoint && opts.stack)
         throw new RbError('USAGE_VERSION', 'give either --endpoint or --stack, not both');
+      // The name becomes a directory under the state root: "../../x" must never reach a path.
+      if (opts.stack !== undefined && !StackNameSchema.safeParse(opts.stack).success)
+        throw new RbError(
+          'USAGE_STACK_NAME',
+          `--stack ${JSON.stringify(opts.stack)} is not a valid stack name`,
+          'use lower-case letters, digits and "-", at most 31 characters (the --name given to `stack up`)',
+        );
       const out: Record<string, unknown> = {
         tool: 'runtime-bench',
         version: TOOL_VERSION,

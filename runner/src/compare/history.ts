@@ -1,10 +1,10 @@
 // The I/O edge of the gate: reads a history directory into plain values for runGate().
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { describeIssues } from '@runtime-bench/schemas';
-import { parse as parseYaml } from 'yaml';
-import { RbError, errorMessage } from '../errors.ts';
-import { readResultFile } from '../results/io.ts';
+import { readFile, stat } from 'node:fs/promises';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
+import { jsonSyntaxProblem } from '../results/io.ts';
+import { jsonFiles, loadResultDir, readResultDir } from '../results/read-dir.ts';
+import { lineColumn } from '../util/position.ts';
 import { AnnotationsSchema, EMPTY_ANNOTATIONS, type Annotations } from './annotations.ts';
 import type { HistoryEntry } from './gate.ts';
 
@@ -21,59 +21,44 @@ export interface History {
 
 /**
  * Reads every `*.json` result file under `dir`, recursively (e.g. data/runs/yyyy/mm/dd/<id>.json),
- * except the annotations file at its top; hidden entries (".git") are skipped. An invalid file is
- * an error naming it — never skipped, since a silently dropped file changes the baseline — and
- * so is a run id that appears in two files.
+ * except the annotations file at its top, with the rules of results/read-dir.ts (hidden entries
+ * skipped, links and FIFOs refused, a run id in two files refused). An invalid file is an error
+ * naming it — never skipped, since a silently dropped file changes the baseline.
  */
 export async function readHistoryDir(dir: string): Promise<History> {
-  let names: string[];
-  try {
-    names = (await readdir(dir, { recursive: true })).map(String);
-  } catch (error) {
+  const isDir = await stat(dir).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  if (!isDir)
     throw new RbError(
       'HISTORY_UNREADABLE',
-      `${dir}: cannot read the history directory (${errorMessage(error)})`,
+      `${dir}: cannot read the history directory (it is missing or not a directory)`,
       'pass the directory that holds earlier result files (create it empty for the first run)',
     );
-  }
-  const files = names
-    .filter((n) => n.endsWith('.json') && !n.split(/[\\/]/).some((part) => part.startsWith('.')))
-    .filter((n) => !ANNOTATION_FILES.includes(n))
-    .sort();
-  const entries: HistoryEntry[] = [];
-  const seen = new Map<string, string>();
-  const problems: string[] = [];
-  for (const name of files) {
-    const file = join(dir, name);
-    try {
-      const run = await readResultFile(file);
-      const other = seen.get(run.runId);
-      if (other) problems.push(`${file}: run ${run.runId} is also in ${other}`);
-      else seen.set(run.runId, file);
-      entries.push({ run, file });
-    } catch (error) {
-      problems.push(errorMessage(error));
-    }
-  }
-  if (problems.length > 0)
-    throw new RbError(
-      'HISTORY_INVALID',
-      `${problems.length} problem(s) in history ${dir}:\n${problems.join('\n')}`,
-      'fix or remove the named files; every result file under the history directory is part of the baseline',
-    );
-  entries.sort(
-    (a, b) => Date.parse(a.run.startedAt) - Date.parse(b.run.startedAt) || a.file.localeCompare(b.file),
-  );
-  const present = names.filter((n) => ANNOTATION_FILES.includes(n));
-  if (present.length > 1)
+  const runs = loadResultDir(dir, {
+    select: (path) => jsonFiles(path) && !ANNOTATION_FILES.includes(path),
+    code: 'HISTORY_INVALID',
+    title: (count) => `${count} problem(s) in history ${dir}`,
+    hint: 'fix or remove the named files; every result file under the history directory is part of the baseline',
+  });
+  const entries: HistoryEntry[] = runs.map(({ run, file }) => ({ run, file }));
+  const found = readResultDir(dir, (path) => ANNOTATION_FILES.includes(path));
+  const [problem] = found.problems;
+  if (problem)
+    throw new RbError('ANNOTATIONS_UNREADABLE', `${problem.file}: ${problem.message}`, 'check the path');
+  if (found.files.length > 1)
     throw new RbError(
       'ANNOTATIONS_INVALID',
-      `${dir}: both ${present.join(' and ')} exist`,
+      `${dir}: both ${found.files.map((f) => f.path).join(' and ')} exist`,
       'keep one annotations file',
     );
-  const annotationsFile = present[0] ? join(dir, present[0]) : null;
-  const annotations = annotationsFile ? await readAnnotationsFile(annotationsFile) : EMPTY_ANNOTATIONS;
-  return { entries, annotations, annotationsFile };
+  const [annotations] = found.files;
+  return {
+    entries,
+    annotations: annotations ? parseAnnotations(annotations.text, annotations.file) : EMPTY_ANNOTATIONS,
+    annotationsFile: annotations?.file ?? null,
+  };
 }
 
 /** Reads and validates an annotations file (JSON, or YAML by extension); errors name the field. */
@@ -93,22 +78,24 @@ export async function readAnnotationsFile(file: string): Promise<Annotations> {
 
 /** Parses the text of an annotations file; `where` names it in every error line. */
 export function parseAnnotations(text: string, where: string): Annotations {
+  const yaml = /\.ya?ml$/.test(where);
   let data: unknown;
   try {
-    data = /\.ya?ml$/.test(where) ? parseYaml(text) : JSON.parse(text);
+    // Positions only, never an excerpt: the file named may not be ours (--annotations /etc/passwd).
+    data = yaml ? parseYaml(text, { prettyErrors: false }) : JSON.parse(text);
   } catch (error) {
+    const problem =
+      error instanceof YAMLParseError
+        ? `${error.message} at ${lineColumn(text, error.pos[0])}`
+        : jsonSyntaxProblem(error, text);
     throw new RbError(
       'ANNOTATIONS_INVALID',
-      `${where}: cannot parse (${errorMessage(error)})`,
+      `${where}: cannot parse ${yaml ? 'YAML' : 'JSON'} (${problem})`,
       'fix the syntax',
     );
   }
-  const parsed = AnnotationsSchema.safeParse(data);
-  if (!parsed.success)
-    throw new RbError(
-      'ANNOTATIONS_INVALID',
-      describeIssues(parsed.error, where).join('\n'),
-      'see runner/src/stats/README.md ("Annotations") for the format',
-    );
-  return parsed.data;
+  return parseWithFriendlyErrors(AnnotationsSchema, data, where, {
+    code: 'ANNOTATIONS_INVALID',
+    hint: 'see runner/src/stats/README.md ("Annotations") for the format',
+  });
 }

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { ConfigSchema, describeIssues, type Config } from '@runtime-bench/schemas';
-import { RbError, errorMessage } from '../errors.ts';
+import { ConfigSchema, type Config } from '@runtime-bench/schemas';
+import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 
 /** Parses and validates YAML config text; every error names the file, the field and the problem. */
 export function parseConfig(text: string, where: string): Config {
   let doc: unknown;
   try {
-    doc = parseYaml(text, { prettyErrors: true }) ?? {};
+    doc = parseYaml(text, { prettyErrors: true });
   } catch (error) {
     const detail = error instanceof YAMLParseError ? error.message : errorMessage(error);
     throw new RbError(
@@ -16,15 +16,19 @@ export function parseConfig(text: string, where: string): Config {
       'fix the YAML syntax at the line shown',
     );
   }
-  const parsed = ConfigSchema.safeParse(doc);
-  if (!parsed.success) {
+  // An empty file is most likely a mistake (a wrong path, a truncated file), and defaulting it
+  // would silently start the full default suite; `{}` says "all defaults" on purpose.
+  if (doc === null || doc === undefined)
     throw new RbError(
       'CONFIG_INVALID',
-      `invalid config\n${describeIssues(parsed.error, where).join('\n')}`,
-      'see examples/quick.yaml and schemas/json/config.schema.json for every field and its default',
+      `${where}: the config is empty (no field is set, only comments or blank lines)`,
+      'set at least one field, e.g. `benchmarks: [operations]`, or write `{}` to run every default on purpose',
     );
-  }
-  return parsed.data;
+  return parseWithFriendlyErrors(ConfigSchema, doc, where, {
+    code: 'CONFIG_INVALID',
+    title: 'invalid config',
+    hint: 'see examples/quick.yaml and schemas/json/config.schema.json for every field and its default',
+  });
 }
 
 export async function loadConfig(path: string): Promise<Config> {

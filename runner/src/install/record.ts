@@ -4,8 +4,8 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import { ExtraHandlerSchema, describeIssues, type ConfigInput } from '@runtime-bench/schemas';
-import { RbError, errorMessage } from '../errors.ts';
+import { ExtraHandlerSchema, type ConfigInput } from '@runtime-bench/schemas';
+import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 import { COMPONENTS, handlerName, type ComponentName, type Source } from './components.ts';
 
 export const InstalledComponentSchema = z.strictObject({
@@ -122,9 +122,7 @@ export async function readInstallRecord(path: string): Promise<InstallRecord> {
   } catch (error) {
     throw new RbError('INSTALL_RECORD', `${path}: not JSON (${errorMessage(error)})`);
   }
-  const parsed = InstallRecordSchema.safeParse(json);
-  if (!parsed.success) throw new RbError('INSTALL_RECORD', describeIssues(parsed.error, path).join('\n'));
-  return parsed.data;
+  return parseWithFriendlyErrors(InstallRecordSchema, json, path, { code: 'INSTALL_RECORD' });
 }
 
 /** Writes atomically: a crash never leaves a half record that uninstall could not read. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { RbError, errorMessage } from '../errors.ts';
 import { authConfigEnv, redact, secretForms, tokenFromEnv } from './auth.ts';
 import { createGitRunner, gitEnvironment, type GitRunner } from './git.ts';
-import { SCHEMAS_DIR } from './layout.ts';
+import { DEFAULT_DATA_BRANCH, SCHEMAS_DIR } from '../results/layout.ts';
 import type { DocFile } from './plan.ts';
 
 export interface RemoteGit {
@@ -27,6 +27,13 @@ export async function checkNames(
       'USAGE_REMOTE',
       `invalid remote ${JSON.stringify(remote)}`,
       'pass a remote name or URL',
+    );
+  }
+  if (branch.startsWith('refs/')) {
+    throw new RbError(
+      'USAGE_BRANCH',
+      `--branch ${JSON.stringify(branch)} is a ref, not a branch name (it would become refs/heads/${branch})`,
+      `give the name alone, e.g. --branch ${branch.replace(/^refs\/(heads\/|remotes\/[^/]+\/)?/, '') || DEFAULT_DATA_BRANCH}`,
     );
   }
   const git = createGitRunner(gitEnvironment(env));

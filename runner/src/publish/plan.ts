@@ -4,7 +4,7 @@
 import type { RunResult } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 import { parseResult, serializeResult } from '../results/io.ts';
-import { runIdOfPath, runPath } from './layout.ts';
+import { runIdOfPath, runPath } from '../results/layout.ts';
 
 /** One run to publish: its canonical bytes and where they go. */
 export interface Candidate {

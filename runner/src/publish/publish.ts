@@ -1,12 +1,11 @@
 // Publishing results to the data branch so that nothing is ever lost: every input is validated
 // before git is touched, each run is one add-only file, the commit is built with plumbing in a
 // throw-away worktree, and a push that loses a race is replayed on the new tip and retried.
-import { readFile } from 'node:fs/promises';
 import type { RunResult } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
-import { parseResult } from '../results/io.ts';
+import { readResultFile } from '../results/io.ts';
 import { gitOk, type GitRunner } from './git.ts';
-import { RUNS_DIR } from './layout.ts';
+import { RUNS_DIR } from '../results/layout.ts';
 import {
   defaultCommitMessage,
   indexRunPaths,
@@ -66,15 +65,8 @@ export async function readInputs(files: readonly string[]): Promise<{ source: st
   const inputs: { source: string; result: RunResult }[] = [];
   const problems: string[] = [];
   for (const file of files) {
-    let text: string;
     try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      problems.push(`${file}: cannot read (${errorMessage(error)})`);
-      continue;
-    }
-    try {
-      inputs.push({ source: file, result: parseResult(text, file) });
+      inputs.push({ source: file, result: await readResultFile(file) });
     } catch (error) {
       problems.push(errorMessage(error));
     }

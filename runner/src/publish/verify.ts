@@ -1,11 +1,12 @@
 // `data verify`: every result file on the data branch (or in a data directory) must be a valid
 // result stored where its run id and start date say, each run id exactly once.
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { lstat, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { RbError, errorMessage } from '../errors.ts';
 import { parseResult } from '../results/io.ts';
 import type { GitRunner } from './git.ts';
-import { RUNS_DIR, layoutProblem, runIdOfPath } from './layout.ts';
+import { RUNS_DIR, RUNS_SUBDIR, layoutProblem, runIdOfPath } from '../results/layout.ts';
+import { duplicateRunMessage, readResultDir, type DirProblem } from '../results/read-dir.ts';
 import { listFiles, readFiles } from './repo.ts';
 
 /** A file found under the runs directory. */
@@ -28,15 +29,22 @@ export interface VerifyReport {
   problems: { file: string; message: string }[];
 }
 
-/** Validates each entry and its place in the layout; never throws for a bad file, it counts it. */
-export function verifyEntries(entries: readonly DataEntry[], source: string): VerifyReport {
+/**
+ * Validates each entry and its place in the layout; never throws for a bad file, it counts it.
+ * `refused` are entries that could not be read as files (links, FIFOs): each counts as invalid.
+ */
+export function verifyEntries(
+  entries: readonly DataEntry[],
+  source: string,
+  refused: readonly DirProblem[] = [],
+): VerifyReport {
   const report: VerifyReport = {
     source,
-    files: entries.length,
+    files: entries.length + refused.length,
     valid: 0,
-    invalid: 0,
+    invalid: refused.length,
     runs: { complete: 0, incomplete: 0 },
-    problems: [],
+    problems: refused.map((p) => ({ file: p.file, message: `${p.file}: ${p.message}` })),
   };
   const firstSeen = new Map<string, string>();
   const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -71,17 +79,17 @@ function entryProblem(
   const misplaced = layoutProblem(entry.path, result);
   if (misplaced) return { message: `${entry.where}: ${misplaced}` };
   const other = firstSeen.get(result.runId);
-  if (other !== undefined)
-    return { message: `${entry.where}: run id ${result.runId} is also stored as ${other}` };
+  if (other !== undefined) return { message: duplicateRunMessage(entry.where, result.runId, other) };
   firstSeen.set(result.runId, entry.where);
   return { status: result.status };
 }
 
 /**
  * The result files of a data directory laid out like the branch (`<dir>/runs/yyyy/mm/dd/*.json`,
- * e.g. `data/` on main). A missing `runs/` is an empty data set; a missing `<dir>` is an error.
+ * e.g. `data/` on main), read by results/read-dir.ts: entries it refuses (links, FIFOs) come back
+ * as problems. A missing `runs/` is an empty data set; a missing `<dir>` is an error.
  */
-export async function readDirEntries(dir: string): Promise<DataEntry[]> {
+export async function readDirEntries(dir: string): Promise<{ entries: DataEntry[]; problems: DirProblem[] }> {
   const isDir = await stat(dir).then(
     (s) => s.isDirectory(),
     () => false,
@@ -92,28 +100,20 @@ export async function readDirEntries(dir: string): Promise<DataEntry[]> {
       `${dir} is not a directory`,
       'pass the data directory, e.g. --dir data',
     );
-  const runs = join(dir, 'runs');
-  let names: string[];
-  try {
-    names = await readdir(runs, { recursive: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new RbError('DATA_UNREADABLE', `${runs}: cannot list (${errorMessage(error)})`);
-  }
-  const entries: DataEntry[] = [];
-  for (const name of names.sort()) {
-    const full = join(runs, name);
-    const info = await stat(full);
-    if (info.isDirectory()) continue;
-    let text: string;
-    try {
-      text = await readFile(full, 'utf8');
-    } catch (error) {
-      throw new RbError('DATA_UNREADABLE', `${full}: cannot read (${errorMessage(error)})`);
-    }
-    entries.push({ path: relative(runs, full).split(sep).join('/'), where: full, text });
-  }
-  return entries;
+  const runs = join(dir, RUNS_SUBDIR);
+  const info = await lstat(runs).catch(() => null);
+  if (!info) return { entries: [], problems: [] };
+  // runs/ is an entry of the data directory like any other: a link there is not followed out.
+  if (info.isSymbolicLink())
+    return {
+      entries: [],
+      problems: [{ file: runs, message: 'is a symbolic link: only a real runs/ directory is read' }],
+    };
+  const listing = readResultDir(runs);
+  return {
+    entries: listing.files.map((f) => ({ path: f.path, where: f.file, text: f.text })),
+    problems: listing.problems,
+  };
 }
 
 /** The result files of `commit` (read from the object store, nothing checked out). */

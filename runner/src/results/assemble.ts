@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type {
-  BenchmarkDefinition,
-  BenchmarkResult,
-  Config,
-  Errors,
-  MetricResult,
+import {
+  runIdStamp,
+  type BenchmarkDefinition,
+  type BenchmarkResult,
+  type Config,
+  type Errors,
+  type MetricResult,
 } from '@runtime-bench/schemas';
 import { summarize } from '../stats/descriptive.ts';
 
@@ -124,11 +125,8 @@ export function assembleBenchmarkResult(
 
 /** Run ids sort by time and stay unique across parallel jobs: `<yyyymmddThhmmssZ>-<8 hex>`. */
 export function newRunId(now: Date, random: () => string = () => randomBytes(4).toString('hex')): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  return `${stamp}-${random()}`;
+  // The schema checks a run id against startedAt with this same function.
+  return `${runIdStamp(now.toISOString())}-${random()}`;
 }
 
 /** JSON with object keys sorted at every level: the canonical form the config hash is taken over. */

@@ -1,8 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
-import { RunResultSchema, describeIssues, type RunResult } from '@runtime-bench/schemas';
-import { RbError, errorMessage } from '../errors.ts';
+import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
+import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
+import { lineColumn } from '../util/position.ts';
+
+/**
+ * What is wrong with JSON text, by position only: JSON.parse quotes the text around the error
+ * ("root:x:0:0"...), and a message must never echo a file that may not be ours (/etc/passwd).
+ */
+export function jsonSyntaxProblem(error: unknown, text: string): string {
+  const message = errorMessage(error);
+  if (text.trim() === '') return 'the file is empty';
+  if (message.startsWith('Unexpected end of JSON input'))
+    return `it ends too early (${lineColumn(text, text.length)})`;
+  const at = /^(.*?) in JSON at position (\d+)/.exec(message);
+  if (at) return `${at[1]!.replace(/"[^"]*"/g, '…')} at ${lineColumn(text, Number(at[2]))}`;
+  const first = text.search(/\S/);
+  if (!/[[{]/.test(text[first]!)) return `it does not start with "{" (${lineColumn(text, first)})`;
+  return 'unexpected token';
+}
 
 /** Parses and validates the text of a result file; `where` names it in every error line. */
 export function parseResult(text: string, where: string): RunResult {
@@ -12,7 +29,7 @@ export function parseResult(text: string, where: string): RunResult {
   } catch (error) {
     throw new RbError(
       'RESULT_INVALID',
-      `${where}: not valid JSON (${errorMessage(error)})`,
+      `${where}: not valid JSON (${jsonSyntaxProblem(error, text)})`,
       'result files are written by `runtime-bench run`; restore the file from the data branch',
     );
   }
@@ -24,15 +41,10 @@ export function parseResult(text: string, where: string): RunResult {
       'upgrade runtime-bench to read newer result files',
     );
   }
-  const parsed = RunResultSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new RbError(
-      'RESULT_INVALID',
-      describeIssues(parsed.error, where).join('\n'),
-      'fix the named fields or re-run the benchmark',
-    );
-  }
-  return parsed.data;
+  return parseWithFriendlyErrors(RunResultSchema, json, where, {
+    code: 'RESULT_INVALID',
+    hint: 'fix the named fields or re-run the benchmark',
+  });
 }
 
 export async function readResultFile(path: string): Promise<RunResult> {
@@ -52,10 +64,25 @@ export function serializeResult(result: RunResult): string {
 
 /**
  * Validates and writes a result atomically (temp file + rename), so a crash never leaves a
- * half-written file where a valid one is expected. Nothing is written when validation fails.
+ * half-written file where a valid one is expected. An invalid result is never written at `path`;
+ * its measurements are kept beside it in `<path>.rejected` (a name no reader takes for a result),
+ * so a run refused at the end loses nothing it measured.
  */
 export async function writeResultFile(path: string, result: RunResult): Promise<void> {
-  const valid = parseResult(JSON.stringify(result), `result for ${basename(path)}`);
+  let valid: RunResult;
+  try {
+    valid = parseResult(JSON.stringify(result), `result for ${basename(path)}`);
+  } catch (error) {
+    if (!(error instanceof RbError)) throw error;
+    const kept = `${path}.rejected`;
+    const saved = await mkdir(dirname(path), { recursive: true })
+      .then(() => writeFile(kept, serializeResult(result)))
+      .then(
+        () => `the measurements are kept, unvalidated, in ${kept}`,
+        (failure: unknown) => `the measurements could not be kept in ${kept} (${errorMessage(failure)})`,
+      );
+    throw new RbError(error.code, `${error.message}\n${saved}`, error.hint);
+  }
   const existing = await stat(path).catch(() => null);
   if (existing && !existing.isFile()) {
     // A device or pipe (/dev/stdout, a FIFO): write through it; renaming over it would replace it.

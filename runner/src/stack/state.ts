@@ -1,8 +1,8 @@
 import { readFile, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { HostFixSchema, ComponentSchema, describeIssues } from '@runtime-bench/schemas';
-import { RbError, errorMessage } from '../errors.ts';
+import { HostFixSchema, ComponentSchema } from '@runtime-bench/schemas';
+import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 
 export const DEFAULT_STACK_ROOT = '/var/lib/runtime-bench/stacks';
 
@@ -64,15 +64,10 @@ export async function readStackState(stateDir: string): Promise<StackState | nul
       'run `runtime-bench stack down` and `stack up` again',
     );
   }
-  const parsed = StackStateSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new RbError(
-      'STACK_STATE',
-      describeIssues(parsed.error, stackStatePath(stateDir)).join('\n'),
-      'the stack was brought up by another runtime-bench version: run `stack down` then `stack up`',
-    );
-  }
-  return parsed.data;
+  return parseWithFriendlyErrors(StackStateSchema, json, stackStatePath(stateDir), {
+    code: 'STACK_STATE',
+    hint: 'the stack was brought up by another runtime-bench version: run `stack down` then `stack up`',
+  });
 }
 
 export async function writeStackState(state: StackState): Promise<void> {

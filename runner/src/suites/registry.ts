@@ -32,24 +32,43 @@ export function matchesPrefix(name: string, prefix: string): boolean {
   return name === prefix || name.startsWith(`${prefix}.`);
 }
 
-/** The benchmarks a config's `benchmarks` / `skip` prefixes select; a prefix that selects nothing is an error. */
+/**
+ * The benchmarks a config's `benchmarks` / `skip` prefixes select. A prefix in either list that
+ * matches no benchmark (a typo would otherwise be ignored) and a selection that `skip` empties
+ * are errors naming `where` (the config file) and the field.
+ */
 export function selectBenchmarks(
   include: string[],
   skip: string[],
   all: Benchmark<never>[] = BENCHMARKS,
+  where = 'config',
 ): Benchmark<never>[] {
-  include.forEach((prefix, i) => {
-    if (!all.some((b) => matchesPrefix(b.definition.name, prefix))) {
-      throw new RbError(
-        'CONFIG_INVALID',
-        `benchmarks[${i}]: "${prefix}" matches no benchmark`,
-        `known benchmarks: ${all.map((b) => b.definition.name).join(', ')} (run \`runtime-bench list\`)`,
-      );
-    }
-  });
-  return all.filter(
+  const names = all.map((b) => b.definition.name);
+  const families = [...new Set(names.map((n) => n.slice(0, n.indexOf('.'))))];
+  for (const [field, prefixes] of [
+    ['benchmarks', include],
+    ['skip', skip],
+  ] as const) {
+    prefixes.forEach((prefix, i) => {
+      if (!names.some((name) => matchesPrefix(name, prefix))) {
+        throw new RbError(
+          'CONFIG_INVALID',
+          `${where}: ${field}[${i}]: "${prefix}" matches no benchmark`,
+          `known benchmarks: ${names.join(', ')}; a prefix is a leading part of a name, e.g. ${families.join(', ')} (run \`runtime-bench list\`)`,
+        );
+      }
+    });
+  }
+  const selected = all.filter(
     (b) =>
       include.some((p) => matchesPrefix(b.definition.name, p)) &&
       !skip.some((p) => matchesPrefix(b.definition.name, p)),
   );
+  if (selected.length === 0)
+    throw new RbError(
+      'CONFIG_INVALID',
+      `${where}: skip: [${skip.join(', ')}] removes every benchmark that benchmarks: [${include.join(', ')}] selects`,
+      'drop entries from skip or add prefixes to benchmarks; a run must measure something',
+    );
+  return selected;
 }

@@ -1,3 +1,4 @@
+import { sizeInBytes } from '@runtime-bench/schemas';
 /**
  * Parses sysbench 1.0.x report text into `section.key` → number, e.g.
  * "CPU speed.events per second", "General statistics.total time" (seconds),
@@ -173,8 +174,6 @@ export function sysbenchFileioArgs(p: {
 
 /** A sysbench size ("8K", "1G", "512") in bytes; sysbench's suffixes are powers of 1024. */
 export function sizeToBytes(size: string): number {
-  const m = /^(\d+)([KMGT]?)$/.exec(size);
-  if (!m) throw new Error(`not a size: "${size}"`);
-  const exp = ['', 'K', 'M', 'G', 'T'].indexOf(m[2]!);
-  return Number(m[1]) * 1024 ** exp;
+  if (!/^\d+[KMGT]?$/.test(size)) throw new Error(`not a size: "${size}"`);
+  return sizeInBytes(size);
 }

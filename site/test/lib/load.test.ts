@@ -62,7 +62,7 @@ describe('loadRuns', () => {
   test('two files with one run id are an error (their pages would collide)', async () => {
     await put('runs/2026/11/02/a.json', serializeResult(a));
     await put('runs/2026/11/03/a-copy.json', serializeResult(a));
-    expect(() => loadRuns(dir)).toThrow(/runId: 20261102T000000Z-0000000a is also the run id of/);
+    expect(() => loadRuns(dir)).toThrow(/runId: 20261102T000000Z-0000000a is also stored as/);
   });
 
   test('a data directory without runs/ is an empty history', () => {

@@ -177,7 +177,7 @@ describe('runtime-bench check', () => {
     await writeResultFile(join(bad, 'ok.json'), syntheticRun({ seed: 1, startedAt: night(1) }));
     await writeFile(join(bad, 'torn.json'), '{"schemaVersion": 1');
     const r = await cli(['check', '--history', bad, '--current', join(dir, 'same.json')]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${join(bad, 'torn.json')}: not valid JSON`);
   });
 

@@ -52,7 +52,7 @@ describe('reading a history directory', () => {
     const run = syntheticRun({ seed: 1, startedAt: night(1) });
     await writeFile(join(dir, 'a.json'), serializeResult(run));
     await writeFile(join(dir, 'b.json'), serializeResult(run));
-    await expect(readHistoryDir(dir)).rejects.toThrow(/run 20261101T030000Z-00000001 is also in/);
+    await expect(readHistoryDir(dir)).rejects.toThrow(/runId: 20261101T030000Z-00000001 is also stored as/);
   });
 
   test('a missing directory is an error with a hint', async () => {

@@ -280,11 +280,11 @@ describe('publish through the CLI (real git, real processes)', { timeout: 60_000
     await box.cleanup();
   });
 
-  test('one invalid file: exit 1, the file and field named, nothing committed', async () => {
+  test('one invalid file: exit 2, the file and field named, nothing committed', async () => {
     const good = await box.writeResult('good.json', resultNumber(1));
     const bad = await box.writeResult('bad.json', { ...resultNumber(2), configHash: 'md5:123' });
     const r = await runCli(['publish', good, bad], { cwd: work, env: box.env });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('nothing was published: 1 of 2 file(s) invalid');
     expect(r.stderr).toContain(`${bad}: configHash:`);
     expect(await remoteTip(box)).toBeNull();
@@ -360,7 +360,7 @@ describe('publish through the CLI (real git, real processes)', { timeout: 60_000
     await box.sh(vandal, 'push', '--quiet', 'origin', BRANCH);
 
     const bad = await runCli(['data', 'verify', '--remote', 'origin', '--json'], { cwd: work, env: box.env });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     const report = JSON.parse(bad.stdout) as {
       files: number;
       valid: number;
@@ -372,7 +372,7 @@ describe('publish through the CLI (real git, real processes)', { timeout: 60_000
     // The local copy (after a fetch) says the same without any worktree.
     await box.sh(work, 'fetch', '--quiet', 'origin', BRANCH);
     const local = await runCli(['data', 'verify'], { cwd: work, env: box.env });
-    expect(local.code).toBe(1);
+    expect(local.code).toBe(2);
     expect(local.stdout).toContain(`INVALID  ${broken}:`);
     expect(local.stdout).toContain(`refs/remotes/origin/${BRANCH}`);
   });

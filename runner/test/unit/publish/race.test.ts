@@ -59,9 +59,9 @@ describe('concurrent publishers (real CLI processes, one bare remote)', () => {
       expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
     const reports = results.map((r) => JSON.parse(r.stdout) as JsonReport);
     expect(reports.every((r) => r.outcome === 'published' && r.added.length === 1)).toBe(true);
-    // The race really happened: someone lost a push and replayed on the new tip.
-    expect(reports.reduce((sum, r) => sum + r.attempts, 0)).toBeGreaterThan(runs.length);
-    expect(results.some((r) => r.stderr.includes('push rejected'))).toBe(true);
+    // Whether pushes actually collided depends on scheduling, so it is not asserted: the invariant
+    // (every run landed exactly once, linear history, fsck clean) must hold either way. The
+    // replay path itself is tested deterministically in publish.git.test.ts.
     await assertBranchHolds(box, runs);
 
     const verified = await runCli(['data', 'verify', '--remote', 'origin', '--json'], {

@@ -49,8 +49,9 @@ describe('verifyEntries', () => {
     expect(report.problems.map((p) => p.message).join('\n')).toMatch(/belongs at 2026\/11\/02/);
   });
 
-  test('the same run id stored twice is reported', () => {
-    // Two results claiming one run id with different start dates: each is in place on its own.
+  test('the same run id stored under another date is reported', () => {
+    // Two results claiming one run id with different start dates: the run id is made from the
+    // start time, so the second one contradicts itself (and could only be a copy edited by hand).
     const later = { ...one, startedAt: '2026-11-05T08:00:00.000Z', finishedAt: '2026-11-05T08:01:00.000Z' };
     const report = verifyEntries(
       [entry(path1, serializeResult(one)), entry(`2026/11/05/${one.runId}.json`, serializeResult(later))],
@@ -58,7 +59,9 @@ describe('verifyEntries', () => {
     );
     expect(report.valid).toBe(1);
     expect(report.invalid).toBe(1);
-    expect(report.problems[0]?.message).toMatch(/2026\/11\/05\/.*also stored as data\/runs\/2026\/11\/02/);
+    expect(report.problems[0]?.message).toMatch(
+      /2026\/11\/05\/.*runId: its timestamp 20261102T080000Z disagrees with startedAt 2026-11-05/,
+    );
   });
 
   test('non-result files under runs/ are reported, not skipped', () => {
@@ -90,14 +93,14 @@ describe('data verify --dir (real files, real CLI)', { timeout: 60_000 }, () => 
 
   test('readDirEntries returns runs/ files with /-separated relative paths; no runs/ is empty', async () => {
     await mkdir(join(box.root, 'data'));
-    expect(await readDirEntries(join(box.root, 'data'))).toEqual([]);
+    expect(await readDirEntries(join(box.root, 'data'))).toEqual({ entries: [], problems: [] });
     await put(path1, serializeResult(one));
-    const entries = await readDirEntries(join(box.root, 'data'));
+    const { entries } = await readDirEntries(join(box.root, 'data'));
     expect(entries.map((e) => e.path)).toEqual([path1]);
     await expect(readDirEntries(join(box.root, 'missing'))).rejects.toThrow(/is not a directory/);
   });
 
-  test('exit 0 with counts for a valid directory, 1 with the bad file named otherwise', async () => {
+  test('exit 0 with counts for a valid directory, 2 with the bad file named otherwise', async () => {
     await put(path1, serializeResult(one));
     await put(path2, serializeResult(two));
     const ok = await runCli(['data', 'verify', '--dir', 'data'], { cwd: box.root, env: box.env });
@@ -107,7 +110,7 @@ describe('data verify --dir (real files, real CLI)', { timeout: 60_000 }, () => 
 
     await put(`2026/11/04/20261104T080000Z-00000bad.json`, '{"schemaVersion": 1}');
     const bad = await runCli(['data', 'verify', '--dir', 'data', '--json'], { cwd: box.root, env: box.env });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     const report = JSON.parse(bad.stdout) as { files: number; invalid: number; problems: { file: string }[] };
     expect(report.files).toBe(3);
     expect(report.invalid).toBe(1);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile, execFileSync } from 'node:child_process';
@@ -15,11 +15,14 @@ describe('result files', () => {
     expect(readdirSync(join(dir, 'nested'))).toEqual(['r.json']);
   });
 
-  test('an invalid result is refused and nothing is written', async () => {
+  test('an invalid result is refused at its path, its measurements kept beside it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rb-io-'));
     const bad = sampleRunResult({ runId: 'not-a-run-id' });
-    await expect(writeResultFile(join(dir, 'r.json'), bad)).rejects.toThrow(/runId: a run id is/);
-    expect(readdirSync(dir)).toEqual([]);
+    const path = join(dir, 'r.json');
+    await expect(writeResultFile(path, bad)).rejects.toThrow(/runId: a run id is/);
+    await expect(writeResultFile(path, bad)).rejects.toThrow(`kept, unvalidated, in ${path}.rejected`);
+    expect(readdirSync(dir)).toEqual(['r.json.rejected']);
+    expect(JSON.parse(readFileSync(`${path}.rejected`, 'utf8'))).toEqual(bad);
   });
 
   test('a FIFO target is written through, not replaced by a regular file', async () => {

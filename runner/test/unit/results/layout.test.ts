@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { layoutProblem, runIdOfPath, runPath, utcDatePath } from '../../../src/publish/layout.ts';
+import { layoutProblem, runIdOfPath, runPath, utcDatePath } from '../../../src/results/layout.ts';
 
 describe('layout of the data branch', () => {
   test.each([

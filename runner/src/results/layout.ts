@@ -1,10 +1,15 @@
-// Where a result lives on the data branch: data/runs/<yyyy>/<mm>/<dd>/<run-id>.json, the date
-// being the UTC date of startedAt. One immutable file per run, so concurrent publishers never edit
-// the same file and history only ever grows.
+// The one definition of where results live: <data dir>/runs/<yyyy>/<mm>/<dd>/<run-id>.json, the
+// date being the UTC date of startedAt. A data directory is `data/` on main and on the data branch
+// (`runtime-bench run --data-dir`, `data verify --dir`, the site and the gate all read it). One
+// immutable file per run, so concurrent publishers never edit the same file and history only grows.
+import { join } from 'node:path';
 import type { RunResult } from '@runtime-bench/schemas';
 
+/** The directory of result files inside a data directory. */
+export const RUNS_SUBDIR = 'runs';
+
 /** Directory of result files, relative to the root of the data branch (and of main). */
-export const RUNS_DIR = 'data/runs';
+export const RUNS_DIR = `data/${RUNS_SUBDIR}`;
 
 /** Directory, relative to the root of the data branch, holding copies of the JSON Schema files. */
 export const SCHEMAS_DIR = 'schemas';
@@ -20,9 +25,19 @@ export function utcDatePath(isoDateTime: string): string {
   return `${date.getUTCFullYear()}/${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}`;
 }
 
+/** The path of a result relative to a runs directory: `<yyyy>/<mm>/<dd>/<run-id>.json`. */
+export function relativeRunPath(result: Pick<RunResult, 'runId' | 'startedAt'>): string {
+  return `${utcDatePath(result.startedAt)}/${result.runId}.json`;
+}
+
 /** The path of a result on the data branch, relative to its root (`prefix` replaces `data/runs`). */
 export function runPath(result: Pick<RunResult, 'runId' | 'startedAt'>, prefix = RUNS_DIR): string {
-  return `${prefix}/${utcDatePath(result.startedAt)}/${result.runId}.json`;
+  return `${prefix}/${relativeRunPath(result)}`;
+}
+
+/** The file a result is written to in a data directory on disk (`run --data-dir`). */
+export function runPathInDataDir(dataDir: string, result: Pick<RunResult, 'runId' | 'startedAt'>): string {
+  return join(dataDir, RUNS_SUBDIR, ...relativeRunPath(result).split('/'));
 }
 
 /** The run id a result path names (its file name without `.json`), or undefined for other files. */
@@ -39,7 +54,7 @@ export function layoutProblem(
   relativePath: string,
   result: Pick<RunResult, 'runId' | 'startedAt'>,
 ): string | undefined {
-  const expected = `${utcDatePath(result.startedAt)}/${result.runId}.json`;
+  const expected = relativeRunPath(result);
   if (relativePath === expected) return undefined;
   return `runId ${result.runId} started at ${result.startedAt} belongs at ${expected}, not ${relativePath}`;
 }
