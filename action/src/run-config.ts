@@ -5,6 +5,7 @@ import { RbError } from '@runtime-bench/runner';
 // The runner package exports no ./install entry yet; the installer is imported from its source.
 import type { InstallRecord } from '@runtime-bench/runner/install';
 import type { ActionInputs } from './inputs.ts';
+import { criVersion } from './cri.ts';
 
 export function buildRunConfig(base: unknown, inputs: ActionInputs, record: InstallRecord): Config {
   const user = (base ?? {}) as Record<string, unknown>;
@@ -26,7 +27,7 @@ export function buildRunConfig(base: unknown, inputs: ActionInputs, record: Inst
     ...(inputs.runs ? { runs: Number(inputs.runs) } : {}),
     targets: [
       {
-        name: `${inputs.cri}-${record.containerd[0]?.version ?? 'installed'}`,
+        name: `${inputs.cri}-${criVersion(inputs, record) ?? 'installed'}`,
         cri: inputs.cri,
         stack: inputs['stack-name'],
         handlers,

@@ -7,6 +7,7 @@ import { parse, stringify } from 'yaml';
 import { RbError, errorMessage, readResultFile } from '@runtime-bench/runner';
 import type { RunResult } from '@runtime-bench/schemas';
 import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/install';
+import { installSpecs, stackUpArgs } from './cri.ts';
 import type { ActionInputs } from './inputs.ts';
 import { regressionLines, type CheckReport } from './regressions.ts';
 import { buildRunConfig } from './run-config.ts';
@@ -56,30 +57,8 @@ export function spawnRuntimeBench(
   });
 }
 
-/** `name@version` specs from the inputs; `latest` means "what is there" for the path source. */
-export function installSpecs(inputs: ActionInputs): string[] {
-  const pin = (name: string, version: string) =>
-    inputs.source === 'path' && (version === 'latest' || version === '') ? name : `${name}@${version}`;
-  const specs = [pin(inputs.cri, inputs['cri-version'])];
-  specs.push(
-    ...inputs['oci-runtimes']
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map((s) => (inputs.source === 'path' ? s.replace(/@latest$/, '') : s)),
-  );
-  if (inputs['crictl-version']) specs.push(pin('crictl', inputs['crictl-version']));
-  return specs;
-}
-
 export async function stepInstall(ctx: StepContext): Promise<void> {
   const { inputs } = ctx;
-  if (inputs.cri !== 'containerd') {
-    throw new RbError(
-      'USAGE_INPUT',
-      `cri "${inputs.cri}": the local stack runs containerd only so far`,
-      'use cri: containerd, or benchmark a running CRI-O through a config with targets[].endpoint',
-    );
-  }
   await mkdir(ctx.workDir, { recursive: true });
   await ctx.runtimeBench([
     'install',
@@ -110,18 +89,10 @@ export async function stepUp(ctx: StepContext): Promise<void> {
   }
   const config = buildRunConfig(base, ctx.inputs, record);
   await writeFile(p.config, `# Written by the runtime-bench action.\n${stringify(config)}`);
-  const containerd = record.containerd[0]?.binary;
+  const args = stackUpArgs(ctx.inputs, record, p.config);
   // Noted before starting, so that cleanup stops even a half-started stack.
   await addStackToRecord(p.record, { name: ctx.inputs['stack-name'] });
-  await ctx.runtimeBench([
-    'stack',
-    'up',
-    '--name',
-    ctx.inputs['stack-name'],
-    '--config',
-    p.config,
-    ...(containerd ? ['--containerd', containerd] : []),
-  ]);
+  await ctx.runtimeBench(args);
 }
 
 export async function stepRun(ctx: StepContext): Promise<void> {
