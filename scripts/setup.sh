@@ -56,6 +56,23 @@ if [ "$(pnpm --version 2>/dev/null || true)" != "${PNPM_SPEC#pnpm@}" ]; then
 fi
 log "pnpm $(pnpm --version)"
 
+# Go tools for the workflow tests, from the Go module proxy: actionlint (lints the workflows) and
+# act (runs them end to end on this host, action/test/act/). Pinned; reinstalled only when the
+# installed binary reports another version.
+GO=${RB_GO:-$(command -v go || echo /usr/local/go/bin/go)}
+go_tool() { # name module version
+  local bin="$RB_TOOLS/bin/$1"
+  if ! "$bin" --version 2>/dev/null | grep -qF "${3#v}"; then
+    [ -x "$GO" ] || { echo "setup.sh: Go is needed to install $1 (set RB_GO)" >&2; exit 1; }
+    log "go install $2@$3"
+    GOBIN="$RB_TOOLS/bin" GOFLAGS=-mod=mod "$GO" install "$2@$3"
+  fi
+  ln -sf "$bin" "/usr/local/bin/$1"
+}
+go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint v1.7.12
+go_tool act github.com/nektos/act v0.2.89
+log "$(actionlint --version | head -1), act $(act --version | awk '{print $NF}')"
+
 cd "$repo"
 CI=true pnpm install ${RB_PNPM_INSTALL_FLAGS:---frozen-lockfile} --reporter=append-only >/dev/null
 log "workspace dependencies installed"
