@@ -11,7 +11,8 @@ import { installSpecs, stackUpArgs } from './cri.ts';
 import type { ActionInputs } from './inputs.ts';
 import { regressionLines, type CheckReport } from './regressions.ts';
 import { buildRunConfig } from './run-config.ts';
-import { summaryMarkdown, writeSummary } from './summary.ts';
+import { annotationsFor, summaryMarkdown, writeSummary } from './summary.ts';
+import { parseTimings, timingsFile } from './timings.ts';
 
 export const RUNTIME_BENCH = new URL('../../runner/bin/runtime-bench.js', import.meta.url).pathname;
 
@@ -125,10 +126,27 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
     );
     regressions = regressionLines(JSON.parse(json) as CheckReport);
   }
-  await writeFile(p.summary, summaryMarkdown(results, regressions));
-  if (ctx.stepSummary) await writeSummary(results, regressions);
+  const timings = parseTimings(await readFile(timingsFile(ctx.workDir), 'utf8').catch(() => ''));
+  await writeFile(p.summary, summaryMarkdown(results, regressions, timings));
+  if (ctx.stepSummary) await writeSummary(results, regressions, timings);
   ctx.setOutput('summary-path', p.summary);
   ctx.setOutput('regressions', String(regressions.length));
+  // Outputs and summary first: a failing step must still hand back what it found.
+  const failed = results.flatMap(({ file, result }) =>
+    annotationsFor(result, file).filter((a) => a.level === 'error'),
+  );
+  if (failed.length > 0)
+    throw new RbError(
+      'RUN_FAILED',
+      `${failed.length} benchmark(s) failed or did not complete: ${failed.map((a) => a.title).join('; ')}`,
+      'see the job summary; the result was still written and is uploaded',
+    );
+  if (regressions.length > 0 && ctx.inputs['fail-on-regression'])
+    throw new RbError(
+      'REGRESSION',
+      `${regressions.length} regression(s) against the baseline: ${regressions.join('; ')}`,
+      'see the job summary; an intended change is accepted by a baseline reset in the history annotations',
+    );
 }
 
 export async function stepPublish(ctx: StepContext): Promise<void> {
@@ -146,7 +164,12 @@ export async function stepCleanup(ctx: StepContext): Promise<void> {
     () => true,
     () => false,
   );
-  if (exists) await ctx.runtimeBench(['uninstall', '--state', p.record]);
+  if (!exists) return;
+  // The stacks this action started go with their state (images, logs): --purge. `stack down` is
+  // idempotent, so uninstall stopping them again is harmless.
+  for (const stack of (await readInstallRecord(p.record)).stacks)
+    await ctx.runtimeBench(['stack', 'down', '--name', stack.name, '--purge']);
+  await ctx.runtimeBench(['uninstall', '--state', p.record]);
 }
 
 export const STEPS = {
