@@ -42,7 +42,7 @@ if command -v actionlint >/dev/null; then bash .ci/actionlint.sh; fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 git archive HEAD | tar -x -C "$scratch"
-RB_ACTION_DIR="$scratch/.work" bash "$scratch/action/setup.sh"
+RB_ACTION_DIR="$scratch/.work" RB_ACTION_CACHE="$scratch/.cache" bash "$scratch/action/setup.sh"
 node "$scratch/runner/bin/runtime-bench.js" --help >/dev/null
 log "the action's dependencies install from the lockfile and its CLI starts"
 

@@ -277,6 +277,8 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
       /## Regressions\n\n- operations\.container\.lifecycle \S+ on containerd-[\d.]+\/runc-[\d.]+: \+\d/,
     );
     expect(Number(await readFile(join(tmp, 'a-reg/regressed.regressions'), 'utf8'))).toBeGreaterThan(0);
+    // Night 1 filled the runner's dependency cache for this lockfile; night 2's setup used it.
+    expect(summary).toMatch(/\| setup \| [\d.]+ \| linked from the runner's cache for this pnpm-lock\.yaml/);
     const unchanged = await artifactFiles(
       join(tmp, 'artifacts-2'),
       'runtime-bench-unchanged',
