@@ -177,8 +177,8 @@ export async function runAct(opts: {
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      void writeFile(join(tmp, `act-${night}.log`), log);
-      resolve({ code, log, seconds: (performance.now() - started) / 1000 });
+      const seconds = (performance.now() - started) / 1000;
+      writeFile(join(tmp, `act-${night}.log`), log).then(() => resolve({ code, log, seconds }), reject);
     });
   });
 }

@@ -8,7 +8,7 @@
 // measured 2 min 56 s for containerd and runc on this host (three suites' package lists and the
 // downloads), per target, which does not fit CI's budget. Budget of the whole file: 10 minutes.
 import { execFile } from 'node:child_process';
-import { access, chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -148,6 +148,12 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
         stack(leg),
         '--purge',
       ]).catch(() => undefined);
+    // RB_ACT_LOG_DIR keeps act's logs (e.g. as CI artifacts) before the temp dir goes.
+    if (tmp && process.env.RB_ACT_LOG_DIR) {
+      await mkdir(process.env.RB_ACT_LOG_DIR, { recursive: true });
+      for (const f of (await readdir(tmp)).filter((n) => n.startsWith('act-') && n.endsWith('.log')))
+        await cp(join(tmp, f), join(process.env.RB_ACT_LOG_DIR, f));
+    }
     if (tmp) await rm(tmp, { recursive: true, force: true });
   }, 120_000);
 
@@ -179,6 +185,7 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
     expect(summary).toContain(`| runc-${versions.runc} (runc ${versions.runc}) |`);
     expect(summary).toContain(`| crun-${versions.crun} (crun ${versions.crun}) |`);
     expect(summary).toContain('## Runner-side cost');
+    console.log(summary.slice(summary.indexOf('## Runner-side cost')));
     expect(summary).toMatch(/\| setup \| [\d.]+ \|/);
     const result = await readResultFile(join(tmp, 'a-pair/pair.json'));
     expect(result.targets.map((t) => t.id).sort()).toEqual([
