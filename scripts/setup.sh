@@ -56,6 +56,28 @@ if [ "$(pnpm --version 2>/dev/null || true)" != "${PNPM_SPEC#pnpm@}" ]; then
 fi
 log "pnpm $(pnpm --version)"
 
+# Go tools for the workflow tests, from the Go module proxy: actionlint (lints the workflows) and
+# act (runs them end to end on this host, action/test/act/). Pinned; reinstalled only when the
+# installed binary reports another version.
+GO=${RB_GO:-$(command -v go || echo /usr/local/go/bin/go)}
+go_tool() { # name module version
+  local bin="$RB_TOOLS/bin/$1"
+  if ! "$bin" --version 2>/dev/null | grep -qF "${3#v}"; then
+    if [ ! -x "$GO" ]; then
+      log "no Go toolchain (set RB_GO): $1 not installed; the tests that need it are skipped"
+      return 0
+    fi
+    log "go install $2@$3"
+    GOBIN="$RB_TOOLS/bin" GOFLAGS=-mod=mod "$GO" install "$2@$3"
+  fi
+  ln -sf "$bin" "/usr/local/bin/$1"
+}
+go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint v1.7.12
+go_tool act github.com/nektos/act v0.2.89
+if command -v act >/dev/null && command -v actionlint >/dev/null; then
+  log "actionlint $(actionlint --version | head -1), act $(act --version | awk '{print $NF}')"
+fi
+
 cd "$repo"
 CI=true pnpm install ${RB_PNPM_INSTALL_FLAGS:---frozen-lockfile} --reporter=append-only >/dev/null
 log "workspace dependencies installed"

@@ -37,6 +37,7 @@ export const ActionInputsSchema = z.strictObject({
     .trim()
     .regex(/^\d+(\.\d+)?$/, { message: 'a percentage such as 5' })
     .default('5'),
+  'fail-on-regression': bool.default(false),
   publish: bool.default(false),
   'data-branch': z.string().trim().default('benchmark-data'),
   token: z.string().default(''),

@@ -6,6 +6,7 @@ import * as core from '@actions/core';
 import { RbError, errorMessage } from '@runtime-bench/runner';
 import { readInputs } from './inputs.ts';
 import { STEPS, spawnRuntimeBench } from './steps.ts';
+import { recordTiming } from './timings.ts';
 
 const step = process.argv[2] as keyof typeof STEPS | undefined;
 try {
@@ -15,14 +16,22 @@ try {
       `unknown step "${step ?? ''}"`,
       `one of ${Object.keys(STEPS).join(', ')}`,
     );
-  await STEPS[step]({
-    inputs: readInputs(process.env),
-    workDir: process.env.RB_ACTION_DIR || join(process.env.RUNNER_TEMP || tmpdir(), 'runtime-bench'),
-    workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
-    setOutput: (name, value) => core.setOutput(name, value),
-    runtimeBench: spawnRuntimeBench,
-    stepSummary: Boolean(process.env.GITHUB_STEP_SUMMARY),
-  });
+  const workDir = process.env.RB_ACTION_DIR || join(process.env.RUNNER_TEMP || tmpdir(), 'runtime-bench');
+  const started = performance.now();
+  try {
+    await STEPS[step]({
+      inputs: readInputs(process.env),
+      workDir,
+      workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
+      setOutput: (name, value) => core.setOutput(name, value),
+      runtimeBench: spawnRuntimeBench,
+      stepSummary: Boolean(process.env.GITHUB_STEP_SUMMARY),
+    });
+  } finally {
+    // The benchmark steps' own cost, for the summary's runner-side cost table.
+    if (step === 'install' || step === 'up' || step === 'run')
+      await recordTiming(workDir, { step, seconds: (performance.now() - started) / 1000, note: '' });
+  }
 } catch (error) {
   const hint = error instanceof RbError && error.hint ? ` (hint: ${error.hint})` : '';
   core.setFailed(`${errorMessage(error)}${hint}`);

@@ -5,6 +5,7 @@ import { RbError, parseWithFriendlyErrors } from '@runtime-bench/runner';
 // The install record's type comes from the runner's "./install" entry.
 import type { InstallRecord } from '@runtime-bench/runner/install';
 import type { ActionInputs } from './inputs.ts';
+import { criVersion } from './cri.ts';
 
 export function buildRunConfig(base: unknown, inputs: ActionInputs, record: InstallRecord): Config {
   const user = (base ?? {}) as Record<string, unknown>;
@@ -26,7 +27,7 @@ export function buildRunConfig(base: unknown, inputs: ActionInputs, record: Inst
     ...(inputs.runs ? { runs: Number(inputs.runs) } : {}),
     targets: [
       {
-        name: `${inputs.cri}-${record.containerd[0]?.version ?? 'installed'}`,
+        name: `${inputs.cri}-${criVersion(inputs, record) ?? 'installed'}`,
         cri: inputs.cri,
         stack: inputs['stack-name'],
         handlers,

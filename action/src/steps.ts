@@ -7,10 +7,12 @@ import { parse, stringify } from 'yaml';
 import { RbError, errorMessage, readResultFile } from '@runtime-bench/runner';
 import type { RunResult } from '@runtime-bench/schemas';
 import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/install';
+import { installSpecs, stackUpArgs } from './cri.ts';
 import type { ActionInputs } from './inputs.ts';
 import { regressionLines, type CheckReport } from './regressions.ts';
 import { buildRunConfig } from './run-config.ts';
-import { summaryMarkdown, writeSummary } from './summary.ts';
+import { annotationsFor, summaryMarkdown, writeSummary } from './summary.ts';
+import { parseTimings, timingsFile } from './timings.ts';
 
 export const RUNTIME_BENCH = new URL('../../runner/bin/runtime-bench.js', import.meta.url).pathname;
 
@@ -56,30 +58,8 @@ export function spawnRuntimeBench(
   });
 }
 
-/** `name@version` specs from the inputs; `latest` means "what is there" for the path source. */
-export function installSpecs(inputs: ActionInputs): string[] {
-  const pin = (name: string, version: string) =>
-    inputs.source === 'path' && (version === 'latest' || version === '') ? name : `${name}@${version}`;
-  const specs = [pin(inputs.cri, inputs['cri-version'])];
-  specs.push(
-    ...inputs['oci-runtimes']
-      .split(/[\s,]+/)
-      .filter(Boolean)
-      .map((s) => (inputs.source === 'path' ? s.replace(/@latest$/, '') : s)),
-  );
-  if (inputs['crictl-version']) specs.push(pin('crictl', inputs['crictl-version']));
-  return specs;
-}
-
 export async function stepInstall(ctx: StepContext): Promise<void> {
   const { inputs } = ctx;
-  if (inputs.cri !== 'containerd') {
-    throw new RbError(
-      'USAGE_INPUT',
-      `cri "${inputs.cri}": the local stack runs containerd only so far`,
-      'use cri: containerd, or benchmark a running CRI-O through a config with targets[].endpoint',
-    );
-  }
   await mkdir(ctx.workDir, { recursive: true });
   await ctx.runtimeBench([
     'install',
@@ -110,18 +90,10 @@ export async function stepUp(ctx: StepContext): Promise<void> {
   }
   const config = buildRunConfig(base, ctx.inputs, record);
   await writeFile(p.config, `# Written by the runtime-bench action.\n${stringify(config)}`);
-  const containerd = record.containerd[0]?.binary;
+  const args = stackUpArgs(ctx.inputs, record, p.config);
   // Noted before starting, so that cleanup stops even a half-started stack.
   await addStackToRecord(p.record, { name: ctx.inputs['stack-name'] });
-  await ctx.runtimeBench([
-    'stack',
-    'up',
-    '--name',
-    ctx.inputs['stack-name'],
-    '--config',
-    p.config,
-    ...(containerd ? ['--containerd', containerd] : []),
-  ]);
+  await ctx.runtimeBench(args);
 }
 
 export async function stepRun(ctx: StepContext): Promise<void> {
@@ -154,10 +126,27 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
     );
     regressions = regressionLines(JSON.parse(json) as CheckReport);
   }
-  await writeFile(p.summary, summaryMarkdown(results, regressions));
-  if (ctx.stepSummary) await writeSummary(results, regressions);
+  const timings = parseTimings(await readFile(timingsFile(ctx.workDir), 'utf8').catch(() => ''));
+  await writeFile(p.summary, summaryMarkdown(results, regressions, timings));
+  if (ctx.stepSummary) await writeSummary(results, regressions, timings);
   ctx.setOutput('summary-path', p.summary);
   ctx.setOutput('regressions', String(regressions.length));
+  // Outputs and summary first: a failing step must still hand back what it found.
+  const failed = results.flatMap(({ file, result }) =>
+    annotationsFor(result, file).filter((a) => a.level === 'error'),
+  );
+  if (failed.length > 0)
+    throw new RbError(
+      'RUN_FAILED',
+      `${failed.length} benchmark(s) failed or did not complete: ${failed.map((a) => a.title).join('; ')}`,
+      'see the job summary; the result was still written and is uploaded',
+    );
+  if (regressions.length > 0 && ctx.inputs['fail-on-regression'])
+    throw new RbError(
+      'REGRESSION',
+      `${regressions.length} regression(s) against the baseline: ${regressions.join('; ')}`,
+      'see the job summary; an intended change is accepted by a baseline reset in the history annotations',
+    );
 }
 
 export async function stepPublish(ctx: StepContext): Promise<void> {
@@ -175,7 +164,12 @@ export async function stepCleanup(ctx: StepContext): Promise<void> {
     () => true,
     () => false,
   );
-  if (exists) await ctx.runtimeBench(['uninstall', '--state', p.record]);
+  if (!exists) return;
+  // The stacks this action started go with their state (images, logs): --purge. `stack down` is
+  // idempotent, so uninstall stopping them again is harmless.
+  for (const stack of (await readInstallRecord(p.record)).stacks)
+    await ctx.runtimeBench(['stack', 'down', '--name', stack.name, '--purge']);
+  await ctx.runtimeBench(['uninstall', '--state', p.record]);
 }
 
 export const STEPS = {

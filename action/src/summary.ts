@@ -3,6 +3,7 @@
 // that talks to the actions toolkit.
 import * as core from '@actions/core';
 import type { RunResult } from '@runtime-bench/schemas';
+import { timingsMarkdown, type Timing } from './timings.ts';
 
 export interface BenchmarkTable {
   benchmark: string;
@@ -96,6 +97,7 @@ export function annotationsFor(result: RunResult, file: string): Annotation[] {
 export function summaryMarkdown(
   results: { file: string; result: RunResult }[],
   regressions: string[],
+  timings: Timing[] = [],
 ): string {
   const lines: string[] = ['# runtime-bench results', ''];
   for (const { file, result } of results) {
@@ -121,6 +123,7 @@ export function summaryMarkdown(
       : `## Regressions\n\n${regressions.map((r) => `- ${r}`).join('\n')}`,
     '',
   );
+  if (timings.length > 0) lines.push(timingsMarkdown(timings));
   return lines.join('\n');
 }
 
@@ -128,6 +131,7 @@ export function summaryMarkdown(
 export async function writeSummary(
   results: { file: string; result: RunResult }[],
   regressions: string[],
+  timings: Timing[] = [],
 ): Promise<void> {
   core.summary.addHeading('runtime-bench results', 1);
   for (const { file, result } of results) {
@@ -146,7 +150,10 @@ export async function writeSummary(
     for (const a of annotationsFor(result, file))
       (a.level === 'error' ? core.error : core.warning)(a.message, { title: a.title });
   }
-  if (regressions.length > 0) core.summary.addHeading('Regressions', 2).addList(regressions);
-  else core.summary.addRaw('No regressions against the baseline.', true);
+  if (regressions.length > 0) {
+    core.summary.addHeading('Regressions', 2).addList(regressions);
+    for (const r of regressions) core.error(r, { title: 'runtime-bench regression' });
+  } else core.summary.addRaw('No regressions against the baseline.', true);
+  if (timings.length > 0) core.summary.addRaw(`\n${timingsMarkdown(timings)}`, true);
   await core.summary.write();
 }

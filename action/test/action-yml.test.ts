@@ -141,6 +141,13 @@ describe('no expression is interpolated into a shell script', async () => {
   );
 });
 
+describe('README', () => {
+  test('shows the nightly caller the act test runs (workflows/nightly.yml), verbatim', async () => {
+    const [doc, nightly] = await Promise.all([read('README.md'), read('workflows/nightly.yml')]);
+    expect(doc).toContain(`\`\`\`yaml\n${nightly}\`\`\``);
+  });
+});
+
 describe('reusable workflow', async () => {
   const wf = parse(await read('.github/workflows/runtime-bench.yml')) as {
     on: Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { RbError } from '@runtime-bench/runner';
 import { readInputs } from '../src/inputs.ts';
-import { installSpecs } from '../src/steps.ts';
+import { installSpecs } from '../src/cri.ts';
 
 describe('inputs', () => {
   test('defaults when nothing is set (the runner sends unset inputs as empty strings)', () => {

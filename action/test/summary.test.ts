@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { sampleRunResult } from '../../schemas/test/sample.ts';
 import { annotationsFor, benchmarkTables, fmt, summaryMarkdown, writeSummary } from '../src/summary.ts';
 import { regressionLines } from '../src/regressions.ts';
@@ -85,8 +85,24 @@ describe('job summary', () => {
     const saved = process.env.GITHUB_STEP_SUMMARY;
     process.env.GITHUB_STEP_SUMMARY = file;
     try {
-      await writeSummary([{ file: 'r.json', result: sampleRunResult() }], ['x on y: +10.0 %']);
+      const out: string[] = [];
+      const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+        out.push(String(chunk));
+        return true;
+      });
+      const timings = [{ step: 'setup', seconds: 5.5, note: '' }];
+      try {
+        await writeSummary([{ file: 'r.json', result: sampleRunResult() }], ['x on y: +10.0 %'], timings);
+      } finally {
+        spy.mockRestore();
+      }
+      // Each regression is also an error annotation; the runner-side cost follows the results.
+      expect(out.join('')).toContain('::error title=runtime-bench regression::x on y: +10.0 %');
       const html = await readFile(file, 'utf8');
+      expect(html).toContain('| setup | 5.5 |');
+      expect(summaryMarkdown([{ file: 'r.json', result: sampleRunResult() }], [], timings)).toMatch(
+        /No regressions against the baseline\.\n\n## Runner-side cost/,
+      );
       expect(html).toContain('<h2>operations.container.lifecycle</h2>');
       expect(html).toContain('<th>median</th>');
       expect(html).toContain('<td>4.9–5.3</td>');
