@@ -21,19 +21,16 @@ export function installSpecs(inputs: ActionInputs): string[] {
   return specs;
 }
 
-/** The CRI-O entries the installer's cri-o component adds to the record (absent before it). */
-type CrioRecord = { crio?: { version: string; binary: string }[] };
-
 /** `stack up` arguments for the installed CRI runtime: `--containerd BIN` or `--cri cri-o --crio BIN`. */
 export function stackUpArgs(inputs: ActionInputs, record: InstallRecord, config: string): string[] {
   const args = ['stack', 'up', '--name', inputs['stack-name'], '--config', config];
   if (inputs.cri === 'cri-o') {
-    const crio = (record as InstallRecord & CrioRecord).crio?.[0]?.binary;
+    const crio = record.crio[0]?.binary;
     if (!crio)
       throw new RbError(
         'INSTALL_RECORD',
         'cri: cri-o, but the install recorded no crio binary',
-        'this runtime-bench version cannot install CRI-O; use cri: containerd',
+        'install it with cri: cri-o and a cri-version (release source) or CRI-O on PATH (path source)',
       );
     return [...args, '--cri', 'cri-o', '--crio', crio];
   }
@@ -43,7 +40,5 @@ export function stackUpArgs(inputs: ActionInputs, record: InstallRecord, config:
 
 /** Version of the installed CRI runtime, for the target's name. */
 export function criVersion(inputs: ActionInputs, record: InstallRecord): string | undefined {
-  return inputs.cri === 'cri-o'
-    ? (record as InstallRecord & CrioRecord).crio?.[0]?.version
-    : record.containerd[0]?.version;
+  return inputs.cri === 'cri-o' ? record.crio[0]?.version : record.containerd[0]?.version;
 }

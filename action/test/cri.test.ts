@@ -5,21 +5,21 @@ import type { InstallRecord } from '@runtime-bench/runner/install';
 import { readInputs } from '../src/inputs.ts';
 import { criVersion, installSpecs, stackUpArgs } from '../src/cri.ts';
 
-const record = (extra: Partial<InstallRecord> & { crio?: unknown[] } = {}): InstallRecord =>
-  ({
-    recordVersion: 1,
-    prefix: '/opt/runtime-bench',
-    source: 'path',
-    createdAt: '2026-11-23T00:00:00.000Z',
-    components: [],
-    handlers: [],
-    containerd: [],
-    crictl: null,
-    stackConfig: '/tmp/stack.yaml',
-    created: [],
-    stacks: [],
-    ...extra,
-  }) as InstallRecord;
+const record = (extra: Partial<InstallRecord> = {}): InstallRecord => ({
+  recordVersion: 1,
+  prefix: '/opt/runtime-bench',
+  source: 'path',
+  createdAt: '2026-11-23T00:00:00.000Z',
+  components: [],
+  handlers: [],
+  containerd: [],
+  crio: [],
+  crictl: null,
+  stackConfig: '/tmp/stack.yaml',
+  created: [],
+  stacks: [],
+  ...extra,
+});
 
 describe('install specs', () => {
   test('cri: cri-o installs cri-o at the asked version', () => {
