@@ -8,3 +8,4 @@ export * from './mann-whitney.ts';
 export * from './effect-size.ts';
 export * from './multiple.ts';
 export * from './fisher.ts';
+export * from './median-interval.ts';
