@@ -9,3 +9,4 @@ export * from './effect-size.ts';
 export * from './multiple.ts';
 export * from './fisher.ts';
 export * from './median-interval.ts';
+export * from './change-point.ts';
