@@ -125,6 +125,7 @@ export function outlierIndices(
   series: readonly number[],
   options: { k?: number; floor?: number } = {},
 ): number[] {
+  if (series.length < 3) return [];
   assertFiniteSamples(series, 'series');
   const k = options.k ?? 5;
   const floor = options.floor ?? 0;
