@@ -71,8 +71,14 @@ const COMPARE_HEADER = [
   'candidate',
   'change [CI]',
   'p (Holm)',
+  'could detect',
   'verdict',
 ];
+
+/** "≥ 18 %": the minimum detectable effect of a row, or "–". */
+function formatDetectable(detectable: number | null): string {
+  return detectable === null ? '–' : `≥ ${formatRelativeChange(detectable).replace(/^\+/, '')}`;
+}
 
 function compareCells(row: CompareRow): string[] {
   const target =
@@ -80,7 +86,7 @@ function compareCells(row: CompareRow): string[] {
       ? row.baselineTarget
       : `${row.baselineTarget} → ${row.candidateTarget}`;
   if (row.kind === 'status')
-    return [row.benchmark, target, 'status', row.baseline, row.candidate, '', '', row.verdict];
+    return [row.benchmark, target, 'status', row.baseline, row.candidate, '', '', '', row.verdict];
   if (row.kind === 'error-rate') {
     const change =
       row.baseline.rate === null || row.candidate.rate === null
@@ -94,6 +100,7 @@ function compareCells(row: CompareRow): string[] {
       formatRate(row.candidate),
       change,
       formatP(row.adjustedP),
+      '',
       row.verdict,
     ];
   }
@@ -108,6 +115,7 @@ function compareCells(row: CompareRow): string[] {
       row.ratioUpper === null ? null : row.ratioUpper - 1,
     )}`,
     formatP(row.adjustedP),
+    formatDetectable(row.detectable),
     row.verdict,
   ];
 }
@@ -207,7 +215,7 @@ function checkCells(row: GateRow): string[] {
     `${formatRelativeChange(row.change)}${formatInterval(row.changeLower, row.changeUpper)}`,
     `${(row.threshold * 100).toFixed(1)} %`,
     formatP(row.adjustedP),
-    row.detectable === null ? '–' : `≥ ${formatRelativeChange(row.detectable).replace(/^\+/, '')}`,
+    formatDetectable(row.detectable),
     row.verdict,
     formatChangePoint(row.changePoint),
   ];

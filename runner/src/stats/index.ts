@@ -10,3 +10,4 @@ export * from './multiple.ts';
 export * from './fisher.ts';
 export * from './median-interval.ts';
 export * from './change-point.ts';
+export * from './power.ts';
