@@ -14,7 +14,7 @@
 //   +1 %/night creep     +1 % a night from W+1: flagged before the level passes +10 % (≥ 90 %)
 //
 //   node runner/bench/gate-targets.ts [--histories 100] [--samples 10,30] [--alpha 0.05]
-//        [--drift PERCENT (instead of the estimate)] [--data DIR]
+//        [--drift PERCENT (instead of the estimate)] [--data DIR] [--only TEXT (scenarios whose name contains it)]
 import { parseArgs } from 'node:util';
 import type { RunResult } from '@runtime-bench/schemas';
 import {
@@ -33,6 +33,7 @@ const { values } = parseArgs({
     alpha: { type: 'string', default: '0.05' },
     drift: { type: 'string' },
     data: { type: 'string', default: new URL('../../data/runs', import.meta.url).pathname },
+    only: { type: 'string' },
   },
 });
 const HISTORIES = Number(values.histories);
@@ -153,7 +154,7 @@ const options: GateOptions = { window: WINDOW, alpha: Number(values.alpha) };
 const header = ['scenario', 'target', ...values.samples.split(',').map((n) => `n = ${n}`)];
 const lines: string[][] = [];
 const started = performance.now();
-for (const scenario of scenarios) {
+for (const scenario of scenarios.filter((s) => !values.only || s.name.includes(values.only))) {
   const cells = [scenario.name, scenario.target];
   for (const n of values.samples.split(',').map(Number)) {
     let hits = 0;
