@@ -10,10 +10,14 @@ import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
 import { formatOption, parseCount, parseProbability } from './compare.ts';
 
-/** commander parser for a percentage ≥ 0, returned as a fraction (5 → 0.05). */
+/**
+ * commander parser for a finite percentage ≥ 0, returned as a fraction (5 → 0.05). Infinity (or
+ * 1e400, which parses to it) would let any slowdown pass.
+ */
 function parsePercent(value: string): number {
   const n = Number(value);
-  if (!(n >= 0) || value.trim() === '') throw new InvalidArgumentError('expected a percentage ≥ 0, e.g. 5');
+  if (!(n >= 0) || !Number.isFinite(n) || value.trim() === '')
+    throw new InvalidArgumentError('expected a finite percentage ≥ 0, e.g. 5');
   return n / 100;
 }
 

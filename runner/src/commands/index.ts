@@ -5,6 +5,7 @@ import { registerData } from './data.ts';
 import { registerInstall } from './install.ts';
 import { registerPublish } from './publish.ts';
 import { registerList } from './list.ts';
+import { registerPlan } from './plan.ts';
 import { registerRun } from './run.ts';
 import { registerStack } from './stack.ts';
 import { registerUninstall } from './uninstall.ts';
@@ -26,4 +27,5 @@ export const commandModules: RegisterCommand[] = [
   registerVersion,
   registerUninstall,
   registerValidate,
+  registerPlan,
 ];

@@ -6,7 +6,7 @@ import {
   type Target,
   type Unit,
 } from '@runtime-bench/schemas';
-import { holmAdjust } from '../stats/index.ts';
+import { holmAdjust, logSpread, minimumDetectableRatio, smallestRankTestP } from '../stats/index.ts';
 import { canonicalJson, targetOf } from './keys.ts';
 import {
   compareSamples,
@@ -54,6 +54,34 @@ export interface MetricRow extends RowBase, SampleComparison {
   metric: string;
   unit: Unit;
   direction: Direction;
+  /**
+   * Minimum detectable effect: the smallest |ratio - 1| this row would flag with 80 % power at
+   * the strictest Holm level of the report (stats/power.ts); null when the samples cannot show
+   * any (non-positive values, or too few for the rank test to reach that level at all).
+   */
+  detectable: number | null;
+}
+
+/**
+ * Sets the row's minimum detectable effect from the robust log spread of both samples, and says
+ * so when no effect could have been significant at this n (3 against 3: smallest p 0.1).
+ */
+function describeDetectable(
+  row: MetricRow,
+  level: number,
+  samples: { baseline: readonly number[]; candidate: readonly number[] } | undefined,
+): void {
+  if (!samples || row.pValue === null) return;
+  const sb = logSpread(samples.baseline);
+  const sc = logSpread(samples.candidate);
+  const sigma = sb === null || sc === null ? null : Math.sqrt((sb ** 2 + sc ** 2) / 2);
+  const m = samples.baseline.length;
+  const n = samples.candidate.length;
+  row.detectable = minimumDetectableRatio(sigma, m, n, { alpha: level });
+  if (sigma !== null && row.detectable === null)
+    row.notes.push(
+      `${m} against ${n} values cannot be significant at the Holm level ${level.toPrecision(2)} whatever the difference (smallest possible p ${smallestRankTestP(m, n).toPrecision(2)}): more repetitions needed`,
+    );
 }
 
 /** The error rates (failed / attempted measured runs) of a benchmark on both sides. */
@@ -121,6 +149,8 @@ export function compareRuns(
 
   const pairs = pairResults(baseline, candidate);
   const rows: CompareRow[] = [];
+  // The raw samples of each metric row, for its minimum detectable effect after Holm.
+  const bySide = new Map<CompareRow, { baseline: readonly number[]; candidate: readonly number[] }>();
   const onlyInBaseline: string[] = [];
   const onlyInCandidate: string[] = [];
   for (const pair of pairs.unmatchedBaseline) onlyInBaseline.push(`${pair.benchmark} · ${pair.target}`);
@@ -183,8 +213,10 @@ export function compareRuns(
         ...(comparable
           ? compareSamples(bm.samples, cm.samples, bootstrap)
           : compareSamples([], [], bootstrap)),
+        detectable: null,
         notes,
       });
+      if (comparable) bySide.set(rows.at(-1)!, { baseline: bm.samples, candidate: cm.samples });
     }
     for (const cm of cand.metrics)
       if (!base.metrics.some((m) => m.name === cm.name))
@@ -196,8 +228,10 @@ export function compareRuns(
   const adjusted = holmAdjust(tested.map((r) => r.pValue!));
   tested.forEach((r, i) => (r.adjustedP = adjusted[i]!));
   for (const row of rows) {
-    if (row.kind === 'metric') row.verdict = verdictOf(row, row.adjustedP, alpha, row.direction);
-    else if (row.kind === 'error-rate') row.verdict = errorVerdict(row, alpha);
+    if (row.kind === 'metric') {
+      row.verdict = verdictOf(row, row.adjustedP, alpha, row.direction);
+      describeDetectable(row, alpha / Math.max(1, tested.length), bySide.get(row));
+    } else if (row.kind === 'error-rate') row.verdict = errorVerdict(row, alpha);
   }
 
   const notes: string[] = [];

@@ -1,5 +1,5 @@
 import type { CompareReport, CompareRow } from './compare.ts';
-import type { GateReport, GateRow } from './gate.ts';
+import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate.ts';
 
 export type OutputFormat = 'table' | 'markdown' | 'json';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'markdown', 'json'];
@@ -11,8 +11,11 @@ export function formatValue(v: number | null, unit = ''): string {
   return unit ? `${s} ${unit}` : s;
 }
 
-/** A relative change as a signed percentage: "+4.8 %", "-0.35 %". */
-export function formatChange(change: number | null): string {
+/**
+ * A relative change given as a fraction (0.048, not the ratio 1.048) as a signed percentage:
+ * "+4.8 %", "-0.35 %". A ratio r is shown as formatRelativeChange(r - 1).
+ */
+export function formatRelativeChange(change: number | null): string {
   if (change === null || !Number.isFinite(change)) return '–';
   const pct = change * 100;
   const digits = Math.abs(pct) < 1 ? 2 : 1;
@@ -28,7 +31,9 @@ export function formatP(p: number | null): string {
 }
 
 function formatInterval(lower: number | null, upper: number | null): string {
-  return lower === null || upper === null ? '' : ` [${formatChange(lower)}, ${formatChange(upper)}]`;
+  return lower === null || upper === null
+    ? ''
+    : ` [${formatRelativeChange(lower)}, ${formatRelativeChange(upper)}]`;
 }
 
 function formatRate(c: { failed: number; attempts: number; rate: number | null }): string {
@@ -66,8 +71,14 @@ const COMPARE_HEADER = [
   'candidate',
   'change [CI]',
   'p (Holm)',
+  'could detect',
   'verdict',
 ];
+
+/** "≥ 18 %": the minimum detectable effect of a row, or "–". */
+function formatDetectable(detectable: number | null): string {
+  return detectable === null ? '–' : `≥ ${formatRelativeChange(detectable).replace(/^\+/, '')}`;
+}
 
 function compareCells(row: CompareRow): string[] {
   const target =
@@ -75,7 +86,7 @@ function compareCells(row: CompareRow): string[] {
       ? row.baselineTarget
       : `${row.baselineTarget} → ${row.candidateTarget}`;
   if (row.kind === 'status')
-    return [row.benchmark, target, 'status', row.baseline, row.candidate, '', '', row.verdict];
+    return [row.benchmark, target, 'status', row.baseline, row.candidate, '', '', '', row.verdict];
   if (row.kind === 'error-rate') {
     const change =
       row.baseline.rate === null || row.candidate.rate === null
@@ -89,6 +100,7 @@ function compareCells(row: CompareRow): string[] {
       formatRate(row.candidate),
       change,
       formatP(row.adjustedP),
+      '',
       row.verdict,
     ];
   }
@@ -98,11 +110,12 @@ function compareCells(row: CompareRow): string[] {
     `${row.metric} (${row.direction === 'lower' ? '↓' : '↑'} better)`,
     `${formatValue(row.baseline.median, row.unit)} (n=${row.baseline.n})`,
     `${formatValue(row.candidate.median, row.unit)} (n=${row.candidate.n})`,
-    `${formatChange(row.ratio === null ? null : row.ratio - 1)}${formatInterval(
+    `${formatRelativeChange(row.ratio === null ? null : row.ratio - 1)}${formatInterval(
       row.ratioLower === null ? null : row.ratioLower - 1,
       row.ratioUpper === null ? null : row.ratioUpper - 1,
     )}`,
     formatP(row.adjustedP),
+    formatDetectable(row.detectable),
     row.verdict,
   ];
 }
@@ -157,7 +170,9 @@ const CHECK_HEADER = [
   'change [CI]',
   'threshold',
   'p (Holm)',
+  'could detect',
   'verdict',
+  'change point',
 ];
 
 function checkCells(row: GateRow): string[] {
@@ -171,7 +186,9 @@ function checkCells(row: GateRow): string[] {
       '',
       '',
       '',
+      '',
       row.verdict,
+      '',
     ];
   if (row.kind === 'error-rate')
     return [
@@ -185,7 +202,9 @@ function checkCells(row: GateRow): string[] {
         : `${((row.current.rate - row.baseline.rate) * 100).toFixed(1)} pp`,
       `${(row.threshold * 100).toFixed(1)} pp`,
       formatP(row.adjustedP),
+      '',
       row.verdict,
+      '',
     ];
   return [
     row.benchmark,
@@ -193,10 +212,27 @@ function checkCells(row: GateRow): string[] {
     `${row.metric} (${row.direction === 'lower' ? '↓' : '↑'} better)`,
     `${formatValue(row.baseline.level, row.unit)} (${row.baseline.runs} runs)`,
     `${formatValue(row.current.median, row.unit)} (n=${row.current.n})`,
-    `${formatChange(row.change)}${formatInterval(row.changeLower, row.changeUpper)}`,
+    `${formatRelativeChange(row.change)}${formatInterval(row.changeLower, row.changeUpper)}`,
     `${(row.threshold * 100).toFixed(1)} %`,
     formatP(row.adjustedP),
+    formatDetectable(row.detectable),
     row.verdict,
+    formatChangePoint(row.changePoint),
+  ];
+}
+
+/** "+12 % [+8.1 %, +16 %] at 20261121T090317Z-de04a91c (runc 1.1.5 → 1.3.6)" */
+export function formatChangePoint(cp: GateChangePoint | null): string {
+  if (cp === null) return '';
+  const versions = cp.versionChanges.length ? ` (${cp.versionChanges.join(', ')})` : '';
+  return `${formatRelativeChange(cp.step)}${formatInterval(cp.stepLower, cp.stepUpper)} at ${cp.runId}${versions}`;
+}
+
+/** "160 rows not checked: no earlier run of this host class" lines, one per reason. */
+export function coverageLines(coverage: GateCoverage): string[] {
+  return [
+    `${coverage.checked} of ${coverage.rows} rows checked`,
+    ...coverage.notChecked.map((c) => `${c.rows} row(s) not checked: ${c.reason}`),
   ];
 }
 
@@ -217,6 +253,7 @@ function checkHeadline(report: GateReport): string[] {
         }`,
     ),
     ...report.resetsApplied.map((r) => `baseline reset from ${r.from}: ${r.reason}`),
+    ...coverageLines(report.coverage),
     `${c.regression} new regression(s), ${c.ongoing} ongoing, ${c.improvement} improvement(s), ${c.ok} ok, ${c.noBaseline} without baseline, ${c.insufficient} with insufficient data`,
   ];
 }

@@ -2,10 +2,22 @@ import {
   hostClassOf,
   type BenchmarkResult,
   type Direction,
+  type MetricResult,
   type RunResult,
+  type Target,
   type Unit,
 } from '@runtime-bench/schemas';
-import { holmAdjust, mean, median, stdev, studentTCdf, studentTQuantile } from '../stats/index.ts';
+import {
+  eDivisive,
+  holmAdjust,
+  mean,
+  median,
+  outlierIndices,
+  stdev,
+  studentTCdf,
+  studentTQuantile,
+  studentTTest,
+} from '../stats/index.ts';
 import { baselineCutoff, EMPTY_ANNOTATIONS, type Annotations, type BaselineReset } from './annotations.ts';
 import { canonicalJson, targetIdentity, targetOf, thresholdFor } from './keys.ts';
 import { errorCounts, errorRatePValue, type ErrorCounts } from './two-sample.ts';
@@ -37,6 +49,8 @@ export interface GateOptions {
    * after, without ongoing detection; for leave-one-out evaluation of the gate only.
    */
   scope?: 'preceding' | 'nearest';
+  /** Significance level of each change point of the E-divisive search; default 0.001 (Otava's). */
+  changePointAlpha?: number;
 }
 
 /** Regressions are new or ongoing (already flagged in the previous run, so not alerted again). */
@@ -75,9 +89,45 @@ export interface GateMetricRow extends GateRowBase {
   changeLower: number | null;
   changeUpper: number | null;
   test: string | null;
+  /** Standard error of the prediction test (log scale when the test is on logs); null without it. */
+  scale: number | null;
   threshold: number;
   significant: boolean;
   large: boolean;
+  /**
+   * Minimum detectable effect: the smallest |change| this row could flag at its window size and
+   * run-to-run spread (strictest Holm level, and at least the threshold); null without a test.
+   */
+  detectable: number | null;
+  /** Runs of the window left out as one-off outlier nights. */
+  outliers: string[];
+  /** The latest change point of the metric's nightly series, including the current run. */
+  changePoint: GateChangePoint | null;
+}
+
+/** A step in a metric's nightly series found by E-divisive means (stats/change-point.ts). */
+export interface GateChangePoint {
+  /** The first run at the new level, and when it started. */
+  runId: string;
+  startedAt: string;
+  /** 0 when the current run is the first at the new level. */
+  nightsAgo: number;
+  /** Ratio of the levels after / before minus 1, with its interval (Student t on log medians). */
+  step: number;
+  stepLower: number;
+  stepUpper: number;
+  pValue: number;
+  runsBefore: number;
+  runsAfter: number;
+  /** Component versions that changed at that run, e.g. "runc 1.1.5 → 1.3.6". */
+  versionChanges: string[];
+}
+
+/** How many rows the gate could check, and why the others could not be. */
+export interface GateCoverage {
+  rows: number;
+  checked: number;
+  notChecked: { reason: string; rows: number }[];
 }
 
 /** The error rate (failed / attempted measured runs) of a benchmark against the window's. */
@@ -122,6 +172,7 @@ export interface GateReport {
   targets: { id: string; identity: string; versions: string; baselineVersions: string[] }[];
   rows: GateRow[];
   counts: Record<'regression' | 'ongoing' | 'improvement' | 'ok' | 'noBaseline' | 'insufficient', number>;
+  coverage: GateCoverage;
 }
 
 /** Runs a window needs before the between-run (run-level) test is used. */
@@ -136,6 +187,7 @@ interface Resolved {
   annotations: Annotations;
   confidence: number;
   scope: 'preceding' | 'nearest';
+  changePointAlpha: number;
 }
 
 /**
@@ -238,7 +290,12 @@ function resolveOptions(options: GateOptions): Resolved {
   const alpha = options.alpha ?? 0.05;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be within (0, 1), got ${alpha}`);
   const threshold = options.threshold ?? 0.05;
-  if (!(threshold >= 0)) throw new RangeError(`threshold must be ≥ 0, got ${threshold}`);
+  // A finite bound: Infinity (or 1e400, which parses to it) would let a 10× slower run pass.
+  if (!(threshold >= 0 && Number.isFinite(threshold)))
+    throw new RangeError(`threshold must be a finite number ≥ 0, got ${threshold}`);
+  for (const [key, value] of Object.entries(options.thresholds ?? {}))
+    if (!(value >= 0 && Number.isFinite(value)))
+      throw new RangeError(`threshold of ${key} must be a finite number ≥ 0, got ${value}`);
   const fromAnnotations = Object.fromEntries(
     Object.entries(annotations.thresholds).map(([k, v]) => [k, v / 100]),
   );
@@ -251,10 +308,12 @@ function resolveOptions(options: GateOptions): Resolved {
     annotations,
     confidence: options.confidence ?? 0.95,
     scope: options.scope ?? 'preceding',
+    changePointAlpha: options.changePointAlpha ?? 0.001,
   };
 }
 
-interface Entry {
+/** One benchmark result of one run of the history: a point of a series. */
+interface SeriesPoint {
   run: RunResult;
   result: BenchmarkResult;
   at: number;
@@ -262,7 +321,7 @@ interface Entry {
 }
 
 /** Results of the history by benchmark × target identity × parameters, oldest first. */
-type HistoryIndex = Map<string, Entry[]>;
+type HistoryIndex = Map<string, SeriesPoint[]>;
 
 function seriesKey(run: RunResult, result: BenchmarkResult): string {
   return `${result.benchmark}\u0000${targetIdentity(targetOf(run, result))}\u0000${canonicalJson(result.parameters)}`;
@@ -287,165 +346,397 @@ function indexHistory(history: readonly HistoryEntry[]): HistoryIndex {
 /** Given a previous run id and a row key: that run's baseline window if it flagged the row. */
 type PreviousFlags = (runId: string, key: string) => string[] | null;
 
+/** What every row of one evaluation shares: the current run and the options. */
+interface Evaluation {
+  run: RunResult;
+  hostClass: string;
+  startedAt: number;
+  options: Resolved;
+  previousFlags: PreviousFlags;
+  /** Baseline resets that applied to some row, by canonical JSON. */
+  resetsApplied: Map<string, BaselineReset>;
+  /** Earlier runs of the same host class, whatever they measured. */
+  comparableRuns: number;
+}
+
+/** One benchmark result of the current run and its comparable history. */
+interface Series {
+  result: BenchmarkResult;
+  target: Target;
+  identity: string;
+  /** Every comparable result of this benchmark × target × parameters, oldest first. */
+  points: SeriesPoint[];
+}
+
+/** The K runs a row is compared with, and the run whose flag froze them (if any). */
+interface BaselineWindow {
+  window: SeriesPoint[];
+  frozenFrom: string | null;
+  /** Comparable points after the latest applicable reset that pass the row's filter. */
+  eligible: SeriesPoint[];
+  /** Points dropped only because a baseline reset came after them. */
+  beforeReset: number;
+}
+
 function evaluate(
   current: HistoryEntry,
   history: readonly HistoryEntry[],
   index: HistoryIndex,
-  o: Resolved,
+  options: Resolved,
   previousFlags: PreviousFlags,
 ): GateReport {
   const run = current.run;
-  const hostClass = hostClassOf(run.host);
-  const startedAt = Date.parse(run.startedAt);
-  const stats = { files: history.length, comparable: 0, otherHostClass: 0, notBefore: 0, sameRun: 0 };
-  for (const h of history) {
-    if (h.run.runId === run.runId) stats.sameRun++;
-    else if (hostClassOf(h.run.host) !== hostClass) stats.otherHostClass++;
-    else if (o.scope === 'preceding' && Date.parse(h.run.startedAt) >= startedAt) stats.notBefore++;
-    else stats.comparable++;
-  }
-  const isComparable = (e: Entry): boolean =>
-    e.run.runId !== run.runId && e.hostClass === hostClass && (o.scope !== 'preceding' || e.at < startedAt);
-
+  const ev: Evaluation = {
+    run,
+    hostClass: hostClassOf(run.host),
+    startedAt: Date.parse(run.startedAt),
+    options,
+    previousFlags,
+    resetsApplied: new Map(),
+    comparableRuns: 0,
+  };
+  const historyCounts = countHistory(ev, history);
+  ev.comparableRuns = historyCounts.comparable;
   const rows: GateRow[] = [];
-  const resetsApplied = new Map<string, BaselineReset>();
   const baselineVersions = new Map<string, Set<string>>();
   for (const result of run.results) {
-    const target = targetOf(run, result);
-    const identity = targetIdentity(target);
-    // Every comparable result of this benchmark × target × parameters, oldest first.
-    const entries = (index.get(seriesKey(run, result)) ?? []).filter(isComparable);
-    const versions = baselineVersions.get(target.id) ?? new Set<string>();
-    for (const e of entries) {
-      const t = targetOf(e.run, e.result);
-      versions.add(`${t.cri.name} ${t.cri.version}, ${t.oci.name} ${t.oci.version}`);
-    }
-    baselineVersions.set(target.id, versions);
-    const where = { benchmark: result.benchmark, target: target.id, hostClass };
-    // The baseline window of one row: runs after the latest applicable reset, then the K of
-    // them the scope picks — unless the previous run flagged this row, in which case the row
-    // keeps the window it was flagged against (so a lasting regression is not absorbed into a
-    // rolling baseline and stays visible as "ongoing" until it recovers or a reset says so).
-    const eligible = (
-      kind: GateRow['kind'],
-      metric: string | null,
-      usable: (e: Entry) => boolean,
-    ): { window: Entry[]; frozenFrom: string | null } => {
-      const reset = baselineCutoff(o.annotations.baselineResets, { ...where, metric }, run.startedAt);
-      if (reset) resetsApplied.set(canonicalJson(reset), reset);
-      const cutoff = reset ? Date.parse(reset.from) : -Infinity;
-      const list = entries.filter((e) => e.at >= cutoff && usable(e));
-      const previous = list.at(-1);
-      if (o.scope === 'preceding' && previous) {
-        const key = rowKey({ benchmark: result.benchmark, targetIdentity: identity, kind, metric });
-        const frozen = previousFlags(previous.run.runId, key);
-        if (frozen) {
-          const ids = new Set(frozen);
-          const window = list.filter((e) => ids.has(e.run.runId));
-          if (window.length > 0) return { window, frozenFrom: previous.run.runId };
-        }
-      }
-      if (o.scope === 'preceding') return { window: list.slice(-o.window), frozenFrom: null };
-      const nearest = [...list]
-        .sort((a, b) => Math.abs(a.at - startedAt) - Math.abs(b.at - startedAt))
-        .slice(0, o.window)
-        .sort((a, b) => a.at - b.at);
-      return { window: nearest, frozenFrom: null };
-    };
-    const base = {
-      benchmark: result.benchmark,
-      target: target.id,
-      targetIdentity: identity,
-      adjustedP: null,
-      notes: [] as string[],
-    };
+    const series = comparableSeries(ev, index, result);
+    const versions = baselineVersions.get(series.target.id) ?? new Set<string>();
+    for (const p of series.points) versions.add(versionsOf(targetOf(p.run, p.result)));
+    baselineVersions.set(series.target.id, versions);
+    const status = statusRow(ev, series);
+    if (status) rows.push(status);
+    const errors = errorRateRow(ev, series);
+    if (errors) rows.push(errors);
+    for (const metric of result.metrics) rows.push(metricRowOf(ev, series, metric));
+  }
+  adjustAndDecide(rows, options.alpha);
+  return {
+    kind: 'runtime-bench.check',
+    current: { label: current.file, runId: run.runId, startedAt: run.startedAt, hostClass: ev.hostClass },
+    history: historyCounts,
+    options: {
+      window: options.window,
+      alpha: options.alpha,
+      threshold: options.threshold,
+      thresholds: options.thresholds,
+      errorRateThreshold: options.errorRateThreshold,
+      scope: options.scope,
+    },
+    resetsApplied: [...ev.resetsApplied.values()].sort((a, b) => Date.parse(a.from) - Date.parse(b.from)),
+    targets: run.targets
+      .filter((t) => run.results.some((r) => r.target === t.id))
+      .map((t) => ({
+        id: t.id,
+        identity: targetIdentity(t),
+        versions: versionsOf(t),
+        baselineVersions: [...(baselineVersions.get(t.id) ?? [])].sort(),
+      })),
+    rows,
+    counts: countVerdicts(rows),
+    coverage: coverageOf(rows, historyCounts),
+  };
+}
 
-    // Status: turning not-ok after having been ok is a regression; no test needed.
-    const statusEligible = eligible('status', null, (e) => e.result.status !== 'interrupted');
-    const statusWindow = statusEligible.window;
-    const previous = entries.filter((e) => e.result.status !== 'interrupted').at(-1)?.result.status ?? null;
-    if (result.status !== 'ok' || (previous !== null && previous !== 'ok')) {
-      const okInWindow = statusWindow.filter((e) => e.result.status === 'ok').length;
-      let verdict: GateVerdict;
-      const notes: string[] = result.reason ? [result.reason] : [];
-      if (result.status === 'interrupted') verdict = 'insufficient data';
-      else if (result.status === 'ok') verdict = 'improvement';
-      else if (okInWindow > 0) verdict = 'regression';
-      else {
-        verdict = 'no baseline';
-        notes.push(`not ok in any of the ${statusWindow.length} baseline run(s)`);
-      }
-      rows.push({
-        ...base,
-        kind: 'status',
-        baselineRuns: statusWindow.map((e) => e.run.runId),
-        frozenFrom: statusEligible.frozenFrom,
-        pValue: null,
-        verdict,
-        current: result.status,
-        previous,
-        okInWindow,
-        notes,
-      });
-    }
+function versionsOf(t: Target): string {
+  return `${t.cri.name} ${t.cri.version}, ${t.oci.name} ${t.oci.version}`;
+}
 
-    // Error rate: pooled counts of the window against the current run.
-    const errorEligible = eligible(
-      'error-rate',
-      null,
-      (e) => e.result.status !== 'interrupted' && e.result.attempts > 0,
-    );
-    const errorWindow = errorEligible.window;
-    const baseErrors = errorCounts(
-      errorWindow.reduce((s, e) => s + e.result.failedAttempts, 0),
-      errorWindow.reduce((s, e) => s + e.result.attempts, 0),
-    );
-    const curErrors = errorCounts(result.failedAttempts, result.attempts);
-    if ((baseErrors.failed > 0 || curErrors.failed > 0) && result.status !== 'interrupted') {
-      const pValue = errorRatePValue(baseErrors, curErrors);
-      rows.push({
-        ...base,
-        kind: 'error-rate',
-        baselineRuns: errorWindow.map((e) => e.run.runId),
-        frozenFrom: errorEligible.frozenFrom,
-        pValue,
-        verdict: errorWindow.length === 0 ? 'no baseline' : pValue === null ? 'insufficient data' : 'ok',
-        current: curErrors,
-        baseline: baseErrors,
-        threshold: o.errorRateThreshold,
-        notes: [],
-      });
-    }
+/** How the history files relate to the current run (for the report's headline). */
+function countHistory(ev: Evaluation, history: readonly HistoryEntry[]): GateReport['history'] {
+  const counts = { files: history.length, comparable: 0, otherHostClass: 0, notBefore: 0, sameRun: 0 };
+  for (const h of history) {
+    if (h.run.runId === ev.run.runId) counts.sameRun++;
+    else if (hostClassOf(h.run.host) !== ev.hostClass) counts.otherHostClass++;
+    else if (ev.options.scope === 'preceding' && Date.parse(h.run.startedAt) >= ev.startedAt)
+      counts.notBefore++;
+    else counts.comparable++;
+  }
+  return counts;
+}
 
-    for (const metric of result.metrics) {
-      const { window, frozenFrom } = eligible('metric', metric.name, (e) => {
-        if (e.result.status !== 'ok') return false;
-        const m = e.result.metrics.find((x) => x.name === metric.name);
-        return !!m && m.samples.length > 0 && m.unit === metric.unit && m.direction === metric.direction;
-      });
-      const baseSamples = window.map((e) => e.result.metrics.find((x) => x.name === metric.name)!.samples);
-      rows.push(
-        metricRow(
-          { ...base, frozenFrom, notes: [] },
-          metric.name,
-          metric.unit,
-          metric.direction,
-          metric.samples,
-          window.map((e) => e.run.runId),
-          baseSamples,
-          thresholdFor(result.benchmark, metric.name, o.thresholds, o.threshold),
-          o,
-        ),
-      );
+function comparableSeries(ev: Evaluation, index: HistoryIndex, result: BenchmarkResult): Series {
+  const target = targetOf(ev.run, result);
+  const points = (index.get(seriesKey(ev.run, result)) ?? []).filter(
+    (p) =>
+      p.run.runId !== ev.run.runId &&
+      p.hostClass === ev.hostClass &&
+      (ev.options.scope !== 'preceding' || p.at < ev.startedAt),
+  );
+  return { result, target, identity: targetIdentity(target), points };
+}
+
+/**
+ * The baseline window of one row: runs after the latest applicable reset, then the K of them the
+ * scope picks — unless the previous run flagged this row, in which case the row keeps the window
+ * it was flagged against (so a lasting regression is not absorbed into a rolling baseline and
+ * stays visible as "ongoing" until it recovers or a reset says so).
+ */
+function baselineWindow(
+  ev: Evaluation,
+  series: Series,
+  kind: GateRow['kind'],
+  metric: string | null,
+  usable: (p: SeriesPoint) => boolean,
+): BaselineWindow {
+  const { options } = ev;
+  const where = {
+    benchmark: series.result.benchmark,
+    target: series.target.id,
+    hostClass: ev.hostClass,
+    metric,
+  };
+  const reset = baselineCutoff(options.annotations.baselineResets, where, ev.run.startedAt);
+  if (reset) ev.resetsApplied.set(canonicalJson(reset), reset);
+  const cutoff = reset ? Date.parse(reset.from) : -Infinity;
+  const usablePoints = series.points.filter(usable);
+  const eligible = usablePoints.filter((p) => p.at >= cutoff);
+  const beforeReset = usablePoints.length - eligible.length;
+  const previous = eligible.at(-1);
+  if (options.scope === 'preceding' && previous) {
+    const key = rowKey({ benchmark: series.result.benchmark, targetIdentity: series.identity, kind, metric });
+    const frozen = ev.previousFlags(previous.run.runId, key);
+    if (frozen) {
+      const ids = new Set(frozen);
+      const window = eligible.filter((p) => ids.has(p.run.runId));
+      if (window.length > 0) return { window, frozenFrom: previous.run.runId, eligible, beforeReset };
     }
   }
+  if (options.scope === 'preceding')
+    return { window: eligible.slice(-options.window), frozenFrom: null, eligible, beforeReset };
+  const nearest = [...eligible]
+    .sort((a, b) => Math.abs(a.at - ev.startedAt) - Math.abs(b.at - ev.startedAt))
+    .slice(0, options.window)
+    .sort((a, b) => a.at - b.at);
+  return { window: nearest, frozenFrom: null, eligible, beforeReset };
+}
 
-  // Holm over every p-value of this run: many metrics × targets must not produce chance alarms.
+function rowBase(
+  series: Series,
+): Pick<GateRowBase, 'benchmark' | 'target' | 'targetIdentity'> & { adjustedP: null } {
+  return {
+    benchmark: series.result.benchmark,
+    target: series.target.id,
+    targetIdentity: series.identity,
+    adjustedP: null,
+  };
+}
+
+/** Status: turning not-ok after having been ok is a regression; no test needed. */
+function statusRow(ev: Evaluation, series: Series): GateStatusRow | null {
+  const { result } = series;
+  const completed = (p: SeriesPoint): boolean => p.result.status !== 'interrupted';
+  const previous = series.points.filter(completed).at(-1)?.result.status ?? null;
+  if (result.status === 'ok' && (previous === null || previous === 'ok')) return null;
+  const { window, frozenFrom } = baselineWindow(ev, series, 'status', null, completed);
+  const okInWindow = window.filter((p) => p.result.status === 'ok').length;
+  const notes: string[] = result.reason ? [result.reason] : [];
+  let verdict: GateVerdict;
+  if (result.status === 'interrupted') verdict = 'insufficient data';
+  else if (result.status === 'ok') verdict = 'improvement';
+  else if (okInWindow > 0) verdict = 'regression';
+  else {
+    verdict = 'no baseline';
+    notes.push(`not ok in any of the ${window.length} baseline run(s)`);
+  }
+  return {
+    ...rowBase(series),
+    kind: 'status',
+    baselineRuns: window.map((p) => p.run.runId),
+    frozenFrom,
+    pValue: null,
+    verdict,
+    current: result.status,
+    previous,
+    okInWindow,
+    notes,
+  };
+}
+
+/** Error rate: the window's pooled counts against the current run's, by Fisher's exact test. */
+function errorRateRow(ev: Evaluation, series: Series): GateErrorRateRow | null {
+  const { result } = series;
+  if (result.status === 'interrupted') return null;
+  const { window, frozenFrom } = baselineWindow(
+    ev,
+    series,
+    'error-rate',
+    null,
+    (p) => p.result.status !== 'interrupted' && p.result.attempts > 0,
+  );
+  const baseline = errorCounts(
+    window.reduce((sum, p) => sum + p.result.failedAttempts, 0),
+    window.reduce((sum, p) => sum + p.result.attempts, 0),
+  );
+  const current = errorCounts(result.failedAttempts, result.attempts);
+  if (baseline.failed === 0 && current.failed === 0) return null;
+  const pValue = errorRatePValue(baseline, current);
+  return {
+    ...rowBase(series),
+    kind: 'error-rate',
+    baselineRuns: window.map((p) => p.run.runId),
+    frozenFrom,
+    pValue,
+    verdict: window.length === 0 ? 'no baseline' : pValue === null ? 'insufficient data' : 'ok',
+    current,
+    baseline,
+    threshold: ev.options.errorRateThreshold,
+    notes: window.length === 0 ? [noBaselineReason(ev, series, 0)] : [],
+  };
+}
+
+function metricOf(p: SeriesPoint, name: string): MetricResult | undefined {
+  return p.result.metrics.find((m) => m.name === name);
+}
+
+/** Why a row has no baseline, for the coverage summary. */
+function noBaselineReason(ev: Evaluation, series: Series, beforeReset: number): string {
+  if (beforeReset > 0) return NO_BASELINE_REASONS.reset;
+  if (series.points.length > 0) return NO_BASELINE_REASONS.noData;
+  return ev.comparableRuns > 0 ? NO_BASELINE_REASONS.newSeries : NO_BASELINE_REASONS.newHostClass;
+}
+
+export const NO_BASELINE_REASONS = {
+  newHostClass: 'no earlier run of this host class',
+  newSeries: 'no earlier run of this benchmark, target and parameters on this host class',
+  reset: 'every earlier run is before a baseline reset',
+  noData: 'no earlier ok run with this metric (unit and direction)',
+} as const;
+
+/** One metric of the current run against its baseline window. */
+function metricRowOf(ev: Evaluation, series: Series, metric: MetricResult): GateMetricRow {
+  const usable = (p: SeriesPoint): boolean => {
+    if (p.result.status !== 'ok') return false;
+    const m = metricOf(p, metric.name);
+    return !!m && m.samples.length > 0 && m.unit === metric.unit && m.direction === metric.direction;
+  };
+  const baseline = baselineWindow(ev, series, 'metric', metric.name, usable);
+  const threshold = thresholdFor(
+    series.result.benchmark,
+    metric.name,
+    ev.options.thresholds,
+    ev.options.threshold,
+  );
+  // One-off outlier nights leave the window: one +40 % night would otherwise inflate the
+  // run-to-run spread and hide a later step. They are reported, not silently dropped.
+  const floor = Math.log1p(threshold);
+  const eligibleLogs = logMedians(baseline.eligible.map((p) => metricOf(p, metric.name)!.samples));
+  const outlierIds = new Set(
+    eligibleLogs ? outlierIndices(eligibleLogs, { floor }).map((i) => baseline.eligible[i]!.run.runId) : [],
+  );
+  const window = baseline.window.filter((p) => !outlierIds.has(p.run.runId));
+  const row = metricRow(
+    { ...rowBase(series), frozenFrom: baseline.frozenFrom, notes: [] },
+    metric,
+    window.map((p) => p.run.runId),
+    window.map((p) => metricOf(p, metric.name)!.samples),
+    threshold,
+    ev.options,
+  );
+  row.outliers = baseline.window.filter((p) => outlierIds.has(p.run.runId)).map((p) => p.run.runId);
+  if (row.outliers.length)
+    row.notes.push(`one-off outlier night(s) left out of the window: ${row.outliers.join(', ')}`);
+  if (row.verdict === 'no baseline') row.notes.push(noBaselineReason(ev, series, baseline.beforeReset));
+  row.changePoint = latestChangePoint(
+    baseline.eligible,
+    outlierIds,
+    ev.run,
+    series.result,
+    metric,
+    ev.options,
+  );
+  return row;
+}
+
+/** ln of each sample's median, or null when some median is not positive. */
+function logMedians(samples: readonly (readonly number[])[]): number[] | null {
+  const medians = samples.map((s) => median(s));
+  return medians.every((m) => m > 0) ? medians.map(Math.log) : null;
+}
+
+/**
+ * The latest change point of the metric's series (comparable runs after the latest reset, then
+ * the current run; outlier nights left out), by E-divisive means: the night, the step with its
+ * interval, and which component versions changed between the run before and the run at it.
+ */
+function latestChangePoint(
+  points: readonly SeriesPoint[],
+  outliers: ReadonlySet<string>,
+  run: RunResult,
+  result: BenchmarkResult,
+  metric: MetricResult,
+  options: Resolved,
+): GateChangePoint | null {
+  if (metric.samples.length === 0) return null;
+  const kept = points.filter((p) => !outliers.has(p.run.runId)).slice(-CHANGE_POINT_HISTORY);
+  const runs = [...kept.map((p) => ({ run: p.run, result: p.result })), { run, result }];
+  const logs = logMedians(
+    runs.map((r, i) => (i === runs.length - 1 ? metric.samples : metricOf(kept[i]!, metric.name)!.samples)),
+  );
+  if (!logs || logs.length < RUN_LEVEL_MIN_RUNS + 1) return null;
+  const cp = eDivisive(logs, { alpha: options.changePointAlpha }).at(-1);
+  if (!cp) return null;
+  const [start, end] = cp.segment;
+  const t = studentTTest(logs.slice(cp.index, end), logs.slice(start, cp.index), {
+    confidence: options.confidence,
+  });
+  const at = runs[cp.index]!;
+  const before = runs[cp.index - 1]!;
+  return {
+    runId: at.run.runId,
+    startedAt: at.run.startedAt,
+    nightsAgo: runs.length - 1 - cp.index,
+    step: Math.expm1(t.difference),
+    stepLower: Math.expm1(t.lower),
+    stepUpper: Math.expm1(t.upper),
+    pValue: cp.pValue,
+    runsBefore: cp.index - start,
+    runsAfter: end - cp.index,
+    versionChanges: versionChanges(before, at),
+  };
+}
+
+/** Longest series the change-point search looks at (O(n²) per metric). */
+const CHANGE_POINT_HISTORY = 60;
+
+/**
+ * "runc 1.1.5 → 1.3.6": components whose version differs between two runs (the run-level
+ * components and the target's CRI and OCI runtime), so that a step is attributed to a release.
+ */
+export function versionChanges(
+  before: { run: RunResult; result: BenchmarkResult },
+  after: { run: RunResult; result: BenchmarkResult },
+): string[] {
+  // A run may hold several stacks (components named twice with different versions): the
+  // target's own CRI and OCI versions are authoritative; other components list all versions.
+  const versions = (r: { run: RunResult; result: BenchmarkResult }): Map<string, string> => {
+    const all = new Map<string, Set<string>>();
+    for (const c of r.run.components) all.set(c.name, (all.get(c.name) ?? new Set()).add(c.version));
+    const out = new Map([...all].map(([name, v]) => [name, [...v].sort().join(' + ')]));
+    const t = targetOf(r.run, r.result);
+    out.set(t.cri.name, t.cri.version);
+    out.set(t.oci.name, t.oci.version);
+    return out;
+  };
+  const a = versions(before);
+  const b = versions(after);
+  const changes: string[] = [];
+  for (const name of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+    const from = a.get(name);
+    const to = b.get(name);
+    if (from !== to) changes.push(`${name} ${from ?? '(none)'} → ${to ?? '(none)'}`);
+  }
+  return changes;
+}
+
+/** Holm over every p-value of this run (many metrics × targets must not produce chance alarms), then verdicts. */
+function adjustAndDecide(rows: GateRow[], alpha: number): void {
   const tested = rows.filter((r) => r.pValue !== null);
   const adjusted = holmAdjust(tested.map((r) => r.pValue!));
   tested.forEach((r, i) => (r.adjustedP = adjusted[i]!));
   for (const row of rows) {
-    decide(row, o.alpha);
+    decide(row, alpha);
+    if (row.kind === 'metric') row.detectable = detectableChange(row, alpha, tested.length);
     if (row.frozenFrom === null) continue;
     if (row.verdict === 'regression') {
       row.verdict = 'ongoing regression';
@@ -457,51 +748,68 @@ function evaluate(
         `flagged in ${row.frozenFrom}, no longer a regression against the baseline it was flagged against`,
       );
   }
+}
 
+/**
+ * The smallest change this row could have flagged: the prediction test's critical value at the
+ * strictest Holm level (alpha / number of tests) times its standard error, and at least the
+ * threshold. Conservative (Holm's later steps are looser). Null without a run-level test.
+ */
+function detectableChange(row: GateMetricRow, alpha: number, tests: number): number | null {
+  if (row.scale === null || row.baseline.runs < RUN_LEVEL_MIN_RUNS) return null;
+  const critical = studentTQuantile(1 - alpha / (2 * Math.max(1, tests)), row.baseline.runs - 1);
+  const logScale = row.test?.includes('log') ?? false;
+  const statistical = logScale ? Math.expm1(critical * row.scale) : critical * row.scale;
+  return Math.max(statistical, row.threshold);
+}
+
+/** How many rows were checked, and why the others were not. */
+function coverageOf(rows: readonly GateRow[], history: GateReport['history']): GateCoverage {
+  const notChecked = new Map<string, number>();
+  let checked = 0;
+  for (const r of rows) {
+    if (r.verdict !== 'no baseline' && r.verdict !== 'insufficient data') {
+      checked++;
+      continue;
+    }
+    const reason =
+      r.verdict === 'insufficient data'
+        ? r.kind === 'metric' && r.baseline.runs > 0 && r.baseline.runs < RUN_LEVEL_MIN_RUNS
+          ? `fewer than ${RUN_LEVEL_MIN_RUNS} baseline runs`
+          : 'no data in the current run'
+        : r.kind === 'status'
+          ? 'not ok in any baseline run'
+          : (r.notes.find((n) => (Object.values(NO_BASELINE_REASONS) as string[]).includes(n)) ??
+            (history.comparable === 0 ? NO_BASELINE_REASONS.newHostClass : 'no baseline'));
+    notChecked.set(reason, (notChecked.get(reason) ?? 0) + 1);
+  }
   return {
-    kind: 'runtime-bench.check',
-    current: { label: current.file, runId: run.runId, startedAt: run.startedAt, hostClass },
-    history: stats,
-    options: {
-      window: o.window,
-      alpha: o.alpha,
-      threshold: o.threshold,
-      thresholds: o.thresholds,
-      errorRateThreshold: o.errorRateThreshold,
-      scope: o.scope,
-    },
-    resetsApplied: [...resetsApplied.values()].sort((a, b) => Date.parse(a.from) - Date.parse(b.from)),
-    targets: run.targets
-      .filter((t) => run.results.some((r) => r.target === t.id))
-      .map((t) => ({
-        id: t.id,
-        identity: targetIdentity(t),
-        versions: `${t.cri.name} ${t.cri.version}, ${t.oci.name} ${t.oci.version}`,
-        baselineVersions: [...(baselineVersions.get(t.id) ?? [])].sort(),
-      })),
-    rows,
-    counts: countVerdicts(rows),
+    rows: rows.length,
+    checked,
+    notChecked: [...notChecked]
+      .map(([reason, count]) => ({ reason, rows: count }))
+      .sort((a, b) => b.rows - a.rows),
   };
 }
 
 function metricRow(
-  base: Omit<GateRowBase, 'baselineRuns' | 'pValue' | 'verdict' | 'adjustedP'> & { adjustedP: null },
-  metric: string,
-  unit: Unit,
-  direction: Direction,
-  samples: readonly number[],
+  base: Pick<GateRowBase, 'benchmark' | 'target' | 'targetIdentity' | 'frozenFrom' | 'notes'> & {
+    adjustedP: null;
+  },
+  metric: MetricResult,
   baselineRuns: string[],
   baseSamples: readonly (readonly number[])[],
   threshold: number,
-  o: Resolved,
+  options: Resolved,
 ): GateMetricRow {
+  const samples = metric.samples;
   const pooled = baseSamples.flat();
   const row: GateMetricRow = {
     ...base,
     kind: 'metric',
-    metric,
-    unit,
-    direction,
+    metric: metric.name,
+    unit: metric.unit,
+    direction: metric.direction,
     baselineRuns,
     current: { n: samples.length, median: samples.length ? median(samples) : null },
     baseline: { runs: baseSamples.length, n: pooled.length, level: null },
@@ -510,42 +818,21 @@ function metricRow(
     changeUpper: null,
     pValue: null,
     test: null,
+    scale: null,
     threshold,
     significant: false,
     large: false,
+    detectable: null,
+    outliers: [],
+    changePoint: null,
     verdict: baseSamples.length === 0 ? 'no baseline' : 'insufficient data',
   };
   const m0 = row.current.median;
   if (m0 === null || baseSamples.length === 0) return row;
-
   if (baseSamples.length >= RUN_LEVEL_MIN_RUNS) {
-    const medians = baseSamples.map((s) => median(s));
-    const k = medians.length;
-    const useLog = m0 > 0 && medians.every((m) => m > 0);
-    const f = useLog ? Math.log : (v: number): number => v;
-    const ys = medians.map(f);
-    const center = mean(ys);
-    const se = stdev(ys)! * Math.sqrt(1 + 1 / k);
-    const df = k - 1;
-    const d = f(m0) - center;
-    row.baseline.level = useLog ? Math.exp(center) : center;
-    row.test = `t prediction test on ${useLog ? 'log ' : ''}run medians (${k} runs)`;
-    if (se === 0) row.pValue = d === 0 ? 1 : 0;
-    else row.pValue = Math.min(1, 2 * studentTCdf(-Math.abs(d / se), df));
-    const half = se === 0 ? 0 : studentTQuantile(1 - (1 - o.confidence) / 2, df) * se;
-    if (useLog) {
-      row.change = Math.exp(d) - 1;
-      row.changeLower = Math.exp(d - half) - 1;
-      row.changeUpper = Math.exp(d + half) - 1;
-    } else if (center !== 0) {
-      row.change = d / Math.abs(center);
-      row.changeLower = (d - half) / Math.abs(center);
-      row.changeUpper = (d + half) / Math.abs(center);
-      row.notes.push('non-positive values: linear scale');
-    }
+    predictionTest(row, m0, baseSamples, [...pooled, ...samples], options.confidence);
     return row;
   }
-
   // One or two baseline runs cannot tell a change from run-to-run drift (a pooled-sample test
   // would call every drift significant): report the change, give no verdict.
   row.baseline.level = median(pooled);
@@ -554,6 +841,63 @@ function metricRow(
     `only ${baseSamples.length} baseline run(s): the gate needs ${RUN_LEVEL_MIN_RUNS} to tell a change from run-to-run variation`,
   );
   return row;
+}
+
+/**
+ * The t prediction test of the current median against the window's run medians (on a log scale
+ * when all are positive). The spread is floored by the values' quantization: whole-millisecond
+ * metrics often have equal medians on every night (s = 0), and a one-step change would then get
+ * p = 0 whatever the noise; the floor is the standard deviation of rounding to that resolution
+ * (resolution/√12, relative to the level on a log scale).
+ */
+function predictionTest(
+  row: GateMetricRow,
+  m0: number,
+  baseSamples: readonly (readonly number[])[],
+  allValues: readonly number[],
+  confidence: number,
+): void {
+  const medians = baseSamples.map((s) => median(s));
+  const k = medians.length;
+  const useLog = m0 > 0 && medians.every((m) => m > 0);
+  const f = useLog ? Math.log : (v: number): number => v;
+  const ys = medians.map(f);
+  const center = mean(ys);
+  const level = useLog ? Math.exp(center) : center;
+  const step = resolution(allValues);
+  const floor = step === null ? 0 : useLog ? step / (Math.sqrt(12) * level) : step / Math.sqrt(12);
+  const spread = Math.max(stdev(ys)!, floor);
+  const se = spread * Math.sqrt(1 + 1 / k);
+  const df = k - 1;
+  const d = f(m0) - center;
+  row.baseline.level = level;
+  row.scale = se;
+  row.test = `t prediction test on ${useLog ? 'log ' : ''}run medians (${k} runs)`;
+  if (spread > stdev(ys)!)
+    row.notes.push(`run medians vary less than the values' resolution (${step}): spread floored`);
+  row.pValue = se === 0 ? (d === 0 ? 1 : 0) : Math.min(1, 2 * studentTCdf(-Math.abs(d / se), df));
+  const half = se === 0 ? 0 : studentTQuantile(1 - (1 - confidence) / 2, df) * se;
+  if (useLog) {
+    row.change = Math.expm1(d);
+    row.changeLower = Math.expm1(d - half);
+    row.changeUpper = Math.expm1(d + half);
+  } else if (center !== 0) {
+    row.change = d / Math.abs(center);
+    row.changeLower = (d - half) / Math.abs(center);
+    row.changeUpper = (d + half) / Math.abs(center);
+    row.notes.push('non-positive values: linear scale');
+  }
+}
+
+/** The smallest positive gap between distinct values (the quantization step), or null. */
+function resolution(values: readonly number[]): number | null {
+  const sorted = Float64Array.from(values).sort();
+  let step = Infinity;
+  for (let i = 1; i < sorted.length; i++) {
+    const gap = sorted[i]! - sorted[i - 1]!;
+    if (gap > 0 && gap < step) step = gap;
+  }
+  return Number.isFinite(step) ? step : null;
 }
 
 function decide(row: GateRow, alpha: number): void {

@@ -5,3 +5,4 @@ export * from './annotations.ts';
 export * from './gate.ts';
 export * from './history.ts';
 export * from './format.ts';
+export * from './plan.ts';

@@ -1,4 +1,5 @@
 export type Alternative = 'two-sided' | 'greater' | 'less';
+const ALTERNATIVES: readonly string[] = ['two-sided', 'greater', 'less'];
 
 /**
  * Fisher's exact test of a 2×2 table [[a, b], [c, d]] (Fisher 1922): conditional on the margins,
@@ -12,6 +13,10 @@ export function fisherExact(
   table: readonly [readonly [number, number], readonly [number, number]],
   alternative: Alternative = 'two-sided',
 ): number {
+  if (!ALTERNATIVES.includes(alternative))
+    throw new RangeError(
+      `Fisher's exact test: unknown alternative ${JSON.stringify(alternative)}; use one of ${ALTERNATIVES.join(', ')}`,
+    );
   const [[a, b], [c, d]] = table;
   for (const v of [a, b, c, d])
     if (!Number.isInteger(v) || v < 0)

@@ -8,3 +8,6 @@ export * from './mann-whitney.ts';
 export * from './effect-size.ts';
 export * from './multiple.ts';
 export * from './fisher.ts';
+export * from './median-interval.ts';
+export * from './change-point.ts';
+export * from './power.ts';

@@ -42,6 +42,7 @@ export function welchTTest(
   const n = y.length;
   const vx = variance(x)! / m;
   const vy = variance(y)! / n;
+  if (isConstant(x) && isConstant(y)) return finish(x[0]! - y[0]!, 0, m + n - 2, options);
   const se = Math.sqrt(vx + vy);
   // Welch–Satterthwaite; with both variances zero df is 0/0, so fall back to the pooled df.
   const df = vx + vy === 0 ? m + n - 2 : (vx + vy) ** 2 / (vx ** 2 / (m - 1) + vy ** 2 / (n - 1));
@@ -64,10 +65,20 @@ export function studentTTest(
   const n = y.length;
   if (m + n < 3) throw new RangeError('t-test: needs at least three values in total (m + n - 2 ≥ 1)');
   const df = m + n - 2;
+  if (isConstant(x) && isConstant(y)) return finish(x[0]! - y[0]!, 0, df, options);
   const ss = (v: readonly number[]): number => (v.length < 2 ? 0 : variance(v)! * (v.length - 1));
   const pooled = (ss(x) + ss(y)) / df;
   const se = Math.sqrt(pooled * (1 / m + 1 / n));
   return finish(mean(x) - mean(y), se, df, options);
+}
+
+/**
+ * All values equal. Two constant samples are decided exactly from their values: the mean of ten
+ * 0.1s is not 0.1 in floating point, so x̄ - ȳ would be a rounding residue over a zero (or
+ * rounding-sized) standard error, i.e. a spurious t.
+ */
+function isConstant(v: readonly number[]): boolean {
+  return v.every((x) => x === v[0]);
 }
 
 function check(x: readonly number[], y: readonly number[], min: number): void {

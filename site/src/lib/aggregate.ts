@@ -1,9 +1,15 @@
 // Build-time aggregation of validated result files into the small, precomputed structures each
 // page renders. Pure: plain values in, plain values out; the files are read by load.ts.
 import { hostClassOf, type Direction, type RunResult, type Unit } from '@runtime-bench/schemas';
-import { quantile, quantileOfSorted, median } from '@runtime-bench/runner/stats';
+import {
+  median,
+  medianInterval,
+  medianIntervalOfSorted,
+  quantile,
+  quantileOfSorted,
+  type MedianInterval,
+} from '@runtime-bench/runner/stats';
 import type { LoadedRun } from './load.ts';
-import { medianInterval, medianIntervalOfSorted, type MedianInterval } from './intervals.ts';
 import { compareWithBest, type Verdict } from './significance.ts';
 import { slugify } from './slug.ts';
 import { compareVersions, sortVersions } from './versions.ts';

@@ -3,7 +3,7 @@
 // is what keeps such a build within its time budget.
 import type { BenchmarkResult } from '@runtime-bench/schemas';
 import { formatValue } from './format.ts';
-import { medianInterval } from './intervals.ts';
+import { medianInterval } from '@runtime-bench/runner/stats';
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',

@@ -193,6 +193,20 @@ describe('runtime-bench check', () => {
     ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/METRIC=PERCENT/);
+    // An infinite threshold would let a 10× slower run pass with exit 0.
+    for (const value of ['Infinity', '1e400']) {
+      const inf = await cli([
+        'check',
+        '--history',
+        dir,
+        '--current',
+        join(dir, 'slow.json'),
+        '--threshold',
+        value,
+      ]);
+      expect(inf.code).toBe(2);
+      expect(inf.stderr).toMatch(/--threshold.*finite percentage/);
+    }
   });
 });
 

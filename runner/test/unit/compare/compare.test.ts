@@ -154,3 +154,26 @@ describe('calibration', () => {
     expect(reportsWithVerdict).toBeLessThanOrEqual(7);
   });
 });
+
+describe('minimum detectable effect on every metric row', () => {
+  const row = (n: number): MetricRow => {
+    const run = syntheticRun({ seed: 3, startedAt: night(1), n, targets: [RUNC, CRUN] });
+    const report = compareRuns(
+      { run, label: 'r', target: 'containerd/runc' },
+      { run, label: 'r', target: 'containerd/crun' },
+      fast,
+    );
+    return report.rows.find((r): r is MetricRow => r.kind === 'metric' && r.metric === 'StartContainer')!;
+  };
+  test('3 against 3: nothing detectable, and the row says why', () => {
+    const r = row(3);
+    expect(r.detectable).toBeNull();
+    expect(r.notes.join(' ')).toMatch(/3 against 3 values cannot be significant .*smallest possible p 0\.10/);
+  });
+  test('30 against 30: a finite MDE that shrinks with n', () => {
+    const small = row(30).detectable!;
+    const large = row(120).detectable!;
+    expect(small).toBeGreaterThan(0);
+    expect(large).toBeLessThan(small);
+  });
+});

@@ -30,9 +30,9 @@ describe('Mann-Whitney U matches scipy.stats.mannwhitneyu', () => {
 });
 
 describe('method choice and edge cases', () => {
-  test('auto is exact without ties, asymptotic with ties', () => {
+  test('auto is exact at small n, with or without ties', () => {
     expect(mannWhitneyU([1, 2, 3], [4, 5, 6]).method).toBe('exact');
-    expect(mannWhitneyU([1, 2, 3], [3, 5, 6]).method).toBe('asymptotic');
+    expect(mannWhitneyU([1, 2, 3], [3, 5, 6]).method).toBe('exact');
   });
   test('auto is asymptotic once C(m+n, m) exceeds 2^53', () => {
     const x = Array.from({ length: 30 }, (_, i) => i);
@@ -40,8 +40,11 @@ describe('method choice and edge cases', () => {
     expect(mannWhitneyU(x, y).method).toBe('asymptotic'); // C(60, 30) ≈ 1.2e17
     expect(mannWhitneyU(x.slice(0, 20), y.slice(0, 20)).method).toBe('exact'); // C(40, 20) ≈ 1.4e11
   });
-  test('exact with ties is refused', () => {
-    expect(() => mannWhitneyU([1, 2], [2, 3], { method: 'exact' })).toThrow(/no ties/);
+  test('auto with ties is asymptotic once the counting table is large', () => {
+    const x = Array.from({ length: 25 }, (_, i) => i % 5);
+    const y = Array.from({ length: 25 }, (_, i) => i % 7);
+    expect(mannWhitneyU(x, y).method).toBe('exact'); // C(50, 25) ≈ 1.3e14, table ≈ 3.3e6 cells
+    expect(mannWhitneyU([...x, ...x], [...y, ...y]).method).toBe('asymptotic'); // C(100, 50) > 2^53
   });
   test('identical samples: p = 1, delta 0', () => {
     const r = mannWhitneyU([4, 4, 4], [4, 4, 4, 4]);

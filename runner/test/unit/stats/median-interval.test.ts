@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { medianInterval } from '../../src/lib/intervals.ts';
+import { medianInterval } from '../../../src/stats/median-interval.ts';
 
 // Ranks and exact coverages of the distribution-free 95 % interval of the median, worked out
 // from the binomial distribution Bin(n, 1/2) (Conover 1999, table A3; e.g. n = 10: x(2)..x(9),

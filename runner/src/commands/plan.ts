@@ -1,0 +1,94 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import type { RunResult } from '@runtime-bench/schemas';
+import {
+  markdownTable,
+  planSampleSizes,
+  readHistoryDir,
+  textTable,
+  formatRelativeChange,
+  type OutputFormat,
+} from '../compare/index.ts';
+import { RbError } from '../errors.ts';
+import { readResultFile } from '../results/io.ts';
+import { formatOption, parseCount, parseProbability } from './compare.ts';
+
+function parseStepPercent(value: string): number {
+  const n = Number(value);
+  if (!(n > 0) || !Number.isFinite(n))
+    throw new InvalidArgumentError('expected a finite percentage > 0, e.g. 10');
+  return n / 100;
+}
+
+interface PlanCliOptions {
+  history?: string;
+  run?: string;
+  step: number;
+  window: number;
+  alpha: number;
+  power: number;
+  format: OutputFormat;
+}
+
+/** `runtime-bench plan`: the samples per night each benchmark needs to detect a given step. */
+export function registerPlan(program: Command): void {
+  program
+    .command('plan')
+    .description(
+      'sample sizes: from a history (or one run), the samples per night each metric needs for check to flag a given step on its first night',
+    )
+    .option('--history <dir>', 'directory of result files (drift between runs is estimated from them)')
+    .option('--run <file>', 'one result file (within-run noise only; drift assumed 0)')
+    .option('--step <percent>', 'step to detect, in percent', parseStepPercent, 0.1)
+    .option('--window <runs>', "the gate's baseline window", parseCount, 10)
+    .option('--alpha <p>', 'family-wise level, divided over the metrics (Holm)', parseProbability, 0.05)
+    .option('--power <p>', 'probability of flagging the step on its first night', parseProbability, 0.9)
+    .addOption(formatOption())
+    .addHelpText('after', '\nExample:\n  runtime-bench plan --history data/runs --step 10')
+    .action(async (opts: PlanCliOptions) => {
+      if (!opts.history === !opts.run)
+        throw new RbError('USAGE_PLAN_INPUT', 'give exactly one of --history DIR or --run FILE');
+      if (opts.window < 1) throw new RbError('USAGE_WINDOW', '--window must be at least 1');
+      const runs: RunResult[] = opts.run
+        ? [await readResultFile(opts.run)]
+        : (await readHistoryDir(opts.history!)).entries.map((e) => e.run);
+      const plan = planSampleSizes(runs, {
+        step: opts.step,
+        window: opts.window,
+        alpha: opts.alpha,
+        power: opts.power,
+      });
+      if (opts.format === 'json') {
+        process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+        return;
+      }
+      const header = [
+        'benchmark',
+        'target',
+        'metric',
+        'runs',
+        'samples now',
+        'within',
+        'drift',
+        'detectable now',
+        'samples needed',
+        'note',
+      ];
+      const pct = (v: number | null): string => (v === null ? '–' : `${(100 * v).toFixed(1)} %`);
+      const rows = plan.rows.map((r) => [
+        r.benchmark,
+        r.target,
+        r.metric,
+        String(r.runs),
+        String(r.samples),
+        pct(r.sigmaWithin),
+        pct(r.sigmaBetween),
+        r.detectableNow === null ? '–' : formatRelativeChange(r.detectableNow),
+        r.needed === null ? '–' : String(r.needed),
+        r.note,
+      ]);
+      const head = `step ${formatRelativeChange(plan.step)} on its first night, power ${plan.power}, window ${plan.window}; alpha ${plan.alpha} over ${plan.rows.length} metrics (${plan.perTestAlpha.toPrecision(2)} each); ${plan.runs} run(s)`;
+      process.stdout.write(
+        `${head}\n\n${opts.format === 'markdown' ? markdownTable(header, rows) : textTable(header, rows)}\n`,
+      );
+    });
+}
