@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RunResultSchema, type BenchmarkResult, type RunResult } from '@runtime-bench/schemas';
-import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
+import { createCriClient } from '../../src/cri/client.ts';
 import { containerConfig, podConfig, waitForExit } from '../../src/suites/pods.ts';
 import { ResourceTracker } from '../../src/suites/tracker.ts';
 import type { BenchmarkContext } from '../../src/suites/types.ts';
@@ -27,7 +27,7 @@ function writeConfig(name: string, body: string): string {
 }
 
 async function podsLeft(): Promise<string[]> {
-  const client = new GrpcCriClient(SOCKET, 10);
+  const client = createCriClient('grpc', SOCKET, { timeoutSeconds: 10 });
   try {
     return (await client.listPodSandbox()).map((p) => `${p.name} (${p.state})`);
   } finally {
@@ -58,7 +58,7 @@ const median = (r: BenchmarkResult, metric: string): number => {
 
 /** Runs `command` under a memory limit in a fresh pod; true when it exited 0. */
 async function runsUnderLimit(handler: string, bytes: number): Promise<boolean> {
-  const cri = new GrpcCriClient(SOCKET, 60);
+  const cri = createCriClient('grpc', SOCKET, { timeoutSeconds: 60 });
   const ctx = {
     cri,
     target: { id: `containerd/${handler}`, handler },
