@@ -2,7 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { RunResultSchema, type BenchmarkResult, type RunResult } from '@runtime-bench/schemas';
+import {
+  ImagesConfigSchema,
+  RunResultSchema,
+  type BenchmarkResult,
+  type RunResult,
+} from '@runtime-bench/schemas';
 import { createCriClient } from '../../src/cri/client.ts';
 import { containerConfig, podConfig, waitForExit } from '../../src/suites/pods.ts';
 import { ResourceTracker } from '../../src/suites/tracker.ts';
@@ -62,7 +67,7 @@ async function runsUnderLimit(handler: string, bytes: number): Promise<boolean> 
   const ctx = {
     cri,
     target: { id: `containerd/${handler}`, handler },
-    images: { pause: 'localhost/runtime-bench/pause:latest', bench: 'localhost/runtime-bench/bench:latest' },
+    images: ImagesConfigSchema.parse({}),
     runId: 'suite-itest',
     logDir: join(work, 'logs'),
     tracker: new ResourceTracker(),
