@@ -25,7 +25,7 @@ describe.skipIf(unavailable !== null)('a CRI daemon killed mid-run', () => {
   beforeAll(async () => {
     const up = await runCli(['stack', 'up', '--name', STACK, '--fix-host']);
     expect(up.code, up.stderr).toBe(0);
-  });
+  }, 900_000);
 
   afterAll(async () => {
     await runCli(['stack', 'down', '--name', STACK]);

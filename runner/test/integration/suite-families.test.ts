@@ -125,7 +125,9 @@ parameters:
   network.throughput: { bytes: 33554432 }
 `,
       );
-    });
+      // stack up plus every family twice on two handlers: ~3.5 min on an idle 2-core host; a budget
+      // for a loaded one (.ci/loaded.sh), where it takes a few times longer.
+    }, 1_200_000);
 
     afterAll(async () => {
       const down = await runCli(['stack', 'down', '--name', STACK]);
@@ -147,8 +149,14 @@ parameters:
       for (const h of HANDLERS) {
         const mem = resultOf(all, 'performance.memory', h);
         expect(median(mem, 'mib_per_second')).toBeGreaterThan(100);
-        // 512 MiB at the measured rate takes the measured time
-        expect(512 / median(mem, 'mib_per_second')).toBeCloseTo(median(mem, 'total_time'), 1);
+        // In every repetition, 512 MiB at the measured rate takes the measured time (per sample: the
+        // median of a ratio is not the ratio of medians when a loaded host makes repetitions differ).
+        const rates = mem.metrics.find((m) => m.name === 'mib_per_second')!.samples;
+        const times = mem.metrics.find((m) => m.name === 'total_time')!.samples;
+        // sysbench takes the two from slightly different clocks (2.5 % apart in fixtures/sysbench).
+        rates.forEach((rate, i) =>
+          expect(Math.abs(512 / rate / times[i]! - 1), `${h} #${i}`).toBeLessThan(0.1),
+        );
         const disk = resultOf(all, 'performance.disk', h);
         for (const mode of ['seqrd', 'rndrd', 'seqwr', 'seqrewr', 'rndwr']) {
           expect(median(disk, `${mode}_mib_per_second`)).toBeGreaterThan(1);
