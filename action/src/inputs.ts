@@ -2,6 +2,7 @@
 // (action.yml maps every input into `env:`; nothing is interpolated into shell). Pure: the
 // environment is a parameter.
 import { z } from 'zod';
+import { TransportSchema } from '@runtime-bench/schemas';
 import { parseWithFriendlyErrors } from '@runtime-bench/runner';
 
 const bool = z
@@ -23,7 +24,7 @@ export const ActionInputsSchema = z.strictObject({
     .trim()
     .regex(/^(\d+)?$/, { message: 'runs is a whole number' })
     .default(''),
-  'cri-client': z.enum(['grpc', 'crictl']).default('grpc'),
+  'cri-client': TransportSchema.default('grpc'),
   'crictl-version': z.string().trim().default(''),
   prefix: z.string().trim().default('/opt/runtime-bench'),
   'stack-name': z

@@ -3,8 +3,7 @@
 //   node runner/bench/overhead.ts [--stack NAME] [--calls N]
 // Prints a table; the target is ≤ 1 ms per call on grpc.
 import { parseArgs } from 'node:util';
-import { CrictlClient } from '../src/cri/crictl-client.ts';
-import { GrpcCriClient } from '../src/cri/grpc-client.ts';
+import { createCriClient } from '../src/cri/client.ts';
 import type { CriClient } from '../src/cri/types.ts';
 import { which } from '../src/stack/discover.ts';
 import { readStackState, stackStateDir } from '../src/stack/state.ts';
@@ -68,7 +67,7 @@ async function replyGap(client: CriClient, n: number): Promise<number[]> {
   return gaps;
 }
 
-const grpc = new GrpcCriClient(state.socket);
+const grpc = createCriClient('grpc', state.socket);
 await grpc.version(); // connect outside the measurement
 const rows: { transport: string; what: string; samples: number[] }[] = [];
 rows.push({
@@ -84,7 +83,7 @@ rows.push({
 rows.push({ transport: 'grpc', what: 'StartContainer reply gap', samples: await replyGap(grpc, 10) });
 const crictlPath = await which('crictl');
 if (crictlPath) {
-  const crictl = new CrictlClient(crictlPath, state.socket);
+  const crictl = createCriClient('crictl', state.socket, { crictl: crictlPath });
   const n = Math.min(calls, 30);
   rows.push({
     transport: 'crictl',

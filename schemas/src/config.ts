@@ -7,6 +7,10 @@ export const StackNameSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,30}$/, { message: 'a stack name is lower-case letters, digits and "-"' });
 
+/** How timed CRI calls reach the runtime: in-process gRPC, or one crictl process per call. */
+export const TransportSchema = z.enum(['grpc', 'crictl']);
+export type Transport = z.output<typeof TransportSchema>;
+
 /** A CRI runtime endpoint and the runtime handlers (OCI runtimes) to benchmark behind it. */
 export const TargetConfigSchema = z
   .strictObject({
@@ -52,10 +56,9 @@ export const TargetConfigSchema = z
       )
       .default('all')
       .meta({ description: 'runtime handlers to benchmark, or "all" that the local stack registered' }),
-    transport: z
-      .enum(['grpc', 'crictl'])
-      .default('grpc')
-      .meta({ description: 'how timed CRI calls are made: in-process gRPC (default) or by spawning crictl' }),
+    transport: TransportSchema.default('grpc').meta({
+      description: 'how timed CRI calls are made: in-process gRPC (default) or by spawning crictl',
+    }),
     crictl: z.string().min(1).default('crictl').meta({ description: 'crictl binary for transport "crictl"' }),
   })
   .refine((t) => !(t.stack && t.endpoint), {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BenchmarkNameSchema, DirectionSchema, IsoDateTimeSchema, UnitSchema } from './common.ts';
-import { ConfigSchema } from './config.ts';
+import { ConfigSchema, TransportSchema } from './config.ts';
 import { HostFingerprintSchema } from './host.ts';
 import { SummarySchema } from './summary.ts';
 import { checkRunTimes, checkSampleSigns, checkSummary, checkUnique } from './result-checks.ts';
@@ -32,7 +32,7 @@ export const TargetSchema = z.strictObject({
     version: z.string().min(1),
     path: z.string().nullable(),
   }),
-  transport: z.enum(['grpc', 'crictl']),
+  transport: TransportSchema,
 });
 export type Target = z.output<typeof TargetSchema>;
 

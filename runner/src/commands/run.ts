@@ -8,6 +8,9 @@ import type { ProgressEvent } from '../run/orchestrate.ts';
 import { writeResultFile, serializeResult } from '../results/io.ts';
 import { runPathInDataDir } from '../results/layout.ts';
 
+/** Exit status of a run stopped because its CRI endpoint died (sysexits' EX_UNAVAILABLE). */
+export const EXIT_ENDPOINT_DEAD = 69;
+
 interface RunOpts {
   config: string;
   out?: string;
@@ -63,11 +66,11 @@ export function registerRun(program: Command): void {
       process.on('SIGTERM', onSignal);
       try {
         const tty = !opts.json && Boolean(process.stderr.isTTY);
-        const result = await executeRun({
+        const { result, stop } = await executeRun({
           config,
           signal: controller.signal,
           onProgress: opts.json ? () => undefined : progressPrinter(tty),
-          log: (line) => process.stderr.write(`${line}\n`),
+          log: (line) => process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${line}\n`),
         });
         if (tty) process.stderr.write('\r\x1b[2K');
         const path = opts.out ?? runPathInDataDir(opts.dataDir!, result);
@@ -79,15 +82,20 @@ export function registerRun(program: Command): void {
           for (const line of problemLines(result)) console.log(line);
           console.log(`\nresult ${result.runId} (${result.status}) written to ${path}`);
         }
-        if (result.status === 'incomplete') {
-          const signal = controller.signal.reason as string;
+        if (stop?.kind === 'endpoint-dead')
+          throw new RbError(
+            'ENDPOINT_DEAD',
+            `run stopped: ${stop.cause}; partial result written to ${path}`,
+            'restart the runtime (for a local stack: `runtime-bench stack down`, then `stack up`) and run again',
+            { exitCode: EXIT_ENDPOINT_DEAD },
+          );
+        if (stop?.kind === 'signal')
           throw new RbError(
             'INTERRUPTED',
-            `run interrupted by ${signal}; partial result written to ${path}`,
+            `run interrupted by ${stop.signal}; partial result written to ${path}`,
             undefined,
-            { exitCode: signal === 'SIGTERM' ? 143 : 130 },
+            { exitCode: stop.signal === 'SIGTERM' ? 143 : 130 },
           );
-        }
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);

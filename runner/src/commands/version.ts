@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { StackNameSchema } from '@runtime-bench/schemas';
-import { GrpcCriClient } from '../cri/grpc-client.ts';
+import { createCriClient } from '../cri/client.ts';
 import { RbError, errorMessage } from '../errors.ts';
 import { readStackState, stackStateDir } from '../stack/state.ts';
 import { TOOL_VERSION, toolGitCommit } from '../version.ts';
@@ -48,7 +48,7 @@ export function registerVersion(program: Command): void {
         }));
       }
       if (socket) {
-        const client = new GrpcCriClient(socket, 10);
+        const client = createCriClient('grpc', socket, { timeoutSeconds: 10 });
         try {
           const v = await client.version();
           out.runtime = {

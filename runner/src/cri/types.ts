@@ -1,3 +1,5 @@
+import type { Transport } from '@runtime-bench/schemas';
+
 // TypeScript shapes of the CRI messages runtime-bench uses, in the camelCase form that
 // @grpc/proto-loader produces (and that crictl's JSON output uses). int64 values arrive as strings.
 
@@ -100,7 +102,7 @@ export interface ImageInfo {
 
 /** The CRI calls runtime-bench makes, independent of how they reach the runtime. */
 export interface CriClient {
-  readonly transport: 'grpc' | 'crictl';
+  readonly transport: Transport;
   readonly endpoint: string;
   version(): Promise<VersionInfo>;
   runPodSandbox(config: PodSandboxConfig, runtimeHandler: string): Promise<string>;

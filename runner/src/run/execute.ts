@@ -11,6 +11,7 @@ import { assembleBenchmarkResult, configHash, newRunId } from '../results/assemb
 import { runLabel } from '../suites/pods.ts';
 import { selectBenchmarks } from '../suites/registry.ts';
 import { TOOL_VERSION, toolGitCommit } from '../version.ts';
+import { watchEndpoint } from './liveness.ts';
 import { orchestrate, type ProgressEvent } from './orchestrate.ts';
 import { prepareEndpoints } from './targets.ts';
 
@@ -32,16 +33,55 @@ function uniqueFixes(fixes: HostFix[]): HostFix[] {
   return [...new Map(fixes.map((f) => [f.id, f])).values()];
 }
 
+/** Why a run stopped before its end: a signal, or a CRI endpoint that died under it. */
+export type StopCause = { kind: 'signal'; signal: string } | { kind: 'endpoint-dead'; cause: string };
+
+/** The abort reason the liveness watch gives the run's signal. */
+class EndpointDead {
+  readonly cause: string;
+  constructor(cause: string) {
+    this.cause = cause;
+  }
+}
+
+function stopCause(signal: AbortSignal): StopCause | null {
+  if (!signal.aborted) return null;
+  const reason: unknown = signal.reason;
+  if (reason instanceof EndpointDead) return { kind: 'endpoint-dead', cause: reason.cause };
+  return { kind: 'signal', signal: typeof reason === 'string' ? reason : 'a signal' };
+}
+
+/** The result's incompleteReason for a stop cause. */
+export function describeStop(stop: StopCause): string {
+  return stop.kind === 'signal' ? `interrupted by ${stop.signal}` : `CRI endpoint died: ${stop.cause}`;
+}
+
+export interface RunOutcome {
+  result: RunResult;
+  /** Null when the run went to its end. */
+  stop: StopCause | null;
+}
+
 /**
- * One benchmark run from a validated config to a complete (or, after a signal, incomplete)
- * result document. Every pod it created is gone when it returns, whatever happened.
+ * One benchmark run from a validated config to a complete (or, after a signal or a dead CRI
+ * endpoint, incomplete) result document. Every pod it created is gone when it returns, whatever
+ * happened — except on an endpoint that died, whose pods only `stack down` can remove.
  */
-export async function executeRun(opts: ExecuteOptions): Promise<RunResult> {
+export async function executeRun(opts: ExecuteOptions): Promise<RunOutcome> {
   const now = opts.now ?? (() => new Date());
   const started = now();
   const runId = newRunId(started);
   const benchmarks = selectBenchmarks(opts.config.benchmarks, opts.config.skip);
-  const endpoints = await prepareEndpoints(opts.config, runId);
+  const prepared = await prepareEndpoints(opts.config, runId);
+  const died = new AbortController();
+  const signal = AbortSignal.any([opts.signal, died.signal]);
+  const watches = prepared.map((e) =>
+    watchEndpoint(e.client, e.socket, e.stack?.pid ?? null, (cause) => {
+      if (!signal.aborted) opts.log(`runtime-bench: ${cause}: stopping the run, writing a partial result`);
+      died.abort(new EndpointDead(cause));
+    }),
+  );
+  const endpoints = prepared.map((e, i) => ({ ...e, client: watches[i]!.client }));
   let cleanupProblems: string[] = [];
   try {
     const { slots, trackers } = await orchestrate({
@@ -49,22 +89,30 @@ export async function executeRun(opts: ExecuteOptions): Promise<RunResult> {
       benchmarks,
       endpoints,
       runId,
-      signal: opts.signal,
+      signal,
       onProgress: opts.onProgress,
     });
-    for (const [endpoint, tracker] of trackers)
+    for (const w of watches) w.stop();
+    for (const [i, [endpoint, tracker]] of [...trackers].entries()) {
+      const dead = watches[i]!.cause;
+      if (dead) {
+        // Nothing answers there any more: the stack's own teardown removes what is left.
+        if (tracker.livePods.length > 0)
+          cleanupProblems.push(
+            `${tracker.livePods.length} pod(s) on ${endpoint.socket} not removed (${dead}); \`runtime-bench stack down\` removes them`,
+          );
+        continue;
+      }
       cleanupProblems = cleanupProblems.concat(await tracker.cleanup(endpoint.client, runLabel(runId)));
+    }
     for (const p of cleanupProblems) opts.log(`cleanup: ${p}`);
     const host = await readHostFingerprint(uniqueFixes(endpoints.flatMap((e) => e.hostFixes)));
-    const interrupted = opts.signal.aborted;
-    const reason = opts.signal.reason;
-    return {
+    const stop = stopCause(signal);
+    const result: RunResult = {
       schemaVersion: RESULT_SCHEMA_VERSION,
       runId,
-      status: interrupted ? 'incomplete' : 'complete',
-      ...(interrupted
-        ? { incompleteReason: `interrupted by ${typeof reason === 'string' ? reason : 'a signal'}` }
-        : {}),
+      status: stop ? 'incomplete' : 'complete',
+      ...(stop ? { incompleteReason: describeStop(stop) } : {}),
       startedAt: started.toISOString(),
       finishedAt: now().toISOString(),
       tool: {
@@ -88,8 +136,10 @@ export async function executeRun(opts: ExecuteOptions): Promise<RunResult> {
         ),
       ),
     };
+    return { result, stop };
   } finally {
-    for (const e of endpoints) {
+    for (const w of watches) w.stop();
+    for (const e of prepared) {
       e.client.close();
       if (cleanupProblems.length === 0) await rm(e.logDir, { recursive: true, force: true });
     }

@@ -45,7 +45,8 @@ export const slotKey = (benchmark: string, target: string): string => `${benchma
 /**
  * Runs every selected benchmark on every target, interleaved per repetition (A B C, A B C, …) so
  * that drift on a shared host hits all targets alike. Warm-up repetitions run but are not recorded.
- * A failing call is an error sample and the run goes on; an interruption stops between calls.
+ * A failing call is an error sample and the run goes on; an interruption (a signal, a dead CRI
+ * endpoint) stops between calls, and a repetition it made fail is not recorded.
  */
 export async function orchestrate(
   opts: OrchestrateOptions,
@@ -103,6 +104,11 @@ export async function orchestrate(
           }
           // A bug or an unexpected runtime answer: an error sample, never a crash of the whole run.
           outcome = { values: {}, errors: {}, failure: `unexpected error: ${errorMessage(error)}` };
+        }
+        if (signal.aborted && outcome.failure) {
+          // Failed because the run was being stopped (a signal, a dead endpoint): not the runtime's error.
+          slot.accumulator.interrupted = true;
+          break outer;
         }
         if (outcome.unsupported) slot.accumulator.unsupported = outcome.unsupported;
         else if (!warmup) slot.accumulator.record(outcome);

@@ -1,19 +1,33 @@
+// Executes the target plan of run/target-plan.ts: reads each stack's state, connects over the
+// configured transport, asks the runtime its version and checks the bench image. Every decision
+// (labels, handlers, what the result records) is made by the pure functions there.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Component, Config, Target, HostFix } from '@runtime-bench/schemas';
-import { CrictlClient } from '../cri/crictl-client.ts';
-import { GrpcCriClient } from '../cri/grpc-client.ts';
+import type { Component, Config, HostFix, Target } from '@runtime-bench/schemas';
+import { createCriClient } from '../cri/client.ts';
 import type { CriClient, VersionInfo } from '../cri/types.ts';
 import { RbError, errorMessage } from '../errors.ts';
 import { which, ociVersion } from '../stack/discover.ts';
 import { stackAnswers } from '../stack/manager.ts';
 import { readStackState, stackStateDir, type StackState } from '../stack/state.ts';
-import { guessOciKind, parseSemver } from '../stack/versions.ts';
+import { guessOciKind } from '../stack/versions.ts';
 import type { ResolvedTarget } from '../suites/types.ts';
+import {
+  describeEndpoint,
+  planEndpoints,
+  resolveHandlers,
+  targetField,
+  type EndpointPlan,
+  type OciInfo,
+} from './target-plan.ts';
+
+export { endpointLabels } from './target-plan.ts';
 
 /** A config target made concrete: a connected client, its handlers and what the result records. */
 export interface PreparedEndpoint {
   client: CriClient;
+  /** The CRI socket path (no scheme). */
+  socket: string;
   stack: StackState | null;
   version: VersionInfo;
   logDir: string;
@@ -22,23 +36,11 @@ export interface PreparedEndpoint {
   hostFixes: HostFix[];
 }
 
-function field(index: number, name: string): string {
-  return `targets[${index}].${name}`;
-}
-
-/** Target labels: the configured name or the CRI name, numbered when two endpoints would collide. */
-export function endpointLabels(targets: Config['targets']): string[] {
-  const base = targets.map((t) => t.name ?? t.cri);
-  return base.map((label, i) => (base.filter((b) => b === label).length > 1 ? `${label}-${i + 1}` : label));
-}
-
 /** Connects to every configured endpoint and resolves its handlers, failing early with the field's name. */
 export async function prepareEndpoints(config: Config, runId: string): Promise<PreparedEndpoint[]> {
-  const labels = endpointLabels(config.targets);
   const prepared: PreparedEndpoint[] = [];
   try {
-    for (const [i, t] of config.targets.entries())
-      prepared.push(await prepareEndpoint(config, i, t, labels[i]!, runId));
+    for (const plan of planEndpoints(config)) prepared.push(await prepareEndpoint(config, plan, runId));
   } catch (error) {
     for (const p of prepared) p.client.close();
     throw error;
@@ -46,42 +48,35 @@ export async function prepareEndpoints(config: Config, runId: string): Promise<P
   return prepared;
 }
 
-async function prepareEndpoint(
-  config: Config,
-  i: number,
-  t: Config['targets'][number],
-  label: string,
-  runId: string,
-): Promise<PreparedEndpoint> {
-  let stack: StackState | null = null;
-  let socket: string;
-  if (t.endpoint) {
-    socket = t.endpoint.replace(/^unix:\/\//, '');
-  } else {
-    const name = t.stack ?? 'default';
-    stack = await readStackState(stackStateDir(name));
-    if (!stack || !(await stackAnswers(stack))) {
-      throw new RbError(
-        'TARGET_UNAVAILABLE',
-        `${field(i, 'stack')}: the local stack "${name}" is not up`,
-        `run \`runtime-bench stack up${name === 'default' ? '' : ` --name ${name}`}\` first, or set ${field(i, 'endpoint')}`,
-      );
-    }
-    socket = stack.socket;
+async function locate(plan: EndpointPlan): Promise<{ socket: string; stack: StackState | null }> {
+  if (plan.source.kind === 'endpoint') return { socket: plan.source.socket, stack: null };
+  const name = plan.source.name;
+  const stack = await readStackState(stackStateDir(name));
+  if (!stack || !(await stackAnswers(stack))) {
+    throw new RbError(
+      'TARGET_UNAVAILABLE',
+      `${targetField(plan.index, 'stack')}: the local stack "${name}" is not up`,
+      `run \`runtime-bench stack up${name === 'default' ? '' : ` --name ${name}`}\` first, or set ${targetField(plan.index, 'endpoint')}`,
+    );
   }
-  let client: CriClient;
-  if (t.transport === 'crictl') {
-    const crictl = await which(t.crictl);
-    if (!crictl)
-      throw new RbError(
-        'TARGET_UNAVAILABLE',
-        `${field(i, 'crictl')}: "${t.crictl}" is not an executable on PATH`,
-        'install crictl or use transport: grpc',
-      );
-    client = new CrictlClient(crictl, socket, config.callTimeoutSeconds);
-  } else {
-    client = new GrpcCriClient(socket, config.callTimeoutSeconds);
-  }
+  return { socket: stack.socket, stack };
+}
+
+async function connect(plan: EndpointPlan, socket: string, timeoutSeconds: number): Promise<CriClient> {
+  if (plan.transport !== 'crictl') return createCriClient(plan.transport, socket, { timeoutSeconds });
+  const crictl = await which(plan.crictl);
+  if (!crictl)
+    throw new RbError(
+      'TARGET_UNAVAILABLE',
+      `${targetField(plan.index, 'crictl')}: "${plan.crictl}" is not an executable on PATH`,
+      'install crictl or use transport: grpc',
+    );
+  return createCriClient('crictl', socket, { timeoutSeconds, crictl });
+}
+
+async function prepareEndpoint(config: Config, plan: EndpointPlan, runId: string): Promise<PreparedEndpoint> {
+  const { socket, stack } = await locate(plan);
+  const client = await connect(plan, socket, config.callTimeoutSeconds);
   try {
     let version: VersionInfo;
     try {
@@ -89,50 +84,15 @@ async function prepareEndpoint(
     } catch (error) {
       throw new RbError(
         'TARGET_UNAVAILABLE',
-        `${field(i, t.endpoint ? 'endpoint' : 'stack')}: no CRI runtime answers on ${socket}: ${errorMessage(error)}`,
+        `${targetField(plan.index, plan.source.kind)}: no CRI runtime answers on ${socket}: ${errorMessage(error)}`,
         'check that the runtime is running and the socket path is right',
       );
     }
-    const handlers = resolveHandlers(i, t.handlers, stack);
-    const components: Component[] = [
-      {
-        name: version.runtimeName,
-        role: 'cri',
-        version: parseSemver(version.runtimeVersion) ?? version.runtimeVersion,
-        ...(stack ? { path: stack.containerd.path } : {}),
-        detail: `${version.runtimeName} ${version.runtimeVersion}, CRI ${version.runtimeApiVersion}`,
-      },
-      ...(stack?.imageComponents ?? []),
-    ];
-    const targets: PreparedEndpoint['targets'] = [];
-    for (const handler of handlers) {
-      const oci = await ociInfo(handler, stack);
-      components.push({
-        name: oci.name,
-        role: 'oci',
-        version: oci.version,
-        ...(oci.path ? { path: oci.path } : {}),
-        ...(oci.detail ? { detail: oci.detail } : {}),
-      });
-      targets.push({
-        resolved: { id: `${label}/${handler}`, handler },
-        record: {
-          id: `${label}/${handler}`,
-          cri: {
-            name: version.runtimeName,
-            version: parseSemver(version.runtimeVersion) ?? version.runtimeVersion,
-            apiVersion: version.runtimeApiVersion,
-            endpoint: `unix://${socket}`,
-          },
-          handler,
-          oci: { name: oci.name, version: oci.version, path: oci.path },
-          transport: t.transport,
-        },
-      });
-    }
+    const handlers: { name: string; oci: OciInfo }[] = [];
+    for (const name of resolveHandlers(plan, stack)) handlers.push({ name, oci: await ociInfo(name, stack) });
+    const { targets, components } = describeEndpoint(plan, socket, version, stack, handlers);
     for (const image of [config.images.bench]) {
-      const status = await client.imageStatus(image);
-      if (!status) {
+      if (!(await client.imageStatus(image))) {
         throw new RbError(
           'TARGET_UNAVAILABLE',
           `images.bench: image "${image}" is not present on ${socket}`,
@@ -143,42 +103,14 @@ async function prepareEndpoint(
       }
     }
     const logDir = join(stack ? join(stack.stateDir, 'logs') : join(tmpdir(), 'runtime-bench-logs'), runId);
-    return { client, stack, version, logDir, targets, components, hostFixes: stack?.hostFixes ?? [] };
+    return { client, socket, stack, version, logDir, targets, components, hostFixes: stack?.hostFixes ?? [] };
   } catch (error) {
     client.close();
     throw error;
   }
 }
 
-function resolveHandlers(i: number, wanted: 'all' | string[], stack: StackState | null): string[] {
-  if (wanted === 'all') {
-    if (!stack)
-      throw new RbError(
-        'CONFIG_INVALID',
-        `${field(i, 'handlers')}: "all" needs a local stack; an endpoint's handlers must be listed`,
-        `e.g. handlers: [runc]`,
-      );
-    return stack.handlers.map((h) => h.name);
-  }
-  if (stack) {
-    wanted.forEach((h, j) => {
-      if (!stack.handlers.some((s) => s.name === h)) {
-        const skipped = stack.skippedHandlers.find((s) => s.name === h);
-        throw new RbError(
-          'CONFIG_INVALID',
-          `${field(i, `handlers[${j}]`)}: stack "${stack.name}" has no handler "${h}"${skipped ? ` (skipped: ${skipped.reason})` : ''}`,
-          `available: ${stack.handlers.map((s) => s.name).join(', ')}`,
-        );
-      }
-    });
-  }
-  return wanted;
-}
-
-async function ociInfo(
-  handler: string,
-  stack: StackState | null,
-): Promise<{ name: string; version: string; path: string | null; detail?: string }> {
+async function ociInfo(handler: string, stack: StackState | null): Promise<OciInfo> {
   const h = stack?.handlers.find((s) => s.name === handler);
   if (h)
     return { name: h.kind, version: h.version, path: h.binary, detail: h.versionOutput.split('\n')[0] ?? '' };

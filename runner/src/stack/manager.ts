@@ -2,7 +2,7 @@ import { existsSync, openSync, closeSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import type { Component, HostFix } from '@runtime-bench/schemas';
-import { GrpcCriClient } from '../cri/grpc-client.ts';
+import { createCriClient } from '../cri/client.ts';
 import { RbError, errorMessage } from '../errors.ts';
 import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
 import { processesMentioning, terminate, unmountBelow } from './cleanup.ts';
@@ -40,7 +40,7 @@ export interface StackUpResult {
 /** Is the stack's containerd alive and answering CRI? */
 export async function stackAnswers(state: StackState, timeoutSeconds = 5): Promise<boolean> {
   if (state.pid === null || !processAlive(state.pid) || !existsSync(state.socket)) return false;
-  const client = new GrpcCriClient(state.socket, timeoutSeconds);
+  const client = createCriClient('grpc', state.socket, { timeoutSeconds });
   try {
     await client.version();
     return true;
@@ -57,7 +57,7 @@ async function waitForCri(socket: string, pid: number, logPath: string, timeoutM
   while (Date.now() < deadline) {
     if (!processAlive(pid)) break;
     if (existsSync(socket)) {
-      const client = new GrpcCriClient(socket, 2);
+      const client = createCriClient('grpc', socket, { timeoutSeconds: 2 });
       try {
         await client.version();
         return;
@@ -351,7 +351,7 @@ export async function stackDown(opts: StackDownOptions): Promise<StackDownReport
   });
   const socket = state?.socket ?? join(stateDir, 'containerd.sock');
   if (state && (await stackAnswers(state))) {
-    const client = new GrpcCriClient(socket, 60);
+    const client = createCriClient('grpc', socket, { timeoutSeconds: 60 });
     try {
       for (const pod of await client.listPodSandbox()) {
         try {

@@ -1,9 +1,8 @@
 import type { CpuParameters } from '@runtime-bench/schemas';
-import { stdoutOf } from '../cri/log.ts';
-import { errorMessage } from '../errors.ts';
 import { parseSysbenchCpu, sysbenchCpuArgs } from '../sysbench/parse.ts';
-import { containerConfig, discardPod, podConfig, readContainerLog, waitForExit } from './pods.ts';
-import { InterruptedError, type Benchmark, type IterationOutcome } from './types.ts';
+import { finish, part, withPod } from './kit.ts';
+import { containerConfig, runToCompletion } from './pods.ts';
+import type { Benchmark } from './types.ts';
 
 const METRICS_BY_MODE = { time: ['events_per_second', 'latency_avg'], events: ['total_time'] } as const;
 
@@ -35,54 +34,33 @@ export const cpuBenchmark: Benchmark<CpuParameters> = {
     ],
   },
   parameters: (config) => config.parameters['performance.cpu'],
-  async iterate(ctx, params): Promise<IterationOutcome> {
-    const values: Record<string, number> = {};
-    const errors: Record<string, string> = {};
-    const pod = podConfig(ctx, 'cpu');
-    let podId: string;
-    try {
-      podId = await ctx.cri.runPodSandbox(pod, ctx.target.handler);
-      ctx.tracker.addPod(podId);
-    } catch (error) {
-      const message = `RunPodSandbox: ${errorMessage(error)}`;
-      for (const mode of params.modes) for (const m of METRICS_BY_MODE[mode]) errors[m] = message;
-      return { values, errors, failure: message };
-    }
-    let failure: string | undefined;
-    try {
-      for (const mode of params.modes) {
-        const container = containerConfig(ctx, `sysbench-cpu-${mode}`, [
-          '/bin/sysbench',
-          ...sysbenchCpuArgs(params, mode),
-        ]);
-        try {
-          const id = await ctx.cri.createContainer(podId, container, pod);
-          await ctx.cri.startContainer(id);
-          const expectedMs = mode === 'time' ? params.timeSeconds * 1000 : 0;
-          const status = await waitForExit(ctx, id, expectedMs + ctx.callTimeoutSeconds * 1000);
-          const log = await readContainerLog(pod, container, status);
-          if (status.exitCode !== 0)
-            throw new Error(
-              `sysbench exited with ${status.exitCode}: ${stdoutOf(log).trim().split('\n').slice(-2).join(' | ')}`,
-            );
-          const report = parseSysbenchCpu(stdoutOf(log));
-          if (mode === 'time') {
-            values.events_per_second = report.eventsPerSecond;
-            values.latency_avg = report.latencyAvgMs;
-          } else {
-            values.total_time = report.totalTimeSeconds;
-          }
-          await ctx.cri.removeContainer(id);
-        } catch (error) {
-          if (error instanceof InterruptedError) throw error;
-          const message = errorMessage(error);
-          for (const m of METRICS_BY_MODE[mode]) errors[m] = message;
-          failure ??= `${mode} mode: ${message}`;
+  iterate: (ctx, params) =>
+    withPod(
+      ctx,
+      'cpu',
+      params.modes.flatMap((mode) => METRICS_BY_MODE[mode]),
+      async (pod, gathered) => {
+        const failures: (string | null)[] = [];
+        for (const mode of params.modes) {
+          failures.push(
+            await part(gathered, METRICS_BY_MODE[mode], `${mode} mode`, async () => {
+              const container = containerConfig(ctx, `sysbench-cpu-${mode}`, [
+                '/bin/sysbench',
+                ...sysbenchCpuArgs(params, mode),
+              ]);
+              const expectedMs = mode === 'time' ? params.timeSeconds * 1000 : 0;
+              const { stdout } = await runToCompletion(ctx, pod, container, expectedMs);
+              const report = parseSysbenchCpu(stdout);
+              if (mode === 'time') {
+                gathered.values.events_per_second = report.eventsPerSecond;
+                gathered.values.latency_avg = report.latencyAvgMs;
+              } else {
+                gathered.values.total_time = report.totalTimeSeconds;
+              }
+            }),
+          );
         }
-      }
-    } finally {
-      await discardPod(ctx, podId);
-    }
-    return failure ? { values, errors, failure } : { values, errors };
-  },
+        return finish(gathered, failures);
+      },
+    ),
 };

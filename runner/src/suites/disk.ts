@@ -3,21 +3,21 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FILEIO_MODES, type DiskParameters } from '@runtime-bench/schemas';
 import type { ContainerConfig } from '../cri/types.ts';
-import { errorMessage } from '../errors.ts';
 import {
   parseSysbenchFileio,
   parseSysbenchFileioPrepare,
   sizeToBytes,
   sysbenchFileioArgs,
 } from '../sysbench/parse.ts';
-import { containerConfig, discardPod } from './pods.ts';
-import { errorsFor, startPod, type LivePod } from './run-once.ts';
+import { finish, part, withPod } from './kit.ts';
+import { containerConfig } from './pods.ts';
 import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from './types.ts';
 
 /** Where the file set lives inside the container (the image has an empty /data). */
 export const DATA_DIR = '/data';
 
-const metricNames = (mode: string): [string, string] => [`${mode}_mib_per_second`, `${mode}_total_time`];
+/** The two metrics of one fileio mode. */
+const modeMetrics = (mode: string): [string, string] => [`${mode}_mib_per_second`, `${mode}_total_time`];
 const READS = new Set(['seqrd', 'rndrd']);
 
 /** Available KiB of the file system of the one path `df -Pk <path>` was asked about. */
@@ -57,7 +57,7 @@ export const diskBenchmark: Benchmark<DiskParameters> = {
       "sysbench fileio inside a container: per mode, a file set is prepared (in the container's writable layer, or in a host directory mounted into it), then the mode runs for a fixed number of requests: throughput in MiB/s and the total time. Free space is checked first; the files are removed afterwards. Reads right after prepare are largely served from the page cache, as in the studies.",
     origin: ['touchstone', 'kiit'],
     metrics: FILEIO_MODES.flatMap((mode) => {
-      const [mibs, total] = metricNames(mode);
+      const [mibs, total] = modeMetrics(mode);
       return [
         {
           name: mibs,
@@ -76,86 +76,77 @@ export const diskBenchmark: Benchmark<DiskParameters> = {
   },
   parameters: (config) => config.parameters['performance.disk'],
   async iterate(ctx, params): Promise<IterationOutcome> {
-    const wanted = params.modes.flatMap(metricNames);
-    const values: Record<string, number> = {};
-    const errors: Record<string, string> = {};
     let hostDir: string | undefined;
-    let pod: LivePod | undefined;
+    const extra: Partial<ContainerConfig> = {};
     try {
-      const extra: Partial<ContainerConfig> = {};
-      if (params.location === 'host') {
-        hostDir = join(params.hostDir, `runtime-bench-fileio-${randomBytes(6).toString('hex')}`);
-        await mkdir(hostDir, { recursive: true });
-        extra.mounts = [{ containerPath: DATA_DIR, hostPath: hostDir }];
-      }
-      pod = await startPod(ctx, 'disk');
-      const container = containerConfig(ctx, 'fileio', ['/bin/sleep', '36000'], {
-        ...extra,
-        workingDir: DATA_DIR,
-      });
-      const id = await ctx.cri.createContainer(pod.id, container, pod.config);
-      await ctx.cri.startContainer(id);
-      const need = requiredBytes(params);
-      const freeKiB = parseDfAvailableKiB(
-        await execOk(ctx, id, `df -Pk ${DATA_DIR}`, ctx.callTimeoutSeconds),
-      );
-      if (freeKiB * 1024 < need) {
-        throw new Error(
-          `not enough free space for the file set in ${params.location === 'host' ? hostDir : `the container's writable layer (${DATA_DIR})`}: need ${Math.ceil(need / 2 ** 20)} MiB (totalSize ${params.totalSize} + spareMiB ${params.spareMiB}), ${Math.floor(freeKiB / 1024)} MiB free`,
-        );
-      }
-      const common = sysbenchFileioArgs(params).join(' ');
-      // Writing the file set at a pessimistic 10 MiB/s bounds how long prepare may take.
-      const prepareTimeout = ctx.callTimeoutSeconds + sizeToBytes(params.totalSize) / (10 * 2 ** 20);
-      // A fresh file set per mode: sequential write recreates the files at the size it wrote, which
-      // would break the modes after it; prepare and cleanup stay outside sysbench's own timing.
-      for (const mode of params.modes) {
-        const [mibs, total] = metricNames(mode);
-        try {
-          parseSysbenchFileioPrepare(
-            await execOk(ctx, id, `cd ${DATA_DIR} && sysbench ${common} prepare`, prepareTimeout),
+      return await withPod(
+        ctx,
+        'disk',
+        params.modes.flatMap(modeMetrics),
+        async (pod, gathered) => {
+          const container = containerConfig(ctx, 'fileio', ['/bin/sleep', '36000'], {
+            ...extra,
+            workingDir: DATA_DIR,
+          });
+          const id = await ctx.cri.createContainer(pod.id, container, pod.config);
+          await ctx.cri.startContainer(id);
+          const need = requiredBytes(params);
+          const freeKiB = parseDfAvailableKiB(
+            await execOk(ctx, id, `df -Pk ${DATA_DIR}`, ctx.callTimeoutSeconds),
           );
-          const out = await execOk(
-            ctx,
-            id,
-            `cd ${DATA_DIR} && sysbench ${common} --file-test-mode=${mode} --time=0 --events=${params.events} run`,
-            prepareTimeout,
-          );
-          const r = parseSysbenchFileio(out);
-          values[mibs] = READS.has(mode) ? r.readMiBps : r.writtenMiBps;
-          values[total] = r.totalTimeSeconds;
-        } catch (error) {
-          if (error instanceof InterruptedError) throw error;
-          Object.assign(errors, errorsFor([mibs, total], `${mode}: ${errorMessage(error)}`));
-        } finally {
-          if (!ctx.signal.aborted)
-            await execOk(
-              ctx,
-              id,
-              `cd ${DATA_DIR} && sysbench ${common} cleanup`,
-              ctx.callTimeoutSeconds,
-            ).catch(() => undefined);
-        }
-      }
-      const failed = Object.keys(errors);
-      return failed.length ? { values, errors, failure: errors[failed[0]!]! } : { values, errors };
-    } catch (error) {
-      if (error instanceof InterruptedError) throw error;
-      const message = errorMessage(error);
-      return {
-        values,
-        errors: {
-          ...errorsFor(
-            wanted.filter((m) => !(m in values)),
-            message,
-          ),
-          ...errors,
+          if (freeKiB * 1024 < need) {
+            throw new Error(
+              `not enough free space for the file set in ${params.location === 'host' ? hostDir : `the container's writable layer (${DATA_DIR})`}: need ${Math.ceil(need / 2 ** 20)} MiB (totalSize ${params.totalSize} + spareMiB ${params.spareMiB}), ${Math.floor(freeKiB / 1024)} MiB free`,
+            );
+          }
+          const common = sysbenchFileioArgs(params).join(' ');
+          // Writing the file set at a pessimistic 10 MiB/s bounds how long prepare may take.
+          const prepareTimeout = ctx.callTimeoutSeconds + sizeToBytes(params.totalSize) / (10 * 2 ** 20);
+          // A fresh file set per mode: sequential write recreates the files at the size it wrote, which
+          // would break the modes after it; prepare and cleanup stay outside sysbench's own timing.
+          const failures: (string | null)[] = [];
+          for (const mode of params.modes) {
+            const [mibs, total] = modeMetrics(mode);
+            failures.push(
+              await part(gathered, [mibs, total], mode, async () => {
+                try {
+                  parseSysbenchFileioPrepare(
+                    await execOk(ctx, id, `cd ${DATA_DIR} && sysbench ${common} prepare`, prepareTimeout),
+                  );
+                  const out = await execOk(
+                    ctx,
+                    id,
+                    `cd ${DATA_DIR} && sysbench ${common} --file-test-mode=${mode} --time=0 --events=${params.events} run`,
+                    prepareTimeout,
+                  );
+                  const r = parseSysbenchFileio(out);
+                  gathered.values[mibs] = READS.has(mode) ? r.readMiBps : r.writtenMiBps;
+                  gathered.values[total] = r.totalTimeSeconds;
+                } finally {
+                  if (!ctx.signal.aborted)
+                    await execOk(
+                      ctx,
+                      id,
+                      `cd ${DATA_DIR} && sysbench ${common} cleanup`,
+                      ctx.callTimeoutSeconds,
+                    ).catch(() => undefined);
+                }
+              }),
+            );
+          }
+          return finish(gathered, failures);
         },
-        failure: message,
-      };
+        {
+          prepare: async () => {
+            if (params.location !== 'host') return;
+            hostDir = join(params.hostDir, `runtime-bench-fileio-${randomBytes(6).toString('hex')}`);
+            await mkdir(hostDir, { recursive: true });
+            extra.mounts = [{ containerPath: DATA_DIR, hostPath: hostDir }];
+          },
+        },
+      );
     } finally {
-      // Removing the pod removes the container and its writable layer with the files in it.
-      if (pod) await discardPod(ctx, pod.id);
+      // Removing the pod (withPod) removed the container and its writable layer with the files in it.
       if (hostDir) await rm(hostDir, { recursive: true, force: true });
     }
   },

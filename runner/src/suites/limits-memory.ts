@@ -1,8 +1,8 @@
 import type { MemoryMinParameters } from '@runtime-bench/schemas';
 import { errorMessage } from '../errors.ts';
-import { containerConfig, discardPod } from './pods.ts';
-import { errorsFor, metricNames, runToCompletion, startPod, type LivePod } from './run-once.ts';
-import { InterruptedError, type Benchmark, type IterationOutcome } from './types.ts';
+import { metricNames, withPod } from './kit.ts';
+import { containerConfig, runToCompletion } from './pods.ts';
+import { InterruptedError, type Benchmark } from './types.ts';
 
 /** Limits are tried in whole pages: the kernel rounds a memory limit down to one anyway. */
 export const PAGE = 4096;
@@ -86,11 +86,9 @@ export const memoryMinBenchmark: Benchmark<MemoryMinParameters> = {
     ],
   },
   parameters: (config) => config.parameters['limits.memory.min'],
-  async iterate(ctx, params): Promise<IterationOutcome> {
-    const metrics = metricNames(memoryMinBenchmark.definition);
-    let pod: LivePod | undefined;
-    try {
-      const live = (pod = await startPod(ctx, 'memory-min'));
+  iterate: (ctx, params) =>
+    // Failed attempts may leave created containers behind: removing the pod removes them all.
+    withPod(ctx, 'memory-min', metricNames(memoryMinBenchmark.definition), async (pod) => {
       const r = await bisectMinimum(
         { lower: params.lowerBytes, upper: params.upperBytes, precision: params.precisionBytes },
         async (bytes) => {
@@ -99,7 +97,7 @@ export const memoryMinBenchmark: Benchmark<MemoryMinParameters> = {
             linux: { resources: { memoryLimitInBytes: bytes } },
           });
           try {
-            await runToCompletion(ctx, live, container, 0);
+            await runToCompletion(ctx, pod, container, 0);
             return null;
           } catch (error) {
             if (error instanceof InterruptedError) throw error;
@@ -108,13 +106,5 @@ export const memoryMinBenchmark: Benchmark<MemoryMinParameters> = {
         },
       );
       return { values: { bytes: r.bytes, failed_bytes: r.failedBytes, attempts: r.attempts }, errors: {} };
-    } catch (error) {
-      if (error instanceof InterruptedError) throw error;
-      const message = errorMessage(error);
-      return { values: {}, errors: errorsFor(metrics, message), failure: message };
-    } finally {
-      // Failed attempts may leave created containers behind: removing the pod removes them all.
-      if (pod) await discardPod(ctx, pod.id);
-    }
-  },
+    }),
 };

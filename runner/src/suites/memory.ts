@@ -1,11 +1,8 @@
 import type { MemoryParameters } from '@runtime-bench/schemas';
-import { errorMessage } from '../errors.ts';
 import { parseSysbenchMemory, sysbenchMemoryArgs } from '../sysbench/parse.ts';
-import { containerConfig, discardPod } from './pods.ts';
-import { errorsFor, runToCompletion, startPod, type LivePod } from './run-once.ts';
-import { InterruptedError, type Benchmark, type IterationOutcome } from './types.ts';
-
-const METRICS = ['total_time', 'latency_min', 'latency_avg', 'latency_max', 'mib_per_second'] as const;
+import { metricNames, withPod } from './kit.ts';
+import { containerConfig, runToCompletion } from './pods.ts';
+import type { Benchmark } from './types.ts';
 
 export const memoryBenchmark: Benchmark<MemoryParameters> = {
   definition: {
@@ -37,15 +34,8 @@ export const memoryBenchmark: Benchmark<MemoryParameters> = {
     ],
   },
   parameters: (config) => config.parameters['performance.memory'],
-  async iterate(ctx, params): Promise<IterationOutcome> {
-    let pod: LivePod;
-    try {
-      pod = await startPod(ctx, 'memory');
-    } catch (error) {
-      const message = errorMessage(error);
-      return { values: {}, errors: errorsFor(METRICS, message), failure: message };
-    }
-    try {
+  iterate: (ctx, params) =>
+    withPod(ctx, 'memory', metricNames(memoryBenchmark.definition), async (pod) => {
       const container = containerConfig(ctx, 'sysbench-memory', [
         '/bin/sysbench',
         ...sysbenchMemoryArgs(params),
@@ -62,12 +52,5 @@ export const memoryBenchmark: Benchmark<MemoryParameters> = {
         },
         errors: {},
       };
-    } catch (error) {
-      if (error instanceof InterruptedError) throw error;
-      const message = errorMessage(error);
-      return { values: {}, errors: errorsFor(METRICS, message), failure: message };
-    } finally {
-      await discardPod(ctx, pod.id);
-    }
-  },
+    }),
 };

@@ -3,9 +3,9 @@ import { networkInterfaces } from 'node:os';
 import type { NetworkParameters } from '@runtime-bench/schemas';
 import { errorMessage } from '../errors.ts';
 import { sleep } from '../util/exec.ts';
-import { containerConfig, discardPod, waitForExit } from './pods.ts';
-import { errorsFor, startPod, type LivePod } from './run-once.ts';
-import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from './types.ts';
+import { finish, part, withPod } from './kit.ts';
+import { containerConfig, waitForExit, type LivePod } from './pods.ts';
+import { InterruptedError, type Benchmark, type BenchmarkContext } from './types.ts';
 
 const CHUNK = 1 << 20;
 const DD_BLOCK = 65536;
@@ -215,38 +215,31 @@ export const networkBenchmark: Benchmark<NetworkParameters> = {
     ],
   },
   parameters: (config) => config.parameters['network.throughput'],
-  async iterate(ctx, params): Promise<IterationOutcome> {
-    const wanted = params.directions.map((d) => metricOf[d]);
-    const values: Record<string, number> = {};
-    const errors: Record<string, string> = {};
-    let pod: LivePod | undefined;
-    try {
-      pod = await startPod(ctx, 'network');
-      const podIp = (await ctx.cri.podSandboxStatus(pod.id)).ip;
-      const hostIp = hostAddressFor(podIp, networkInterfaces());
-      if (!hostIp)
-        throw new Error(
-          `the pod's address "${podIp || '(none)'}" is on no network of this host (is the CNI bridge up?)`,
-        );
-      for (const direction of params.directions) {
-        try {
-          values[metricOf[direction]] =
-            direction === 'host-to-pod'
-              ? await hostToPod(ctx, pod, podIp, params)
-              : await podToHost(ctx, pod, podIp, hostIp, params);
-        } catch (error) {
-          if (error instanceof InterruptedError) throw error;
-          errors[metricOf[direction]] = errorMessage(error);
+  iterate: (ctx, params) =>
+    withPod(
+      ctx,
+      'network',
+      params.directions.map((d) => metricOf[d]),
+      async (pod, gathered) => {
+        const podIp = (await ctx.cri.podSandboxStatus(pod.id)).ip;
+        const hostIp = hostAddressFor(podIp, networkInterfaces());
+        if (!hostIp)
+          throw new Error(
+            `the pod's address "${podIp || '(none)'}" is on no network of this host (is the CNI bridge up?)`,
+          );
+        const failures: (string | null)[] = [];
+        for (const direction of params.directions) {
+          const metric = metricOf[direction];
+          failures.push(
+            await part(gathered, [metric], direction, async () => {
+              gathered.values[metric] =
+                direction === 'host-to-pod'
+                  ? await hostToPod(ctx, pod, podIp, params)
+                  : await podToHost(ctx, pod, podIp, hostIp, params);
+            }),
+          );
         }
-      }
-      const failed = Object.values(errors)[0];
-      return failed ? { values, errors, failure: failed } : { values, errors };
-    } catch (error) {
-      if (error instanceof InterruptedError) throw error;
-      const message = errorMessage(error);
-      return { values, errors: errorsFor(wanted, message), failure: message };
-    } finally {
-      if (pod) await discardPod(ctx, pod.id);
-    }
-  },
+        return finish(gathered, failures);
+      },
+    ),
 };

@@ -1,8 +1,12 @@
+// Configs and single CRI objects: a pod, a container, their start, wait and removal. How an
+// iteration strings them together (and what its errors become) is kit.ts's job.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stdoutOf } from '../cri/log.ts';
 import type { ContainerConfig, ContainerStatus, PodSandboxConfig } from '../cri/types.ts';
 import { NamespaceMode } from '../cri/types.ts';
+import { errorMessage } from '../errors.ts';
 import { sleep } from '../util/exec.ts';
 import { InterruptedError, type BenchmarkContext } from './types.ts';
 
@@ -88,4 +92,74 @@ export async function discardPod(ctx: BenchmarkContext, podId: string): Promise<
   } catch {
     /* left in the tracker: cleaned up at the end of the run */
   }
+}
+
+/** A pod made for one iteration, tracked for cleanup. */
+export interface LivePod {
+  config: PodSandboxConfig;
+  id: string;
+}
+
+/** RunPodSandbox with tracking; the error names the call. */
+export async function startPod(
+  ctx: BenchmarkContext,
+  purpose: string,
+  config: PodSandboxConfig = podConfig(ctx, purpose),
+): Promise<LivePod> {
+  try {
+    const id = await ctx.cri.runPodSandbox(config, ctx.target.handler);
+    ctx.tracker.addPod(id);
+    return { config, id };
+  } catch (error) {
+    throw new Error(`RunPodSandbox: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+export interface Completed {
+  id: string;
+  status: ContainerStatus;
+  /** The container's stdout as the CRI log recorded it. */
+  stdout: string;
+}
+
+/** "<command> exited with <code> (<reason>): <last lines>" for a container that did not exit 0. */
+export function exitFailure(command: string, status: ContainerStatus, stdout: string): Error {
+  const tail = stdout.trim().split('\n').slice(-2).join(' | ');
+  return new Error(
+    `${command} exited with ${status.exitCode}${status.reason ? ` (${status.reason})` : ''}${tail ? `: ${tail}` : ''}`,
+  );
+}
+
+/**
+ * Creates and starts a container that runs to completion, waits for it and returns its status and
+ * stdout; throws with the exit code and the last lines of output when it did not exit 0. The
+ * container is removed afterwards unless `keep`.
+ */
+export async function runToCompletion(
+  ctx: BenchmarkContext,
+  pod: LivePod,
+  container: ContainerConfig,
+  expectedMs: number,
+  opts: { keep?: boolean; allowFailure?: boolean } = {},
+): Promise<Completed> {
+  const id = await ctx.cri.createContainer(pod.id, container, pod.config);
+  await ctx.cri.startContainer(id);
+  return awaitCompletion(ctx, pod, container, id, expectedMs, opts);
+}
+
+/** The second half of runToCompletion, for a container started elsewhere (e.g. updated while it ran). */
+export async function awaitCompletion(
+  ctx: BenchmarkContext,
+  pod: LivePod,
+  container: ContainerConfig,
+  id: string,
+  expectedMs: number,
+  opts: { keep?: boolean; allowFailure?: boolean } = {},
+): Promise<Completed> {
+  const status = await waitForExit(ctx, id, expectedMs + ctx.callTimeoutSeconds * 1000);
+  const stdout = stdoutOf(await readContainerLog(pod.config, container, status).catch(() => ''));
+  if (!opts.keep) await ctx.cri.removeContainer(id);
+  if (status.exitCode !== 0 && !opts.allowFailure)
+    throw exitFailure(container.command?.[0] ?? 'container', status, stdout);
+  return { id, status, stdout };
 }

@@ -1,10 +1,9 @@
 import type { FirstOutputParameters, StartupLatencyParameters } from '@runtime-bench/schemas';
 import { errorMessage } from '../errors.ts';
 import { quantile } from '../stats/descriptive.ts';
-import { sleep } from '../util/exec.ts';
-import { containerConfig, discardPod } from './pods.ts';
-import { errorsFor, runToCompletion, startPod, type LivePod } from './run-once.ts';
-import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from './types.ts';
+import { errorsFor, finish, metricNames, withPod, type Gathered } from './kit.ts';
+import { containerConfig, runToCompletion, waitForExit } from './pods.ts';
+import { InterruptedError, type Benchmark, type IterationOutcome } from './types.ts';
 
 /** The host's wall clock in nanoseconds, sub-millisecond (Date.now() has whole milliseconds only). */
 export function wallClockNs(): bigint {
@@ -32,24 +31,6 @@ const LATENCY_METRICS = [
   'latency_p99',
   'latency_max',
 ] as const;
-
-/** Polls ContainerStatus quickly (the latency is taken from finishedAt, not from the poll). */
-async function waitExited(
-  ctx: BenchmarkContext,
-  id: string,
-  timeoutMs: number,
-): Promise<{ finishedAtNs: bigint; exitCode: number; reason: string }> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (ctx.signal.aborted) throw new InterruptedError();
-    const s = await ctx.cri.containerStatus(id);
-    if (s.state === 'CONTAINER_EXITED')
-      return { finishedAtNs: BigInt(s.finishedAt), exitCode: s.exitCode, reason: s.reason };
-    if (Date.now() > deadline)
-      throw new Error(`container did not exit within ${Math.round(timeoutMs / 1000)} s (state ${s.state})`);
-    await sleep(5);
-  }
-}
 
 export const startupLatencyBenchmark: Benchmark<StartupLatencyParameters> = {
   definition: {
@@ -110,10 +91,8 @@ export const startupLatencyBenchmark: Benchmark<StartupLatencyParameters> = {
     ],
   },
   parameters: (config) => config.parameters['startup.latency'],
-  async iterate(ctx, params): Promise<IterationOutcome> {
-    let pod: LivePod | undefined;
-    try {
-      pod = await startPod(ctx, 'startup');
+  iterate: (ctx, params) =>
+    withPod(ctx, 'startup', metricNames(startupLatencyBenchmark.definition), async (pod) => {
       const latencies: number[] = [];
       const failures = new Map<string, number>();
       const t0 = process.hrtime.bigint();
@@ -125,10 +104,11 @@ export const startupLatencyBenchmark: Benchmark<StartupLatencyParameters> = {
           const begin = wallClockNs();
           id = await ctx.cri.createContainer(pod.id, container, pod.config);
           await ctx.cri.startContainer(id);
-          const exit = await waitExited(ctx, id, ctx.callTimeoutSeconds * 1000);
+          // Polled quickly, but the latency is taken from the runtime's finishedAt, not from the poll.
+          const exit = await waitForExit(ctx, id, ctx.callTimeoutSeconds * 1000, 5);
           if (exit.exitCode !== 0)
             throw new Error(`exited with ${exit.exitCode}${exit.reason ? ` (${exit.reason})` : ''}`);
-          latencies.push(Number(exit.finishedAtNs - begin) / 1e6);
+          latencies.push(Number(BigInt(exit.finishedAt) - begin) / 1e6);
         } catch (error) {
           if (error instanceof InterruptedError) throw error;
           const message = errorMessage(error);
@@ -158,18 +138,7 @@ export const startupLatencyBenchmark: Benchmark<StartupLatencyParameters> = {
           failure: `${(rate * 100).toFixed(1)} % of containers failed (above maxErrorRate ${params.maxErrorRate}): ${top![0]}`,
         };
       return { values, errors };
-    } catch (error) {
-      if (error instanceof InterruptedError) throw error;
-      const message = errorMessage(error);
-      return {
-        values: {},
-        errors: errorsFor([...LATENCY_METRICS, 'total_time', 'errors', 'error_rate'], message),
-        failure: message,
-      };
-    } finally {
-      if (pod) await discardPod(ctx, pod.id);
-    }
-  },
+    }),
 };
 
 /**
@@ -215,47 +184,55 @@ export const firstOutputBenchmark: Benchmark<FirstOutputParameters> = {
   },
   parameters: (config) => config.parameters['startup.first-output'],
   async iterate(ctx, params): Promise<IterationOutcome> {
-    const values: Record<string, number> = {};
-    const errors: Record<string, string> = {};
-    let failure: string | undefined;
+    const gathered: Gathered = { values: {}, errors: {} };
+    const failures: (string | null)[] = [];
     for (const kind of params.images) {
       const image = kind === 'small' ? ctx.images.bench : ctx.images.large;
       const names = firstOutputMetrics(kind);
       const [toOutput, podToOutput] = names;
-      let pod: LivePod | undefined;
-      try {
-        if (!image) throw new Error('no large image configured (images.large)');
-        if (!(await ctx.cri.imageStatus(image))) {
-          throw new Error(
-            `image "${image}" is not present (images are never pulled during a run; \`stack up\` builds it when images.largeSizeMiB > 0)`,
-          );
-        }
-        const podBegin = wallClockNs();
-        pod = await startPod(ctx, `first-output-${kind}`);
-        const begin = wallClockNs();
-        const container = { ...containerConfig(ctx, `clock-${kind}`, ['/bin/adjtimex']), image: { image } };
-        const { stdout, status } = await runToCompletion(ctx, pod, container, 0, { allowFailure: true });
-        if (status.exitCode !== 0) {
-          // The container started but may not read the clock this way: gVisor does not implement
-          // adjtimex(2). That is a property of the runtime, not an error of this attempt.
+      let podBegin = 0n;
+      const outcome = await withPod(
+        ctx,
+        `first-output-${kind}`,
+        names,
+        async (pod) => {
+          const begin = wallClockNs();
+          const container = { ...containerConfig(ctx, `clock-${kind}`, ['/bin/adjtimex']), image: { image } };
+          const { stdout, status } = await runToCompletion(ctx, pod, container, 0, { allowFailure: true });
+          if (status.exitCode !== 0) {
+            // The container started but may not read the clock this way: gVisor does not implement
+            // adjtimex(2). That is a property of the runtime, not an error of this attempt.
+            return {
+              values: {},
+              errors: {},
+              unsupported: `the container cannot read the wall clock with adjtimex(2) under this runtime (busybox adjtimex exited with ${status.exitCode}${stdout.trim() ? `: ${stdout.trim().split('\n').pop()}` : ''})`,
+            };
+          }
+          const printed = parseAdjtimexClock(stdout);
           return {
-            values,
-            errors,
-            unsupported: `the container cannot read the wall clock with adjtimex(2) under this runtime (busybox adjtimex exited with ${status.exitCode}${stdout.trim() ? `: ${stdout.trim().split('\n').pop()}` : ''})`,
+            values: {
+              [toOutput]: Number(printed - begin) / 1e6,
+              [podToOutput]: Number(printed - podBegin) / 1e6,
+            },
+            errors: {},
           };
-        }
-        const printed = parseAdjtimexClock(stdout);
-        values[toOutput] = Number(printed - begin) / 1e6;
-        values[podToOutput] = Number(printed - podBegin) / 1e6;
-      } catch (error) {
-        if (error instanceof InterruptedError) throw error;
-        const message = errorMessage(error);
-        Object.assign(errors, errorsFor(names, message));
-        failure ??= `${kind} image: ${message}`;
-      } finally {
-        if (pod) await discardPod(ctx, pod.id);
-      }
+        },
+        {
+          prepare: async () => {
+            if (!(await ctx.cri.imageStatus(image))) {
+              throw new Error(
+                `image "${image}" is not present (images are never pulled during a run; \`stack up\` builds it when images.largeSizeMiB > 0)`,
+              );
+            }
+            podBegin = wallClockNs();
+          },
+        },
+      );
+      if (outcome.unsupported) return { ...gathered, unsupported: outcome.unsupported };
+      Object.assign(gathered.values, outcome.values);
+      Object.assign(gathered.errors, outcome.errors);
+      failures.push(outcome.failure ? `${kind} image: ${outcome.failure}` : null);
     }
-    return failure ? { values, errors, failure } : { values, errors };
+    return finish(gathered, failures);
   },
 };

@@ -11,8 +11,8 @@ export interface ResolvedTarget {
 export interface BenchmarkContext {
   cri: CriClient;
   target: ResolvedTarget;
-  /** `large`: the big image of startup.first-output (absent from older configs' contexts). */
-  images: { pause: string; bench: string; large?: string };
+  /** `large`: the big image of startup.first-output. */
+  images: Pick<Config['images'], 'pause' | 'bench' | 'large'>;
   runId: string;
   /** Host directory under which pods write their CRI logs. */
   logDir: string;

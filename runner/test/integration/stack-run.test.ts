@@ -63,7 +63,8 @@ describe.skipIf(unavailable !== null)('a real containerd stack with runc and cru
     expect(up.stdout).toMatch(/handler\s+runc/);
     expect(up.stdout).toMatch(/handler\s+crun/);
     expect(up.stdout).toMatch(/handler\s+broken/);
-  });
+    // stack up builds and imports the images: about a minute idle, several on a loaded runner.
+  }, 900_000);
 
   afterAll(async () => {
     const down = await runCli(['stack', 'down', '--name', STACK]);

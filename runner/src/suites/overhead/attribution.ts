@@ -30,7 +30,8 @@ export interface ProcEntry {
 }
 
 export interface ProcCounters {
-  cpuTicks: number;
+  /** CPU time in nanoseconds: the process's own (every thread's schedstat) plus its reaped helpers. */
+  cpuNs: number;
   peakRssBytes: number;
   writeBytes: number;
   writeSyscalls: number;
@@ -58,6 +59,20 @@ export function parseProcStat(text: string): ProcStat {
     startTicks: f(22),
   };
 }
+
+/**
+ * The first field of /proc/<pid>/task/<tid>/schedstat: the thread's time on a CPU, in nanoseconds
+ * (utime/stime in /proc/<pid>/stat are the same clock rounded to 10 ms ticks).
+ */
+export function parseSchedstat(text: string): number {
+  const m = /^\s*(\d+)(\s|$)/.exec(text);
+  const ns = m ? Number(m[1]) : NaN;
+  if (!Number.isFinite(ns)) throw new Error(`not a schedstat line: ${text.slice(0, 80)}`);
+  return ns;
+}
+
+/** Nanoseconds of `ticks` USER_HZ clock ticks. */
+export const ticksToNs = (ticks: number): number => (ticks * 1e9) / USER_HZ;
 
 /** VmHWM (peak resident set) and the context switches of one /proc/<pid>[/task/<tid>]/status. */
 export function parseProcStatus(text: string): {
@@ -158,13 +173,13 @@ export function runtimeTree(procs: readonly ProcEntry[], roots: readonly number[
 export function sumCounters(counters: readonly ProcCounters[]): ProcCounters {
   return counters.reduce(
     (a, c) => ({
-      cpuTicks: a.cpuTicks + c.cpuTicks,
+      cpuNs: a.cpuNs + c.cpuNs,
       peakRssBytes: a.peakRssBytes + c.peakRssBytes,
       writeBytes: a.writeBytes + c.writeBytes,
       writeSyscalls: a.writeSyscalls + c.writeSyscalls,
       ctxSwitches: a.ctxSwitches + c.ctxSwitches,
     }),
-    { cpuTicks: 0, peakRssBytes: 0, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 0 },
+    { cpuNs: 0, peakRssBytes: 0, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 0 },
   );
 }
 
@@ -183,8 +198,8 @@ export interface OverheadReadings {
 export function overheadValues(r: OverheadReadings): Record<string, number> {
   const writeOps = Math.max(0, r.afterStart.writeSyscalls - r.beforeStart.writeSyscalls);
   return {
-    cpu_time_start: (Math.max(0, r.afterStart.cpuTicks - r.beforeStart.cpuTicks) * 1000) / USER_HZ,
-    cpu_time_total: (r.end.cpuTicks * 1000) / USER_HZ,
+    cpu_time_start: Math.max(0, r.afterStart.cpuNs - r.beforeStart.cpuNs) / 1e6,
+    cpu_time_total: r.end.cpuNs / 1e6,
     peak_rss: r.end.peakRssBytes,
     write_bytes_start: Math.max(0, r.afterStart.writeBytes - r.beforeStart.writeBytes),
     write_ops_start: writeOps,

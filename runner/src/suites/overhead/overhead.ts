@@ -1,9 +1,8 @@
 import type { OverheadParameters } from '@runtime-bench/schemas';
-import { errorMessage } from '../../errors.ts';
 import { sleep } from '../../util/exec.ts';
-import { containerConfig, discardPod, timed } from '../pods.ts';
-import { errorsFor, startPod, type LivePod } from '../run-once.ts';
-import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from '../types.ts';
+import { metricNames, withPod } from '../kit.ts';
+import { containerConfig, timed } from '../pods.ts';
+import { InterruptedError, type Benchmark, type BenchmarkContext } from '../types.ts';
 import {
   findRuntimeRoots,
   overheadValues,
@@ -12,17 +11,6 @@ import {
   type ProcCounters,
 } from './attribution.ts';
 import { readCounters, readProcSnapshot } from './proc.ts';
-
-const METRICS = [
-  'cpu_time_start',
-  'cpu_time_total',
-  'peak_rss',
-  'write_bytes_start',
-  'write_ops_start',
-  'write_iops_start',
-  'ctx_switches_total',
-  'processes',
-];
 
 /** The runtime's processes for the pod right now, and their summed counters. */
 async function readRuntime(
@@ -104,15 +92,12 @@ export const overheadBenchmark: Benchmark<OverheadParameters> = {
     ],
   },
   parameters: (config) => config.parameters['overhead.runtime'],
-  async iterate(ctx, params): Promise<IterationOutcome> {
-    let pod: LivePod | undefined;
-    try {
-      pod = await startPod(ctx, 'overhead');
+  iterate: (ctx, params) =>
+    withPod(ctx, 'overhead', metricNames(overheadBenchmark.definition), async (pod) => {
       const before = await readRuntime(ctx, pod.id, []);
       const container = containerConfig(ctx, 'observed', params.command);
-      const live = pod;
       const { value: containerId, ms } = await timed(async () => {
-        const id = await ctx.cri.createContainer(live.id, container, live.config);
+        const id = await ctx.cri.createContainer(pod.id, container, pod.config);
         await ctx.cri.startContainer(id);
         return id;
       });
@@ -130,12 +115,5 @@ export const overheadBenchmark: Benchmark<OverheadParameters> = {
         processes: end.pids.length,
       });
       return { values, errors: {} };
-    } catch (error) {
-      if (error instanceof InterruptedError) throw error;
-      const message = errorMessage(error);
-      return { values: {}, errors: errorsFor(METRICS, message), failure: message };
-    } finally {
-      if (pod) await discardPod(ctx, pod.id);
-    }
-  },
+    }),
 };

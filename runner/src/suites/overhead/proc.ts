@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import {
   parseProcIo,
   parseProcStat,
+  parseSchedstat,
+  ticksToNs,
   parseProcStatus,
   type ProcCounters,
   type ProcEntry,
@@ -42,15 +44,24 @@ export async function readCounters(pid: number, proc = '/proc'): Promise<ProcCou
   const s = parseProcStat(stat);
   const io = parseProcIo((await maybe(() => readFile(join(dir, 'io'), 'utf8'))) ?? '');
   let ctxSwitches = 0;
+  let threadNs = 0;
+  let threadsTimed = true;
   for (const tid of (await maybe(() => readdir(join(dir, 'task')))) ?? []) {
     const t = await maybe(() => readFile(join(dir, 'task', tid, 'status'), 'utf8'));
     if (t) {
       const ts = parseProcStatus(t);
       ctxSwitches += ts.voluntary + ts.nonvoluntary;
     }
+    const sched = await maybe(() => readFile(join(dir, 'task', tid, 'schedstat'), 'utf8'));
+    if (sched) threadNs += parseSchedstat(sched);
+    else threadsTimed = false;
   }
+  // Own time in ns from the live threads' schedstat; a thread that already exited is only in the
+  // tick-rounded total, so the larger of the two is the better reading. Reaped helpers (the
+  // runc/crun the shim waited for) exist only as cutime/cstime ticks: the kernel keeps no finer sum.
+  const ownNs = threadsTimed ? Math.max(threadNs, ticksToNs(s.ownTicks)) : ticksToNs(s.ownTicks);
   return {
-    cpuTicks: s.ownTicks + s.childTicks,
+    cpuNs: ownNs + ticksToNs(s.childTicks),
     peakRssBytes: parseProcStatus(status).vmHwmBytes,
     writeBytes: io.writeBytes,
     writeSyscalls: io.syscw,

@@ -1,5 +1,9 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { describe, expect, test } from 'vitest';
+import { readCounters } from '../../../src/suites/overhead/proc.ts';
 import {
+  parseSchedstat,
   findRuntimeRoots,
   overheadValues,
   parseProcIo,
@@ -123,35 +127,41 @@ describe('attribution by PID tree', () => {
 });
 
 describe('overhead metrics', () => {
-  const zero = { cpuTicks: 0, peakRssBytes: 0, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 0 };
+  const zero = { cpuNs: 0, peakRssBytes: 0, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 0 };
 
   test('sum of counters', () => {
     expect(sumCounters([])).toEqual(zero);
     expect(
       sumCounters([
-        { ...zero, cpuTicks: 2, ctxSwitches: 5 },
-        { ...zero, cpuTicks: 3, peakRssBytes: 10 },
+        { ...zero, cpuNs: 2, ctxSwitches: 5 },
+        { ...zero, cpuNs: 3, peakRssBytes: 10 },
       ]),
-    ).toEqual({ ...zero, cpuTicks: 5, ctxSwitches: 5, peakRssBytes: 10 });
+    ).toEqual({ ...zero, cpuNs: 5, ctxSwitches: 5, peakRssBytes: 10 });
   });
 
-  test('start deltas, totals at the end, ticks in ms', () => {
+  test('start deltas, totals at the end, nanoseconds in ms', () => {
     const v = overheadValues({
-      beforeStart: { cpuTicks: 1, peakRssBytes: 100, writeBytes: 4096, writeSyscalls: 10, ctxSwitches: 50 },
+      beforeStart: {
+        cpuNs: 1_234_567,
+        peakRssBytes: 100,
+        writeBytes: 4096,
+        writeSyscalls: 10,
+        ctxSwitches: 50,
+      },
       afterStart: {
-        cpuTicks: 3,
+        cpuNs: 3_500_000,
         peakRssBytes: 200,
         writeBytes: 4096 + 45056,
         writeSyscalls: 68,
         ctxSwitches: 90,
       },
-      end: { cpuTicks: 4, peakRssBytes: 300, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 120 },
+      end: { cpuNs: 4_000_001, peakRssBytes: 300, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 120 },
       startSeconds: 0.08,
       processes: 1,
     });
     expect(v).toEqual({
-      cpu_time_start: 20,
-      cpu_time_total: 40,
+      cpu_time_start: 2.265433,
+      cpu_time_total: 4.000001,
       peak_rss: 300,
       write_bytes_start: 45056,
       write_ops_start: 58,
@@ -163,7 +173,7 @@ describe('overhead metrics', () => {
 
   test('a helper that exited between readings never makes a delta negative', () => {
     const v = overheadValues({
-      beforeStart: { ...zero, cpuTicks: 5, writeSyscalls: 9 },
+      beforeStart: { ...zero, cpuNs: 5e6, writeSyscalls: 9 },
       afterStart: zero,
       end: zero,
       startSeconds: 0,
@@ -173,4 +183,41 @@ describe('overhead metrics', () => {
     expect(v.write_ops_start).toBe(0);
     expect(v.write_iops_start).toBe(0);
   });
+});
+
+describe('CPU time below the 10 ms tick', () => {
+  test('schedstat: the first field, in ns', () => {
+    expect(parseSchedstat('123456789 70301 12\n')).toBe(123456789);
+    expect(() => parseSchedstat('')).toThrow(/not a schedstat line/);
+  });
+
+  test(
+    "a real process's CPU time from /proc agrees with its own getrusage to well under a tick",
+    { timeout: 60_000 },
+    async () => {
+      // The child burns about 37 ms of CPU, prints what the kernel tells it (all threads, µs),
+      // is read, then prints it again when asked: the reading lies between its two reports.
+      const child = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const t = process.hrtime.bigint(); let x = 0; while (process.hrtime.bigint() - t < 37_000_000n) x += Math.sqrt(x + 1);
+           const used = () => { const u = process.cpuUsage(); return u.user + u.system; };
+           console.log(used()); process.stdin.once('data', () => { console.log(used()); process.exit(0); });`,
+        ],
+        { stdio: ['pipe', 'pipe', 'inherit'] },
+      );
+      try {
+        const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+        const before = Number((await lines.next()).value) / 1000;
+        const readMs = (await readCounters(child.pid!))!.cpuNs / 1e6;
+        child.stdin.write('\n');
+        const after = Number((await lines.next()).value) / 1000;
+        expect(readMs).toBeGreaterThanOrEqual(before - 0.5);
+        expect(readMs).toBeLessThanOrEqual(after + 0.5);
+      } finally {
+        child.kill();
+      }
+    },
+  );
 });

@@ -73,7 +73,7 @@ describe('limits.cpu.scaling on a runtime that refuses UpdateContainerResources'
     const ctx: BenchmarkContext = {
       cri: fakeCri(calls),
       target: { id: 'fake/runsc', handler: 'runsc' },
-      images: { pause: 'p', bench: 'b' },
+      images: { pause: 'p', bench: 'b', large: 'l' },
       runId: 'r',
       logDir: '/nonexistent',
       tracker,

@@ -1,0 +1,123 @@
+// Noticing that a CRI endpoint died mid-run (its daemon killed, its socket removed), so that the run
+// stops within seconds and says why instead of recording every remaining repetition as a connection
+// error. Runtime-agnostic: it needs only the socket path and, for a local stack, the daemon's pid
+// that the stack state records (containerd or crio alike). The decisions are pure functions; the
+// watcher only gathers observations.
+import { existsSync, readFileSync } from 'node:fs';
+import type { CriClient } from '../cri/types.ts';
+import { CriCallError } from '../cri/types.ts';
+import { errorMessage } from '../errors.ts';
+import { processAlive } from '../util/exec.ts';
+
+/** gRPC status UNAVAILABLE: the channel could not reach the server at all. */
+const GRPC_UNAVAILABLE = 14;
+
+/** What crictl (and gRPC's own messages) say when nothing answers on the socket. */
+const UNREACHABLE =
+  /code = Unavailable|connection refused|ECONNREFUSED|no such file or directory|ENOENT|connect endpoint|error while dialing|failed to connect/i;
+
+/** Is this a failure to reach the endpoint at all, rather than the runtime answering with an error? */
+export function isConnectionError(error: unknown): boolean {
+  if (error instanceof CriCallError && error.grpcCode === GRPC_UNAVAILABLE) return true;
+  return UNREACHABLE.test(errorMessage(error));
+}
+
+export interface EndpointObservation {
+  socket: string;
+  socketExists: boolean;
+  /** The daemon's pid and whether it still runs; null when the endpoint is not ours (no pid). */
+  daemon: { pid: number; alive: boolean } | null;
+  /** Calls in a row that could not reach the endpoint (any success resets it). */
+  consecutiveConnectionErrors: number;
+}
+
+/** Consecutive unreachable calls after which an endpoint counts as dead even without a pid to check. */
+export const DEAD_AFTER_CONNECTION_ERRORS = 3;
+
+/** Why the endpoint is dead, or null while it may be alive. */
+export function deathCause(o: EndpointObservation, threshold = DEAD_AFTER_CONNECTION_ERRORS): string | null {
+  if (o.daemon && !o.daemon.alive) return `the CRI daemon (pid ${o.daemon.pid}) of ${o.socket} is gone`;
+  if (!o.socketExists) return `the CRI socket ${o.socket} is gone`;
+  if (o.consecutiveConnectionErrors >= threshold)
+    return `${o.consecutiveConnectionErrors} CRI calls in a row could not reach ${o.socket}`;
+  return null;
+}
+
+/** Alive and not a zombie waiting to be reaped. */
+export function daemonAlive(pid: number): boolean {
+  if (!processAlive(pid)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+export interface EndpointWatch {
+  /** The client to use: the same calls, each one counted. */
+  client: CriClient;
+  /** Why the endpoint died, once it did. */
+  readonly cause: string | null;
+  stop(): void;
+}
+
+/**
+ * Watches one endpoint: checks the daemon and the socket every `intervalMs` and counts the
+ * client's unreachable calls; calls `onDead(cause)` once when the endpoint is dead.
+ */
+export function watchEndpoint(
+  client: CriClient,
+  socket: string,
+  pid: number | null,
+  onDead: (cause: string) => void,
+  intervalMs = 500,
+): EndpointWatch {
+  let errorsInARow = 0;
+  let cause: string | null = null;
+  const check = (): void => {
+    if (cause) return;
+    cause = deathCause({
+      socket,
+      socketExists: existsSync(socket),
+      daemon: pid === null ? null : { pid, alive: daemonAlive(pid) },
+      consecutiveConnectionErrors: errorsInARow,
+    });
+    if (cause) {
+      clearInterval(timer);
+      onDead(cause);
+    }
+  };
+  const timer = setInterval(check, intervalMs);
+  timer.unref();
+  const counted = new Proxy(client, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function' || key === 'close') return value;
+      return (...args: unknown[]): unknown => {
+        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (!(result instanceof Promise)) return result;
+        return result.then(
+          (v: unknown) => {
+            errorsInARow = 0;
+            return v;
+          },
+          (error: unknown) => {
+            if (isConnectionError(error)) {
+              errorsInARow++;
+              check();
+            }
+            throw error;
+          },
+        );
+      };
+    },
+  });
+  return {
+    client: counted,
+    get cause() {
+      return cause;
+    },
+    stop: () => clearInterval(timer),
+  };
+}

@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { CriCallError, type CriClient } from '../../../src/cri/types.ts';
+import { deathCause, isConnectionError, watchEndpoint } from '../../../src/run/liveness.ts';
+
+describe('isConnectionError', () => {
+  test.each([
+    // grpc-js, containerd killed (socket file left behind)
+    [
+      new CriCallError('Version', 'No connection established. Last error: connect ECONNREFUSED /s.sock', 14),
+      true,
+    ],
+    // grpc-js, socket removed
+    [new CriCallError('Version', 'No connection established. Last error: connect ENOENT /s.sock', 14), true],
+    // crictl 1.34 against a dead socket
+    [
+      new CriCallError(
+        'RunPodSandbox',
+        'run pod sandbox: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /s.sock: connect: connection refused"',
+      ),
+      true,
+    ],
+    // the runtime answered: not a connection problem
+    [new CriCallError('CreateContainer', 'failed to create containerd container: image not found', 2), false],
+    [new CriCallError('StopContainer', 'context deadline exceeded', 4), false],
+    [new Error('sysbench exited with 1'), false],
+  ])('%s → %s', (error, expected) => {
+    expect(isConnectionError(error)).toBe(expected);
+  });
+});
+
+describe('deathCause', () => {
+  const alive = {
+    socket: '/s.sock',
+    socketExists: true,
+    daemon: { pid: 7, alive: true },
+    consecutiveConnectionErrors: 0,
+  };
+  test.each([
+    [alive, null],
+    [{ ...alive, daemon: { pid: 7, alive: false } }, /daemon \(pid 7\) of \/s\.sock is gone/],
+    [{ ...alive, socketExists: false }, /socket \/s\.sock is gone/],
+    [{ ...alive, daemon: null, consecutiveConnectionErrors: 2 }, null],
+    [{ ...alive, daemon: null, consecutiveConnectionErrors: 3 }, /3 CRI calls in a row/],
+  ])('%j', (observation, expected) => {
+    const cause = deathCause(observation);
+    if (expected === null) expect(cause).toBeNull();
+    else expect(cause).toMatch(expected);
+  });
+});
+
+/** A client whose version() fails or succeeds as told; only what the watch touches. */
+function scriptedClient(answers: (Error | null)[]): CriClient {
+  return {
+    transport: 'grpc',
+    endpoint: 'unix:///s.sock',
+    version: () => {
+      const a = answers.shift();
+      return a
+        ? Promise.reject(a)
+        : Promise.resolve({ version: '', runtimeName: '', runtimeVersion: '', runtimeApiVersion: '' });
+    },
+    close: () => undefined,
+  } as unknown as CriClient;
+}
+
+describe('watchEndpoint', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rb-liveness-'));
+  const socket = join(dir, 'cri.sock');
+  writeFileSync(socket, '');
+
+  test('three unreachable calls in a row make an endpoint without a pid dead; a success in between resets', async () => {
+    const refused = new CriCallError('Version', 'connect ECONNREFUSED', 14);
+    const causes: string[] = [];
+    const w = watchEndpoint(
+      scriptedClient([refused, refused, null, refused, refused, refused]),
+      socket,
+      null,
+      (c) => causes.push(c),
+    );
+    for (let i = 0; i < 6; i++) await w.client.version().catch(() => undefined);
+    w.stop();
+    expect(causes).toEqual([`3 CRI calls in a row could not reach ${socket}`]);
+    expect(w.cause).toBe(causes[0]);
+  });
+
+  test(
+    'the daemon killed with SIGKILL: dead at the next check, reported once',
+    { timeout: 20_000 },
+    async () => {
+      const daemon = spawn('sleep', ['600'], { stdio: 'ignore' });
+      const causes: string[] = [];
+      let stop = (): void => undefined;
+      const dead = new Promise<void>((resolve) => {
+        const w = watchEndpoint(
+          scriptedClient([]),
+          socket,
+          daemon.pid!,
+          (c) => {
+            causes.push(c);
+            resolve();
+          },
+          50,
+        );
+        stop = () => w.stop();
+      });
+      expect(causes).toEqual([]);
+      daemon.kill('SIGKILL');
+      await dead;
+      stop();
+      expect(causes).toEqual([`the CRI daemon (pid ${daemon.pid}) of ${socket} is gone`]);
+    },
+  );
+
+  test('the socket removed: dead', { timeout: 20_000 }, async () => {
+    const gone = join(dir, 'gone.sock');
+    writeFileSync(gone, '');
+    const cause = new Promise<string>((resolve) => {
+      const w = watchEndpoint(
+        scriptedClient([]),
+        gone,
+        null,
+        (c) => {
+          w.stop();
+          resolve(c);
+        },
+        50,
+      );
+    });
+    rmSync(gone);
+    expect(await cause).toBe(`the CRI socket ${gone} is gone`);
+  });
+});

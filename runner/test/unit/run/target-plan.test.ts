@@ -1,0 +1,110 @@
+import { describe, expect, test } from 'vitest';
+import { ConfigSchema } from '@runtime-bench/schemas';
+import {
+  describeEndpoint,
+  endpointLabels,
+  planEndpoints,
+  resolveHandlers,
+} from '../../../src/run/target-plan.ts';
+import type { StackState } from '../../../src/stack/state.ts';
+
+const config = (targets: unknown[]) => ConfigSchema.parse({ targets });
+
+describe('endpointLabels', () => {
+  test.each([
+    [[{ cri: 'containerd' }], ['containerd']],
+    [
+      [{ cri: 'containerd', name: 'prod' }, { cri: 'containerd' }],
+      ['prod', 'containerd'],
+    ],
+    // Same CRI, different transports: the transport tells them apart.
+    [
+      [
+        { cri: 'containerd', transport: 'grpc' },
+        { cri: 'containerd', transport: 'crictl' },
+      ],
+      ['containerd-grpc', 'containerd-crictl'],
+    ],
+    // Same CRI and transport (two stacks): numbered by position.
+    [
+      [
+        { cri: 'containerd', stack: 'a' },
+        { cri: 'containerd', stack: 'b' },
+      ],
+      ['containerd-1', 'containerd-2'],
+    ],
+    // Two of three share a transport: those two are numbered, the third is named by its transport.
+    [
+      [
+        { cri: 'containerd', stack: 'a' },
+        { cri: 'containerd', stack: 'b' },
+        { cri: 'containerd', stack: 'c', transport: 'crictl' },
+      ],
+      ['containerd-1', 'containerd-2', 'containerd-crictl'],
+    ],
+    [
+      [{ cri: 'containerd' }, { cri: 'cri-o' }],
+      ['containerd', 'cri-o'],
+    ],
+  ])('%j → %j', (targets, labels) => {
+    expect(endpointLabels(config(targets).targets)).toEqual(labels);
+  });
+});
+
+describe('planEndpoints', () => {
+  test('an endpoint loses its scheme; a target without one uses the stack "default"', () => {
+    const plans = planEndpoints(
+      config([{ endpoint: 'unix:///run/x.sock', handlers: ['runc'] }, { transport: 'crictl' }]),
+    );
+    expect(plans.map((p) => p.source)).toEqual([
+      { kind: 'endpoint', socket: '/run/x.sock' },
+      { kind: 'stack', name: 'default' },
+    ]);
+    expect(plans.map((p) => [p.label, p.transport])).toEqual([
+      ['containerd-grpc', 'grpc'],
+      ['containerd-crictl', 'crictl'],
+    ]);
+  });
+});
+
+const stack = {
+  name: 's',
+  containerd: { path: '/usr/bin/containerd', version: '2.1.0', configVersion: 3 },
+  imageComponents: [],
+  handlers: [
+    { name: 'runc', kind: 'runc', binary: '/usr/bin/runc', version: '1.2', versionOutput: 'runc 1.2' },
+  ],
+  skippedHandlers: [{ name: 'youki', binary: '/x/youki', reason: 'not installed' }],
+} as unknown as StackState;
+
+describe('resolveHandlers and describeEndpoint', () => {
+  const [plan] = planEndpoints(config([{ stack: 's', handlers: ['runc'] }]));
+  test('a listed handler the stack skipped names the field and the reason', () => {
+    const [bad] = planEndpoints(config([{ stack: 's', handlers: ['runc', 'youki'] }]));
+    expect(() => resolveHandlers(bad!, stack)).toThrow(/targets\[0\]\.handlers\[1\].*youki.*not installed/);
+    expect(() => resolveHandlers({ ...plan!, handlers: 'all' }, null)).toThrow(/targets\[0\]\.handlers/);
+    expect(resolveHandlers({ ...plan!, handlers: 'all' }, stack)).toEqual(['runc']);
+  });
+  test('one target per handler, ids from the label, the CRI version parsed', () => {
+    const d = describeEndpoint(
+      plan!,
+      '/run/c.sock',
+      { version: '0.1.0', runtimeName: 'containerd', runtimeVersion: 'v2.1.0', runtimeApiVersion: 'v1' },
+      stack,
+      [{ name: 'runc', oci: { name: 'runc', version: '1.2', path: '/usr/bin/runc' } }],
+    );
+    expect(d.targets.map((t) => t.record)).toEqual([
+      {
+        id: 'containerd/runc',
+        cri: { name: 'containerd', version: '2.1.0', apiVersion: 'v1', endpoint: 'unix:///run/c.sock' },
+        handler: 'runc',
+        oci: { name: 'runc', version: '1.2', path: '/usr/bin/runc' },
+        transport: 'grpc',
+      },
+    ]);
+    expect(d.components.map((c) => `${c.role}:${c.name}@${c.version}`)).toEqual([
+      'cri:containerd@2.1.0',
+      'oci:runc@1.2',
+    ]);
+  });
+});
