@@ -6,6 +6,7 @@ import { executeRun } from '../run/execute.ts';
 import { problemLines, summaryTable } from '../run/report.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
 import { writeResultFile, serializeResult } from '../results/io.ts';
+import { sanitizeTerminal } from '../format/escape.ts';
 
 interface RunOpts {
   config: string;
@@ -22,13 +23,18 @@ export function resultPathInDataDir(dataDir: string, runId: string, startedAt: s
 
 function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
   return (e) => {
-    const what = `${e.target}  ${e.benchmark}  run ${e.repetition}/${e.repetitions}${e.warmup ? ' (warm-up)' : ''}`;
+    // Target ids come from the config: never let them drive the terminal.
+    const what = sanitizeTerminal(
+      `${e.target}  ${e.benchmark}  run ${e.repetition}/${e.repetitions}${e.warmup ? ' (warm-up)' : ''}`,
+    );
     if (!e.outcome) {
       if (tty) process.stderr.write(`\r\x1b[2K${what}`);
       return;
     }
     if (e.outcome.failure)
-      process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${what}: error: ${e.outcome.failure}\n`);
+      process.stderr.write(
+        `${tty ? '\r\x1b[2K' : ''}${what}: error: ${sanitizeTerminal(e.outcome.failure)}\n`,
+      );
     else if (!tty) process.stderr.write(`${what}: ok\n`);
   };
 }
@@ -70,7 +76,7 @@ export function registerRun(program: Command): void {
           config,
           signal: controller.signal,
           onProgress: opts.json ? () => undefined : progressPrinter(tty),
-          log: (line) => process.stderr.write(`${line}\n`),
+          log: (line) => process.stderr.write(`${sanitizeTerminal(line, { multiline: true })}\n`),
         });
         if (tty) process.stderr.write('\r\x1b[2K');
         const path = opts.out ?? resultPathInDataDir(opts.dataDir!, result.runId, result.startedAt);
@@ -80,7 +86,11 @@ export function registerRun(program: Command): void {
         } else {
           console.log(summaryTable(result));
           for (const line of problemLines(result)) console.log(line);
-          console.log(`\nresult ${result.runId} (${result.status}) written to ${path}`);
+          console.log(
+            sanitizeTerminal(`\nresult ${result.runId} (${result.status}) written to ${path}`, {
+              multiline: true,
+            }),
+          );
         }
         if (result.status === 'incomplete') {
           const signal = controller.signal.reason as string;

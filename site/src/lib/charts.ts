@@ -1,7 +1,7 @@
 // Chart specifications: the small, serialisable series a page hands to its <rb-chart> elements.
 // Built here (pure, tested) so that the browser code only draws.
-import type { BenchmarkView, DistributionRow, RuntimeFamily, TimeSeries, VersionChart } from './aggregate.ts';
-import { percentChange } from './aggregate.ts';
+import type { BenchmarkView, DistributionRow, TimeSeries, VersionChart } from './views/benchmark.ts';
+import { percentChange, type RuntimeFamily } from './views/runtime.ts';
 
 export interface ChartPoint {
   /** category index (line/strip charts) or epoch milliseconds (time charts) */

@@ -1,15 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { hostClassOf } from '@runtime-bench/schemas';
-import {
-  benchmarkView,
-  buildIndex,
-  comboLabel,
-  isSynthetic,
-  overview,
-  percentChange,
-  runtimes,
-  runtimeView,
-} from '../../src/lib/aggregate.ts';
+import { buildIndex, comboLabel, isSynthetic } from '../../src/lib/site-index.ts';
+import { benchmarkView } from '../../src/lib/views/benchmark.ts';
+import { overview } from '../../src/lib/views/overview.ts';
+import { percentChange, runtimes, runtimeView } from '../../src/lib/views/runtime.ts';
 import { slugify } from '../../src/lib/slug.ts';
 import { loaded, makeRun, spread } from './fixtures.ts';
 

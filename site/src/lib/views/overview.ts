@@ -1,0 +1,116 @@
+// The overview: the latest comparison matrix per host class. Pure.
+import type { MedianInterval } from '../intervals.ts';
+import { medianInterval } from '../intervals.ts';
+import { compareWithBest, type Verdict } from '../significance.ts';
+import {
+  comboLabel,
+  type ComboRef,
+  type HostClassInfo,
+  type MetricInfo,
+  type Observation,
+  type RunMeta,
+  type SiteIndex,
+} from '../site-index.ts';
+
+export interface MatrixColumn extends ComboRef {
+  label: string;
+  run: RunMeta;
+}
+
+export type MatrixCell =
+  | { kind: 'missing' }
+  | { kind: 'status'; status: Observation['status']; reason: string | undefined }
+  | {
+      kind: 'value';
+      status: Observation['status'];
+      reason: string | undefined;
+      median: number;
+      n: number;
+      errors: number;
+      interval: MedianInterval | null;
+      verdict: Verdict;
+    };
+
+export interface MatrixRow {
+  metric: MetricInfo;
+  cells: MatrixCell[];
+}
+
+export interface MatrixFamily {
+  benchmark: string;
+  description: string;
+  rows: MatrixRow[];
+}
+
+export interface HostMatrix {
+  host: HostClassInfo;
+  columns: MatrixColumn[];
+  families: MatrixFamily[];
+}
+
+/**
+ * For each host class, the newest run of each combination forms a column; each row is one metric
+ * with the median of that run's samples. The best cell of a row (by the metric's direction,
+ * among cells whose benchmark status is "ok") is marked, every other ok cell is tested against it
+ * (see compareWithBest), and cells without samples carry their status and reason.
+ */
+export function overview(index: SiteIndex): HostMatrix[] {
+  const byKey = new Map<string, Observation>();
+  const latest = new Map<string, Map<string, Observation>>(); // host → combo → newest observation
+  for (const o of index.observations) {
+    byKey.set(`${o.run}\u0000${o.combo}\u0000${o.metricKey}`, o);
+    let combos = latest.get(o.hostClassId);
+    if (!combos) latest.set(o.hostClassId, (combos = new Map()));
+    const prev = combos.get(o.combo);
+    if (!prev || o.run > prev.run) combos.set(o.combo, o);
+  }
+  return index.hostClasses.map((host) => {
+    const columns: MatrixColumn[] = [...(latest.get(host.id)?.values() ?? [])]
+      .map((o) => {
+        const ref: ComboRef = {
+          combo: o.combo,
+          criName: o.criName,
+          criVersion: o.criVersion,
+          ociName: o.ociName,
+          ociVersion: o.ociVersion,
+          handler: o.handler,
+        };
+        return { ...ref, label: comboLabel(ref), run: index.runs[o.run]! };
+      })
+      .sort((a, b) => a.criName.localeCompare(b.criName) || a.handler.localeCompare(b.handler));
+    const present = new Set(
+      index.observations.filter((o) => o.hostClassId === host.id).map((o) => o.metricKey),
+    );
+    const families: MatrixFamily[] = [];
+    for (const metric of index.metrics) {
+      if (!present.has(metric.key)) continue;
+      const found = columns.map((c) => byKey.get(`${c.run.index}\u0000${c.combo}\u0000${metric.key}`));
+      const competing = found.map((o) => (o && o.status === 'ok' ? o.samples : []));
+      const verdicts = compareWithBest(competing, metric.direction);
+      const cells: MatrixCell[] = found.map((o, i): MatrixCell => {
+        if (!o) return { kind: 'missing' };
+        if (o.samples.length === 0) return { kind: 'status', status: o.status, reason: o.reason };
+        return {
+          kind: 'value',
+          status: o.status,
+          reason: o.reason,
+          median: o.median!,
+          n: o.samples.length,
+          errors: o.errors,
+          interval: medianInterval(o.samples),
+          verdict:
+            o.status === 'ok'
+              ? verdicts[i]!
+              : { kind: 'untested', why: `benchmark status is "${o.status}": not compared` },
+        };
+      });
+      let family = families.at(-1);
+      if (!family || family.benchmark !== metric.benchmark) {
+        family = { benchmark: metric.benchmark, description: metric.benchmarkDescription, rows: [] };
+        families.push(family);
+      }
+      family.rows.push({ metric, cells });
+    }
+    return { host, columns, families };
+  });
+}
