@@ -93,7 +93,10 @@ interface Pool {
 function versionPools(obs: readonly Observation[], kind: 'cri' | 'oci'): Map<string, Map<string, Pool>> {
   const pools = new Map<string, Map<string, Pool>>();
   for (const o of obs) {
-    const key = `${o.hostClassId}\u0000${o.criName}\u0000${o.ociName}`;
+    // The partner's version is part of the key: a trend over runc versions is only drawn across
+    // runs with the same containerd version, so a containerd upgrade never reads as a runc change.
+    const partnerVersion = kind === 'cri' ? o.ociVersion : o.criVersion;
+    const key = `${o.hostClassId}\u0000${o.criName}\u0000${o.ociName}\u0000${partnerVersion}`;
     const version = kind === 'cri' ? o.criVersion : o.ociVersion;
     let byVersion = pools.get(key);
     if (!byVersion) pools.set(key, (byVersion = new Map()));
@@ -125,14 +128,19 @@ function versionCharts(obs: readonly Observation[]): VersionChart[] {
     const byRuntime = new Map<string, VersionSeries[]>();
     const versions = new Map<string, Set<string>>();
     for (const [key, byVersion] of versionPools(obs, kind)) {
-      const [hostClassId, criName, ociName] = key.split('\u0000') as [string, string, string];
+      const [hostClassId, criName, ociName, partnerVersion] = key.split('\u0000') as [
+        string,
+        string,
+        string,
+        string,
+      ];
       const runtime = kind === 'cri' ? criName : ociName;
       const ordered = [...byVersion.keys()].sort(compareVersions);
       const series: VersionSeries = {
         hostClassId,
         criName,
         ociName,
-        partner: kind === 'cri' ? ociName : criName,
+        partner: `${kind === 'cri' ? ociName : criName} ${partnerVersion}`,
         points: ordered.map((v) => versionPoint(v, byVersion.get(v)!)),
       };
       const list = byRuntime.get(runtime) ?? [];

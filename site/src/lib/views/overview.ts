@@ -29,7 +29,35 @@ export type MatrixCell =
       errors: number;
       interval: MedianInterval | null;
       verdict: Verdict;
+      /** how this cell stands against the row's best ok cell, for the one-line display */
+      relation: Relation;
     };
+
+/**
+ * A cell against the row's best: the best itself (only when no other cell has the same median:
+ * ties are not "best"), a ratio of medians, or — when the best median is 0 and a ratio would be
+ * infinite — the absolute difference. `none` when the cell was not compared (status not ok).
+ */
+export type Relation =
+  | { kind: 'best' }
+  | { kind: 'tie' }
+  | { kind: 'ratio'; ratio: number }
+  | { kind: 'difference'; difference: number }
+  | { kind: 'none' };
+
+/** The relation of a median to the row's best median (best null: nothing to compare with). */
+export function relationTo(
+  median: number,
+  best: number | null,
+  tiedBest: boolean,
+  isBest: boolean,
+): Relation {
+  if (best === null) return { kind: 'none' };
+  if (isBest) return tiedBest ? { kind: 'tie' } : { kind: 'best' };
+  if (median === best) return { kind: 'tie' };
+  if (best === 0 || !Number.isFinite(median / best)) return { kind: 'difference', difference: median - best };
+  return { kind: 'ratio', ratio: median / best };
+}
 
 export interface MatrixRow {
   metric: MetricInfo;
@@ -87,6 +115,11 @@ export function overview(index: SiteIndex): HostMatrix[] {
       const found = columns.map((c) => byKey.get(`${c.run.index}\u0000${c.combo}\u0000${metric.key}`));
       const competing = found.map((o) => (o && o.status === 'ok' ? o.samples : []));
       const verdicts = compareWithBest(competing, metric.direction);
+      const bestIndex = verdicts.findIndex((v) => v.kind === 'best');
+      const bestMedian = bestIndex >= 0 ? found[bestIndex]!.median : null;
+      const tiedBest =
+        bestMedian !== null &&
+        found.some((o, i) => i !== bestIndex && o?.status === 'ok' && o.median === bestMedian);
       const cells: MatrixCell[] = found.map((o, i): MatrixCell => {
         if (!o) return { kind: 'missing' };
         if (o.samples.length === 0) return { kind: 'status', status: o.status, reason: o.reason };
@@ -102,6 +135,10 @@ export function overview(index: SiteIndex): HostMatrix[] {
             o.status === 'ok'
               ? verdicts[i]!
               : { kind: 'untested', why: `benchmark status is "${o.status}": not compared` },
+          relation:
+            o.status === 'ok'
+              ? relationTo(o.median!, bestMedian, tiedBest, i === bestIndex)
+              : { kind: 'none' },
         };
       });
       let family = families.at(-1);
