@@ -33,9 +33,12 @@ class RbMatrix extends HTMLElement {
     };
     for (const body of Array.from(table.tBodies)) {
       const rows = Array.from(body.rows).filter((r) => !r.classList.contains('family'));
+      // Cells without a compared value (not run, failed, …) stay at the bottom either way.
+      const missing = (k: number | string) => k === Number.MAX_SAFE_INTEGER;
       rows.sort((a, b) => {
         const ka = key(a);
         const kb = key(b);
+        if (missing(ka) !== missing(kb)) return missing(ka) ? 1 : -1;
         const c = typeof ka === 'string' ? ka.localeCompare(kb as string) : ka - (kb as number);
         return ascending ? c : -c;
       });

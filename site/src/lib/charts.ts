@@ -157,9 +157,9 @@ export function runtimeFamilySpec(
   if (rows.length === 0) return null;
   return coloured({
     kind: 'category',
-    title: family.benchmark,
+    title: `${family.benchmark} (each line: one partner version)`,
     xLabel: `${runtime} version`,
-    yLabel: 'Δ median vs the oldest version with the same partner version (%)',
+    yLabel: 'Δ median vs oldest version (%)',
     unit: '',
     labels: family.versions,
     datasets: rows.map((r) => {
