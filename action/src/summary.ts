@@ -2,6 +2,7 @@
 // metric) and annotations for what failed. Building rows is pure; `writeSummary` is the only part
 // that talks to the actions toolkit.
 import * as core from '@actions/core';
+import { escapeHtml, escapeMarkdown, formatValue, markdownTable } from '@runtime-bench/runner/format';
 import type { RunResult } from '@runtime-bench/schemas';
 import { timingsMarkdown, type Timing } from './timings.ts';
 
@@ -15,14 +16,6 @@ export interface Annotation {
   level: 'error' | 'warning';
   title: string;
   message: string;
-}
-
-/** Formats a number with 3 significant digits, without exponent noise for the usual ranges. */
-export function fmt(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  const abs = Math.abs(value);
-  if (abs !== 0 && (abs >= 1e6 || abs < 1e-3)) return value.toExponential(2);
-  return Number(value.toPrecision(3)).toString();
 }
 
 /** One table per benchmark, rows per target × metric, in the order of the result file. */
@@ -59,9 +52,9 @@ export function benchmarkTables(result: RunResult): BenchmarkTable[] {
         r.target,
         handler,
         `${m.name} (${m.unit}, ${m.direction} is better)`,
-        s ? fmt(s.median) : '—',
-        s ? fmt(s.p90) : '—',
-        s ? `${fmt(s.min)}–${fmt(s.max)}` : '—',
+        s ? formatValue(s.median, m.unit) : '—',
+        s ? formatValue(s.p90, m.unit) : '—',
+        s ? `${formatValue(s.min, m.unit)}–${formatValue(s.max, m.unit)}` : '—',
         String(s?.n ?? 0),
         m.errors.count === 0 ? '0' : `${m.errors.count}: ${m.errors.messages[0] ?? ''}`,
         status,
@@ -102,25 +95,19 @@ export function summaryMarkdown(
   const lines: string[] = ['# runtime-bench results', ''];
   for (const { file, result } of results) {
     lines.push(
-      `Run \`${result.runId}\` (${result.status}) on ${result.host.cpuModel}, ${result.host.cpus} CPU, Linux ${result.host.kernel} — \`${file}\``,
+      escapeMarkdown(
+        `Run ${result.runId} (${result.status}) on ${result.host.cpuModel}, ${result.host.cpus} CPU, Linux ${result.host.kernel} — ${file}`,
+      ),
       '',
     );
     for (const t of benchmarkTables(result)) {
-      lines.push(
-        `## ${t.benchmark}`,
-        '',
-        `| ${t.header.join(' | ')} |`,
-        `|${t.header.map(() => '---').join('|')}|`,
-      );
-      for (const row of t.rows)
-        lines.push(`| ${row.map((c) => c.replace(/\|/g, '\\|').replace(/\n/g, ' ')).join(' | ')} |`);
-      lines.push('');
+      lines.push(`## ${t.benchmark}`, '', markdownTable(t.header, t.rows), '');
     }
   }
   lines.push(
     regressions.length === 0
       ? 'No regressions against the baseline.'
-      : `## Regressions\n\n${regressions.map((r) => `- ${r}`).join('\n')}`,
+      : `## Regressions\n\n${regressions.map((r) => `- ${escapeMarkdown(r)}`).join('\n')}`,
     '',
   );
   if (timings.length > 0) lines.push(timingsMarkdown(timings));
@@ -135,15 +122,18 @@ export async function writeSummary(
 ): Promise<void> {
   core.summary.addHeading('runtime-bench results', 1);
   for (const { file, result } of results) {
+    // The toolkit writes table cells and raw text into the summary's HTML as they are: escape.
     core.summary.addRaw(
-      `Run ${result.runId} (${result.status}), ${result.host.cpuModel}, ${result.host.cpus} CPU, Linux ${result.host.kernel}: ${file}`,
+      escapeHtml(
+        `Run ${result.runId} (${result.status}), ${result.host.cpuModel}, ${result.host.cpus} CPU, Linux ${result.host.kernel}: ${file}`,
+      ),
       true,
     );
     for (const t of benchmarkTables(result)) {
       core.summary.addHeading(t.benchmark, 2);
       const rows: Parameters<typeof core.summary.addTable>[0] = [
-        t.header.map((h) => ({ data: h, header: true })),
-        ...t.rows,
+        t.header.map((h) => ({ data: escapeHtml(h), header: true })),
+        ...t.rows.map((r) => r.map(escapeHtml)),
       ];
       core.summary.addTable(rows);
     }
@@ -151,9 +141,9 @@ export async function writeSummary(
       (a.level === 'error' ? core.error : core.warning)(a.message, { title: a.title });
   }
   if (regressions.length > 0) {
-    core.summary.addHeading('Regressions', 2).addList(regressions);
+    core.summary.addHeading('Regressions', 2).addList(regressions.map(escapeHtml));
     for (const r of regressions) core.error(r, { title: 'runtime-bench regression' });
   } else core.summary.addRaw('No regressions against the baseline.', true);
-  if (timings.length > 0) core.summary.addRaw(`\n${timingsMarkdown(timings)}`, true);
+  if (timings.length > 0) core.summary.addRaw(`\n${escapeHtml(timingsMarkdown(timings))}`, true);
   await core.summary.write();
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { sampleRunResult } from '../../schemas/test/sample.ts';
-import { annotationsFor, benchmarkTables, fmt, summaryMarkdown, writeSummary } from '../src/summary.ts';
+import { annotationsFor, benchmarkTables, summaryMarkdown, writeSummary } from '../src/summary.ts';
 import { regressionLines } from '../src/regressions.ts';
 
 const failing = () => {
@@ -20,13 +20,6 @@ const failing = () => {
 };
 
 describe('job summary', () => {
-  test.each([
-    [5.1, '5.1'],
-    [1234.5678, '1230'],
-    [0.0001234, '1.23e-4'],
-    [0, '0'],
-  ])('fmt(%s) = %s', (v, s) => expect(fmt(v)).toBe(s));
-
   test('one table per benchmark, a row per target × metric with median, spread, n, errors, status', () => {
     const tables = benchmarkTables(failing());
     expect(tables).toHaveLength(1);
@@ -35,9 +28,9 @@ describe('job summary', () => {
         'containerd/runc',
         'runc (runc 1.1.5)',
         'CreateContainer (ms, lower is better)',
-        '5.1',
-        '5.26',
-        '4.9–5.3',
+        '5.1 ms',
+        '5.26 ms',
+        '4.9 ms–5.3 ms',
         '5',
         '0',
         'ok',
@@ -78,6 +71,16 @@ describe('job summary', () => {
     expect(summaryMarkdown([{ file: 'r.json', result: r }], [])).toContain('failed: a \\| b |');
   });
 
+  test('markup in target ids, reasons and host fields never reaches the Markdown summary as HTML', () => {
+    const evil = '</script><script>alert(1)</script>';
+    const r = failing();
+    r.results[1]!.reason = evil;
+    r.host.cpuModel = evil;
+    const md = summaryMarkdown([{ file: 'r.json', result: r }], [evil]);
+    expect(md).not.toContain('<script');
+    expect(md).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
   test('writeSummary writes the table to GITHUB_STEP_SUMMARY through the toolkit', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rb-summary-'));
     const file = join(dir, 'summary.md');
@@ -85,6 +88,10 @@ describe('job summary', () => {
     const saved = process.env.GITHUB_STEP_SUMMARY;
     process.env.GITHUB_STEP_SUMMARY = file;
     try {
+      // The toolkit's summary caches its file: one test writes it, with markup in the input.
+      const evil = '</script><script>alert(1)</script>';
+      const result = sampleRunResult();
+      result.host.cpuModel = evil;
       const out: string[] = [];
       const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
         out.push(String(chunk));
@@ -92,20 +99,22 @@ describe('job summary', () => {
       });
       const timings = [{ step: 'setup', seconds: 5.5, note: '' }];
       try {
-        await writeSummary([{ file: 'r.json', result: sampleRunResult() }], ['x on y: +10.0 %'], timings);
+        await writeSummary([{ file: 'r.json', result }], ['x on y: +10.0 %', evil], timings);
       } finally {
         spy.mockRestore();
       }
       // Each regression is also an error annotation; the runner-side cost follows the results.
       expect(out.join('')).toContain('::error title=runtime-bench regression::x on y: +10.0 %');
       const html = await readFile(file, 'utf8');
+      expect(html).not.toContain('<script');
+      expect(html).toContain('&lt;/script&gt;&lt;script&gt;');
       expect(html).toContain('| setup | 5.5 |');
       expect(summaryMarkdown([{ file: 'r.json', result: sampleRunResult() }], [], timings)).toMatch(
         /No regressions against the baseline\.\n\n## Runner-side cost/,
       );
       expect(html).toContain('<h2>operations.container.lifecycle</h2>');
       expect(html).toContain('<th>median</th>');
-      expect(html).toContain('<td>4.9–5.3</td>');
+      expect(html).toContain('<td>4.9 ms–5.3 ms</td>');
       expect(html).toContain('<li>x on y: +10.0 %</li>');
     } finally {
       process.env.GITHUB_STEP_SUMMARY = saved;

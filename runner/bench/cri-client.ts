@@ -19,7 +19,7 @@ import { ResourceTracker } from '../src/suites/tracker.ts';
 import type { BenchmarkContext } from '../src/suites/types.ts';
 import { readStackState, stackStateDir } from '../src/stack/state.ts';
 import { summarize } from '../src/stats/descriptive.ts';
-import { formatNumber, renderTable } from '../src/util/table.ts';
+import { formatNumber, terminalTable } from '../src/format/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -146,7 +146,7 @@ try {
     `\n${state.containerd.path} ${state.containerd.version}, handler ${handler}, ${iterations} lifecycles each, alternating\n`,
   );
   console.log(
-    renderTable(
+    terminalTable(
       ['call', 'ours median ms', 'Go median ms', 'ours − Go ms', 'ours / Go'],
       rows.map((r) => [
         r.call,

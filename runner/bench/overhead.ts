@@ -8,7 +8,7 @@ import type { CriClient } from '../src/cri/types.ts';
 import { which } from '../src/stack/discover.ts';
 import { readStackState, stackStateDir } from '../src/stack/state.ts';
 import { summarize } from '../src/stats/descriptive.ts';
-import { formatNumber, renderTable } from '../src/util/table.ts';
+import { formatNumber, terminalTable } from '../src/format/index.ts';
 
 const { values } = parseArgs({
   options: { stack: { type: 'string', default: 'default' }, calls: { type: 'string', default: '200' } },
@@ -104,7 +104,7 @@ grpc.close();
 
 const baseline = summarize(rows[0]!.samples).median;
 console.log(
-  renderTable(
+  terminalTable(
     ['transport', 'what', 'n', 'median ms', 'p90 ms', '× baseline'],
     rows.map((r) => {
       const s = summarize(r.samples);

@@ -4,6 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { RbError } from './errors.ts';
 import { commandModules } from './commands/index.ts';
 import { TOOL_VERSION } from './version.ts';
+import { sanitizeTerminal } from './format/escape.ts';
 
 const program = new Command('runtime-bench')
   .description('Statistically honest benchmarks of CRI and OCI container runtimes')
@@ -25,8 +26,8 @@ function reportError(error: unknown): number {
     return error.exitCode === 0 ? 0 : 2;
   }
   if (error instanceof RbError) {
-    console.error(`runtime-bench: ${error.message}`);
-    if (error.hint) console.error(`hint: ${error.hint}`);
+    console.error(`runtime-bench: ${sanitizeTerminal(error.message, { multiline: true })}`);
+    if (error.hint) console.error(`hint: ${sanitizeTerminal(error.hint, { multiline: true })}`);
     if (error.cliExitCode !== undefined) return error.cliExitCode;
     // Bad input — a flag, a config, a result or data file, a history — is 2, like a usage error.
     return /^(USAGE|CONFIG|RESULT|DATA|HISTORY|ANNOTATIONS)_/.test(error.code) ? 2 : 1;

@@ -1,12 +1,16 @@
-// Measures what a built page costs the browser: the gzip size of every JavaScript module it loads
-// (its <script src> and, transitively, their static imports), each counted once per page.
+// Measures what a built page costs the browser: the gzip size of its HTML, and of every JavaScript
+// module it loads (its <script src> and, transitively, their static imports), each counted once
+// per page.
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 export interface PageJs {
   page: string;
+  /** gzip bytes of the page's JavaScript */
   gzipBytes: number;
+  /** gzip bytes of the page's HTML */
+  htmlGzipBytes: number;
   modules: string[];
 }
 
@@ -51,6 +55,11 @@ export function measurePages(outDir: string, base = '/'): PageJs[] {
       queue.push(...info.imports);
     }
     for (const m of html.matchAll(INLINE_SCRIPT)) total += gzipSync(m[1]!).length;
-    return { page: dirname(page) === '.' ? '/' : `/${dirname(page)}/`, gzipBytes: total, modules: [...seen] };
+    return {
+      page: dirname(page) === '.' ? '/' : `/${dirname(page)}/`,
+      gzipBytes: total,
+      htmlGzipBytes: gzipSync(html).length,
+      modules: [...seen],
+    };
   });
 }

@@ -1,6 +1,7 @@
 // The one place where pages get their data: the result files of the data directory, loaded and
 // validated once per build and shared by every page.
-import { buildIndex, overview, type HostMatrix, type SiteIndex } from './lib/aggregate.ts';
+import { buildIndex, type SiteIndex } from './lib/site-index.ts';
+import { overview, type HostMatrix } from './lib/views/overview.ts';
 import { loadRuns, type LoadedRun } from './lib/load.ts';
 
 export interface SiteData {

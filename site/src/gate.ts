@@ -1,9 +1,9 @@
-// The regression gate of `runtime-bench check`, replayed by the Regressions page at build time.
-// The gate comes from the runner's "./compare" entry, so the site and the CLI judge alike.
+// The regression gate of `runtime-bench check`, replayed at build time by the home page (the
+// nightly status) and the Regressions page.
 import { createGateReplay } from '@runtime-bench/runner/compare';
-import type { Gate } from './lib/regressions.ts';
+import type { StatusGate } from './lib/views/status.ts';
 
-export const gate: Gate = (history) => {
+export const gate: StatusGate = (history) => {
   const replay = createGateReplay(history);
   return (current) => replay.report(current);
 };

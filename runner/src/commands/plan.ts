@@ -1,13 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { RunResult } from '@runtime-bench/schemas';
-import {
-  markdownTable,
-  planSampleSizes,
-  readHistoryDir,
-  textTable,
-  formatRelativeChange,
-  type OutputFormat,
-} from '../compare/index.ts';
+import { planSampleSizes, readHistoryDir, type OutputFormat } from '../compare/index.ts';
+import { formatChange, markdownTable, terminalTable } from '../format/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
 import { formatOption, parseCount, parseProbability } from './compare.ts';
@@ -82,13 +76,13 @@ export function registerPlan(program: Command): void {
         String(r.samples),
         pct(r.sigmaWithin),
         pct(r.sigmaBetween),
-        r.detectableNow === null ? '–' : formatRelativeChange(r.detectableNow),
+        r.detectableNow === null ? '–' : formatChange(r.detectableNow),
         r.needed === null ? '–' : String(r.needed),
         r.note,
       ]);
-      const head = `step ${formatRelativeChange(plan.step)} on its first night, power ${plan.power}, window ${plan.window}; alpha ${plan.alpha} over ${plan.rows.length} metrics (${plan.perTestAlpha.toPrecision(2)} each); ${plan.runs} run(s)`;
+      const head = `step ${formatChange(plan.step)} on its first night, power ${plan.power}, window ${plan.window}; alpha ${plan.alpha} over ${plan.rows.length} metrics (${plan.perTestAlpha.toPrecision(2)} each); ${plan.runs} run(s)`;
       process.stdout.write(
-        `${head}\n\n${opts.format === 'markdown' ? markdownTable(header, rows) : textTable(header, rows)}\n`,
+        `${head}\n\n${opts.format === 'markdown' ? markdownTable(header, rows) : terminalTable(header, rows)}\n`,
       );
     });
 }

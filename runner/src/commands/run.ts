@@ -10,6 +10,7 @@ import { runPathInDataDir } from '../results/layout.ts';
 
 /** Exit status of a run stopped because its CRI endpoint died (sysexits' EX_UNAVAILABLE). */
 export const EXIT_ENDPOINT_DEAD = 69;
+import { sanitizeTerminal } from '../format/escape.ts';
 
 interface RunOpts {
   config: string;
@@ -20,13 +21,18 @@ interface RunOpts {
 
 function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
   return (e) => {
-    const what = `${e.target}  ${e.benchmark}  run ${e.repetition}/${e.repetitions}${e.warmup ? ' (warm-up)' : ''}`;
+    // Target ids come from the config: never let them drive the terminal.
+    const what = sanitizeTerminal(
+      `${e.target}  ${e.benchmark}  run ${e.repetition}/${e.repetitions}${e.warmup ? ' (warm-up)' : ''}`,
+    );
     if (!e.outcome) {
       if (tty) process.stderr.write(`\r\x1b[2K${what}`);
       return;
     }
     if (e.outcome.failure)
-      process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${what}: error: ${e.outcome.failure}\n`);
+      process.stderr.write(
+        `${tty ? '\r\x1b[2K' : ''}${what}: error: ${sanitizeTerminal(e.outcome.failure)}\n`,
+      );
     else if (!tty) process.stderr.write(`${what}: ok\n`);
   };
 }
@@ -70,7 +76,8 @@ export function registerRun(program: Command): void {
           config,
           signal: controller.signal,
           onProgress: opts.json ? () => undefined : progressPrinter(tty),
-          log: (line) => process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${line}\n`),
+          log: (line) =>
+            process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${sanitizeTerminal(line, { multiline: true })}\n`),
         });
         if (tty) process.stderr.write('\r\x1b[2K');
         const path = opts.out ?? runPathInDataDir(opts.dataDir!, result);
@@ -80,7 +87,11 @@ export function registerRun(program: Command): void {
         } else {
           console.log(summaryTable(result));
           for (const line of problemLines(result)) console.log(line);
-          console.log(`\nresult ${result.runId} (${result.status}) written to ${path}`);
+          console.log(
+            sanitizeTerminal(`\nresult ${result.runId} (${result.status}) written to ${path}`, {
+              multiline: true,
+            }),
+          );
         }
         if (stop?.kind === 'endpoint-dead')
           throw new RbError(

@@ -1,64 +1,25 @@
 import type { CompareReport, CompareRow } from './compare.ts';
 import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate.ts';
+import {
+  escapeMarkdown,
+  formatChange,
+  formatP,
+  formatPercent,
+  formatValue,
+  markdownTable,
+  sanitizeTerminal,
+  terminalTable,
+} from '../format/index.ts';
 
 export type OutputFormat = 'table' | 'markdown' | 'json';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'markdown', 'json'];
 
-/** A value with 4 significant digits and its unit: "12.35 ms", "1843 events/s". */
-export function formatValue(v: number | null, unit = ''): string {
-  if (v === null) return '–';
-  const s = Math.abs(v) >= 1000 ? v.toFixed(0) : String(Number(v.toPrecision(4)));
-  return unit ? `${s} ${unit}` : s;
-}
-
-/**
- * A relative change given as a fraction (0.048, not the ratio 1.048) as a signed percentage:
- * "+4.8 %", "-0.35 %". A ratio r is shown as formatRelativeChange(r - 1).
- */
-export function formatRelativeChange(change: number | null): string {
-  if (change === null || !Number.isFinite(change)) return '–';
-  const pct = change * 100;
-  const digits = Math.abs(pct) < 1 ? 2 : 1;
-  const s = pct.toFixed(digits);
-  return `${pct >= 0 && !s.startsWith('-') ? '+' : ''}${s} %`;
-}
-
-/** A p-value with two significant digits, or "<0.0001". */
-export function formatP(p: number | null): string {
-  if (p === null) return '–';
-  if (p < 0.0001) return '<0.0001';
-  return String(Number(p.toPrecision(2)));
-}
-
 function formatInterval(lower: number | null, upper: number | null): string {
-  return lower === null || upper === null
-    ? ''
-    : ` [${formatRelativeChange(lower)}, ${formatRelativeChange(upper)}]`;
+  return lower === null || upper === null ? '' : ` [${formatChange(lower)}, ${formatChange(upper)}]`;
 }
 
 function formatRate(c: { failed: number; attempts: number; rate: number | null }): string {
-  return c.rate === null ? '–' : `${c.failed}/${c.attempts} (${(c.rate * 100).toFixed(1)} %)`;
-}
-
-/** Plain-text table with aligned columns. */
-export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
-}
-
-/** Markdown table; pipes inside cells are escaped. */
-export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const esc = (s: string): string => s.replace(/\|/g, '\\|');
-  return [
-    `| ${header.map(esc).join(' | ')} |`,
-    `| ${header.map(() => '---').join(' | ')} |`,
-    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
-  ].join('\n');
+  return c.rate === null ? '–' : `${c.failed}/${c.attempts} (${formatPercent(c.rate)})`;
 }
 
 // ---- compare ------------------------------------------------------------------------------
@@ -77,7 +38,7 @@ const COMPARE_HEADER = [
 
 /** "≥ 18 %": the minimum detectable effect of a row, or "–". */
 function formatDetectable(detectable: number | null): string {
-  return detectable === null ? '–' : `≥ ${formatRelativeChange(detectable).replace(/^\+/, '')}`;
+  return detectable === null ? '–' : `≥ ${formatChange(detectable).replace(/^\+/, '')}`;
 }
 
 function compareCells(row: CompareRow): string[] {
@@ -110,7 +71,7 @@ function compareCells(row: CompareRow): string[] {
     `${row.metric} (${row.direction === 'lower' ? '↓' : '↑'} better)`,
     `${formatValue(row.baseline.median, row.unit)} (n=${row.baseline.n})`,
     `${formatValue(row.candidate.median, row.unit)} (n=${row.candidate.n})`,
-    `${formatRelativeChange(row.ratio === null ? null : row.ratio - 1)}${formatInterval(
+    `${formatChange(row.ratio === null ? null : row.ratio - 1)}${formatInterval(
       row.ratioLower === null ? null : row.ratioLower - 1,
       row.ratioUpper === null ? null : row.ratioUpper - 1,
     )}`,
@@ -151,12 +112,13 @@ export function renderCompare(report: CompareReport, format: OutputFormat): stri
     return `${[
       '### runtime-bench compare',
       '',
-      ...compareHeadline(report).map((l) => `- ${l}`),
+      ...compareHeadline(report).map((l) => `- ${escapeMarkdown(l)}`),
       '',
       markdownTable(COMPARE_HEADER, rows),
-      ...(extra.length ? ['', ...extra.map((l) => `- ${l}`)] : []),
+      ...(extra.length ? ['', ...extra.map((l) => `- ${escapeMarkdown(l)}`)] : []),
     ].join('\n')}\n`;
-  return `${[...compareHeadline(report), '', textTable(COMPARE_HEADER, rows), ...(extra.length ? ['', ...extra] : [])].join('\n')}\n`;
+  const safe = (lines: string[]) => lines.map((l) => sanitizeTerminal(l));
+  return `${[...safe(compareHeadline(report)), '', terminalTable(COMPARE_HEADER, rows), ...(extra.length ? ['', ...safe(extra)] : [])].join('\n')}\n`;
 }
 
 // ---- check --------------------------------------------------------------------------------
@@ -212,7 +174,7 @@ function checkCells(row: GateRow): string[] {
     `${row.metric} (${row.direction === 'lower' ? '↓' : '↑'} better)`,
     `${formatValue(row.baseline.level, row.unit)} (${row.baseline.runs} runs)`,
     `${formatValue(row.current.median, row.unit)} (n=${row.current.n})`,
-    `${formatRelativeChange(row.change)}${formatInterval(row.changeLower, row.changeUpper)}`,
+    `${formatChange(row.change)}${formatInterval(row.changeLower, row.changeUpper)}`,
     `${(row.threshold * 100).toFixed(1)} %`,
     formatP(row.adjustedP),
     formatDetectable(row.detectable),
@@ -225,7 +187,7 @@ function checkCells(row: GateRow): string[] {
 export function formatChangePoint(cp: GateChangePoint | null): string {
   if (cp === null) return '';
   const versions = cp.versionChanges.length ? ` (${cp.versionChanges.join(', ')})` : '';
-  return `${formatRelativeChange(cp.step)}${formatInterval(cp.stepLower, cp.stepUpper)} at ${cp.runId}${versions}`;
+  return `${formatChange(cp.step)}${formatInterval(cp.stepLower, cp.stepUpper)} at ${cp.runId}${versions}`;
 }
 
 /** "160 rows not checked: no earlier run of this host class" lines, one per reason. */
@@ -272,7 +234,7 @@ export function renderCheck(report: GateReport, format: OutputFormat): string {
     return `${[
       '### runtime-bench check',
       '',
-      ...checkHeadline(report).map((l) => `- ${l}`),
+      ...checkHeadline(report).map((l) => `- ${escapeMarkdown(l)}`),
       '',
       ...(flagged.length
         ? [markdownTable(CHECK_HEADER, flagged.map(checkCells)), '']
@@ -280,10 +242,11 @@ export function renderCheck(report: GateReport, format: OutputFormat): string {
       '<details><summary>All metrics</summary>',
       '',
       markdownTable(CHECK_HEADER, report.rows.map(checkCells)),
-      ...(uniqueNotes.length ? ['', ...uniqueNotes.map((n) => `- ${n}`)] : []),
+      ...(uniqueNotes.length ? ['', ...uniqueNotes.map((n) => `- ${escapeMarkdown(n)}`)] : []),
       '',
       '</details>',
     ].join('\n')}\n`;
   }
-  return `${[...checkHeadline(report), '', textTable(CHECK_HEADER, report.rows.map(checkCells)), ...(uniqueNotes.length ? ['', ...uniqueNotes] : [])].join('\n')}\n`;
+  const safe = (lines: string[]) => lines.map((l) => sanitizeTerminal(l));
+  return `${[...safe(checkHeadline(report)), '', terminalTable(CHECK_HEADER, report.rows.map(checkCells)), ...(uniqueNotes.length ? ['', ...safe(uniqueNotes)] : [])].join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import type { RunResult } from '@runtime-bench/schemas';
-import { formatNumber, renderTable } from '../util/table.ts';
+import { formatValue, sanitizeTerminal, terminalTable } from '../format/index.ts';
 
 /** The end-of-run table: one row per benchmark × target × metric with median, spread, n and errors. */
 export function summaryTable(result: RunResult): string {
@@ -11,25 +11,29 @@ export function summaryTable(result: RunResult): string {
         r.benchmark,
         r.target,
         m.name,
-        m.unit,
-        s ? formatNumber(s.median) : '–',
-        s ? formatNumber(s.p90) : '–',
-        s?.stdev != null ? formatNumber(s.stdev) : '–',
+        formatValue(s?.median, m.unit),
+        formatValue(s?.p90, m.unit),
+        formatValue(s?.stdev, m.unit),
         String(s?.n ?? 0),
         String(m.errors.count),
         r.status === 'ok' ? 'ok' : `${r.status}`,
       ]);
     }
   }
-  return renderTable(
-    ['benchmark', 'target', 'metric', 'unit', 'median', 'p90', 'stdev', 'n', 'errors', 'status'],
+  return terminalTable(
+    ['benchmark', 'target', 'metric', 'median', 'p90', 'stdev', 'n', 'errors', 'status'],
     rows,
+    {
+      align: ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right', 'left'],
+    },
   );
 }
 
-/** One line per result whose status is not ok, with its reason. */
+/** One line per result whose status is not ok, with its reason; safe to print on a terminal. */
 export function problemLines(result: RunResult): string[] {
   return result.results
     .filter((r) => r.status !== 'ok')
-    .map((r) => `${r.benchmark} on ${r.target}: ${r.status}${r.reason ? ` — ${r.reason}` : ''}`);
+    .map((r) =>
+      sanitizeTerminal(`${r.benchmark} on ${r.target}: ${r.status}${r.reason ? ` — ${r.reason}` : ''}`),
+    );
 }

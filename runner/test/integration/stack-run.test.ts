@@ -188,6 +188,23 @@ describe.skipIf(unavailable !== null)('a real containerd stack with runc and cru
     expect(existsSync(join(work, 'x.json'))).toBe(false);
   });
 
+  test('a target name with terminal escapes is printed visibly, never obeyed (issue 15)', async () => {
+    const out = join(work, 'escapes.json');
+    // YAML double quotes: \e is ESC, \a is BEL — an OSC retitling the terminal and a screen clear.
+    const config = small('[runc]')
+      .replace(`  - stack: ${STACK}`, `  - stack: ${STACK}\n    name: "evil\\e]0;pwned\\a\\e[2J"`)
+      .replace('runs: 3', 'runs: 1')
+      .replace('performance.cpu]', 'performance.cpu]\nskip: [performance]');
+    const r = await runCli(['run', '--config', writeConfig('escapes', config), '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readResult(out).targets[0]!.id).toBe('evil\u001b]0;pwned\u0007\u001b[2J/runc');
+    // eslint-disable-next-line no-control-regex
+    const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+    expect(r.stdout).not.toMatch(raw);
+    expect(r.stderr).not.toMatch(raw);
+    expect(r.stdout).toContain('evil\\x1b]0;pwned\\x07\\x1b[2J/runc');
+  });
+
   describe.skipIf(!onPath('crictl'))('crictl transport', () => {
     test('the same lifecycle through crictl', async () => {
       const out = join(work, 'crictl.json');

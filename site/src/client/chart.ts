@@ -13,6 +13,7 @@ import {
   type ChartConfiguration,
   type Plugin,
 } from 'chart.js';
+import { formatValue } from '@runtime-bench/runner/format';
 import type { ChartSpec } from '../lib/charts.ts';
 import { matches, readFilter, type FilterState } from './filter-state.ts';
 
@@ -27,9 +28,9 @@ Chart.register(
   Legend,
 );
 
-// Okabe & Ito's colour-blind-safe palette (yellow last: weak contrast on white), with a point
-// style and dash per series so that colour is never the only cue.
-const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000', '#F0E442'];
+// Colours come with the spec (one per runtime family, lib/colours.ts); a point style and dash per
+// series make sure colour is never the only cue.
+const colourOf = (spec: ChartSpec, i: number) => spec.datasets[i]?.colour ?? '#555555';
 const POINTS = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 'cross', 'rectRounded'] as const;
 const DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3]];
 
@@ -47,7 +48,7 @@ const intervals: Plugin<'line' | 'scatter'> = {
     ctx.save();
     spec.datasets.forEach((d, i) => {
       if (!chart.isDatasetVisible(i)) return;
-      ctx.strokeStyle = COLOURS[i % COLOURS.length]!;
+      ctx.strokeStyle = colourOf(spec, i);
       ctx.lineWidth = 1.5;
       if (spec.kind === 'strip') {
         if (d.median == null) return;
@@ -58,6 +59,11 @@ const intervals: Plugin<'line' | 'scatter'> = {
           ctx.lineTo(cx + half, y.getPixelForValue(v));
           ctx.stroke();
         };
+        if (d.q1 != null && d.q3 != null) {
+          ctx.lineWidth = 1.5;
+          const top = y.getPixelForValue(d.q3);
+          ctx.strokeRect(cx - 14, top, 28, y.getPixelForValue(d.q1) - top);
+        }
         ctx.lineWidth = 3;
         line(d.median, 18);
         if (d.lo != null && d.hi != null) {
@@ -92,17 +98,47 @@ function jitter(i: number): number {
 }
 
 function extent(spec: ChartSpec): { suggestedMin?: number; suggestedMax?: number } {
-  const values = spec.datasets.flatMap((d) => [d.lo, d.hi, ...d.points.flatMap((p) => [p.lo, p.hi])]);
+  const values = spec.datasets.flatMap((d) => [
+    d.lo,
+    d.hi,
+    d.q1,
+    d.q3,
+    ...d.points.flatMap((p) => [p.lo, p.hi]),
+  ]);
   const finite = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   return finite.length ? { suggestedMin: Math.min(...finite), suggestedMax: Math.max(...finite) } : {};
 }
 
-function config(spec: ChartSpec): ChartConfiguration<'line' | 'scatter'> {
+/**
+ * A real time axis on a linear scale (no date adapter needed): the range is the data's, padded
+ * by a few percent (half a day for a single run), and tick labels show the time when the range is
+ * short.
+ */
+function timeAxis(spec: ChartSpec) {
+  const xs = spec.datasets.flatMap((d) => d.points.map((p) => p.x));
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  const pad = hi > lo ? (hi - lo) * 0.04 : 12 * 3600_000;
+  const short = hi - lo + 2 * pad < 3 * 86400_000;
+  return {
+    min: lo - pad,
+    max: hi + pad,
+    ticks: {
+      maxTicksLimit: 8,
+      callback: (v: number | string) => {
+        const iso = new Date(Number(v)).toISOString();
+        return short ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
+      },
+    },
+  };
+}
+
+function config(spec: ChartSpec, runBase: string): ChartConfiguration<'line' | 'scatter'> {
   const datasets = spec.datasets.map((d, i) => ({
     label: d.label,
     data: d.points.map((p, k) => ({ x: spec.kind === 'strip' ? p.x + jitter(k) : p.x, y: p.y })),
-    borderColor: COLOURS[i % COLOURS.length],
-    backgroundColor: COLOURS[i % COLOURS.length],
+    borderColor: colourOf(spec, i),
+    backgroundColor: colourOf(spec, i),
     pointStyle: POINTS[i % POINTS.length],
     borderDash: DASHES[i % DASHES.length],
     pointRadius: spec.kind === 'strip' ? 3 : 4,
@@ -127,7 +163,7 @@ function config(spec: ChartSpec): ChartConfiguration<'line' | 'scatter'> {
           type: 'linear',
           title: { display: true, text: spec.xLabel },
           ...(spec.kind === 'time'
-            ? { ticks: { callback: (v) => new Date(Number(v)).toISOString().slice(0, 10), maxTicksLimit: 8 } }
+            ? timeAxis(spec)
             : {
                 min: -0.5,
                 max: spec.labels.length - 0.5,
@@ -141,6 +177,12 @@ function config(spec: ChartSpec): ChartConfiguration<'line' | 'scatter'> {
         // Whiskers and median bars must fit inside the plot area too.
         y: { type: 'linear', title: { display: true, text: spec.yLabel }, ...extent(spec) },
       },
+      // A point that came from a run opens that run's page.
+      onClick: (_event, elements) => {
+        const el = elements[0];
+        const run = el ? spec.datasets[el.datasetIndex]?.points[el.index]?.run : undefined;
+        if (run) location.href = `${runBase}${run}/`;
+      },
       plugins: {
         legend: { position: 'bottom', labels: { usePointStyle: true } },
         tooltip: {
@@ -149,13 +191,17 @@ function config(spec: ChartSpec): ChartConfiguration<'line' | 'scatter'> {
               const it = items[0];
               if (!it) return '';
               const x = Number(spec.datasets[it.datasetIndex]?.points[it.dataIndex]?.x);
-              return spec.kind === 'time' ? new Date(x).toISOString() : (spec.labels[x] ?? '');
+              return spec.kind === 'time'
+                ? `${new Date(x).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+                : (spec.labels[Math.round(x)] ?? '');
             },
             label: (item) => {
               const d = spec.datasets[item.datasetIndex]!;
               const p = d.points[item.dataIndex]!;
-              const ci = p.lo != null && p.hi != null ? ` (95 % CI ${p.lo}–${p.hi})` : '';
-              return `${d.label}: ${p.y}${ci}${p.note ? ` · ${p.note}` : ''}`;
+              const value = (v: number | null | undefined) =>
+                spec.unit ? formatValue(v, spec.unit) : `${formatValue(v)} %`;
+              const ci = p.lo != null && p.hi != null ? ` (95 % CI ${value(p.lo)} – ${value(p.hi)})` : '';
+              return `${d.label}: ${value(p.y)}${ci}${p.note ? ` · ${p.note}` : ''}`;
             },
           },
         },
@@ -176,7 +222,7 @@ class RbChart extends HTMLElement {
     const canvas = this.querySelector('canvas');
     if (!json || !canvas) return;
     this.spec = JSON.parse(json) as ChartSpec;
-    this.chart = new Chart(canvas, config(this.spec));
+    this.chart = new Chart(canvas, config(this.spec, this.dataset.runBase ?? '/run/'));
     this.dataset.drawn = 'true';
     this.filter(readFilter());
     document.addEventListener('rb-filter', this.onFilter);

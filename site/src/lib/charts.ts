@@ -1,7 +1,9 @@
 // Chart specifications: the small, serialisable series a page hands to its <rb-chart> elements.
 // Built here (pure, tested) so that the browser code only draws.
-import type { BenchmarkView, DistributionRow, RuntimeFamily, TimeSeries, VersionChart } from './aggregate.ts';
-import { percentChange } from './aggregate.ts';
+import type { BenchmarkView, DistributionRow, TimeSeries, VersionChart } from './views/benchmark.ts';
+import { percentChange, type RuntimeFamily } from './views/runtime.ts';
+import { displayUnit, formatValue } from '@runtime-bench/runner/format';
+import { seriesColours } from './colours.ts';
 
 export interface ChartPoint {
   /** category index (line/strip charts) or epoch milliseconds (time charts) */
@@ -11,6 +13,8 @@ export interface ChartPoint {
   hi?: number | null;
   /** tooltip text */
   note?: string;
+  /** the run this point came from: clicking the point opens its page */
+  run?: string;
 }
 
 export interface ChartDataset {
@@ -23,6 +27,11 @@ export interface ChartDataset {
   median?: number | null;
   lo?: number | null;
   hi?: number | null;
+  /** strip charts: the quartiles, drawn as a box */
+  q1?: number | null;
+  q3?: number | null;
+  /** the runtime family's colour (shade per version), the same on every chart */
+  colour?: string;
 }
 
 export interface ChartSpec {
@@ -33,18 +42,30 @@ export interface ChartSpec {
   /** category labels (category and strip charts) */
   labels: string[];
   datasets: ChartDataset[];
+  /** the unit of y values (a result-schema unit) for tooltips; '' for percentages */
+  unit: string;
 }
+
+/** Gives every dataset its runtime family's colour, with shades for further series of a family. */
+function coloured(spec: ChartSpec): ChartSpec {
+  const colours = seriesColours(spec.datasets.map((d) => d.oci));
+  spec.datasets.forEach((d, i) => (d.colour = colours[i]));
+  return spec;
+}
+
+const axisUnit = (unit: string) => displayUnit(unit) || 'count';
 
 /** Trend over the versions of one runtime, one line per partner runtime. */
 export function versionChartSpec(chart: VersionChart, hostClassId: string, unit: string): ChartSpec | null {
   const series = chart.series.filter((s) => s.hostClassId === hostClassId);
   if (series.length === 0) return null;
   const labels = chart.versions.filter((v) => series.some((s) => s.points.some((p) => p.version === v)));
-  return {
+  return coloured({
     kind: 'category',
     title: `${chart.runtime} versions`,
     xLabel: `${chart.runtime} version (${chart.kind === 'cri' ? 'CRI' : 'OCI'} runtime)`,
-    yLabel: `median (${unit})`,
+    yLabel: `median (${axisUnit(unit)})`,
+    unit,
     labels,
     datasets: series.map((s) => {
       const byVersion = new Map(s.points.map((p) => [p.version, p]));
@@ -60,7 +81,7 @@ export function versionChartSpec(chart: VersionChart, hostClassId: string, unit:
         }),
       };
     }),
-  };
+  });
 }
 
 /** Trend over nightly runs, one line per combination. */
@@ -71,19 +92,25 @@ export function timeChartSpec(
 ): ChartSpec | null {
   const mine = series.filter((s) => s.hostClassId === hostClassId);
   if (mine.length === 0) return null;
-  return {
+  return coloured({
     kind: 'time',
-    title: 'over time',
-    xLabel: 'run start (UTC date)',
-    yLabel: `median of the run (${unit})`,
+    title: 'over time (click a point to open its run)',
+    xLabel: 'run start (UTC)',
+    yLabel: `median of the run (${axisUnit(unit)})`,
+    unit,
     labels: [],
     datasets: mine.map((s) => ({
       label: s.combo,
       cri: s.criName,
       oci: s.ociName,
-      points: s.points.map((p) => ({ x: p.t, y: p.median, note: `${p.runId} · ${p.versions} · n = ${p.n}` })),
+      points: s.points.map((p) => ({
+        x: p.t,
+        y: p.median,
+        note: `${p.runId} · ${p.versions} · n = ${p.n}`,
+        run: p.runId,
+      })),
     })),
-  };
+  });
 }
 
 /** Raw samples of the newest run of each combination, as a strip plot with median and interval. */
@@ -94,22 +121,30 @@ export function stripChartSpec(
 ): ChartSpec | null {
   const mine = rows.filter((r) => r.hostClassId === hostClassId && r.samples.length > 0);
   if (mine.length === 0) return null;
-  return {
+  return coloured({
     kind: 'strip',
-    title: 'raw samples of the latest runs',
+    title: 'raw samples of the latest runs: box = quartiles, bar = median, whisker = its 95 % CI',
     xLabel: 'CRI / runtime handler',
-    yLabel: `sample (${unit})`,
+    yLabel: `sample (${axisUnit(unit)})`,
+    unit,
     labels: mine.map((r) => r.combo),
     datasets: mine.map((r, x) => ({
       label: r.label,
       cri: r.criName,
       oci: r.ociName,
-      points: r.samples.map((y, i) => ({ x, y, note: `sample ${i + 1} of ${r.samples.length}` })),
+      points: r.samples.map((y, i) => ({
+        x,
+        y,
+        note: `sample ${i + 1} of ${r.samples.length}`,
+        run: r.run.runId,
+      })),
       median: r.median,
       lo: r.interval?.lower ?? null,
       hi: r.interval?.upper ?? null,
+      q1: r.p25,
+      q3: r.p75,
     })),
-  };
+  });
 }
 
 /** A runtime's history: each metric's change against the oldest measured version, in percent. */
@@ -120,11 +155,12 @@ export function runtimeFamilySpec(
 ): ChartSpec | null {
   const rows = family.rows.filter((r) => r.hostClassId === hostClassId);
   if (rows.length === 0) return null;
-  return {
+  return coloured({
     kind: 'category',
-    title: family.benchmark,
+    title: `${family.benchmark} (each line: one partner version)`,
     xLabel: `${runtime} version`,
     yLabel: 'Δ median vs oldest version (%)',
+    unit: '',
     labels: family.versions,
     datasets: rows.map((r) => {
       const pct = percentChange(r.cells);
@@ -135,11 +171,11 @@ export function runtimeFamilySpec(
         points: r.cells.map((c, x) => ({
           x,
           y: pct[x] ?? null,
-          note: c ? `median ${c.median} ${r.metric.unit}, n = ${c.n}` : undefined,
+          note: c ? `median ${formatValue(c.median, r.metric.unit)}, n = ${c.n}` : undefined,
         })),
       };
     }),
-  };
+  });
 }
 
 /** The charts of one host class section of a benchmark page. */

@@ -2,25 +2,11 @@
 // file (ten thousand at scale), and building this table from strings instead of a component tree
 // is what keeps such a build within its time budget.
 import type { BenchmarkResult } from '@runtime-bench/schemas';
-import { formatValue } from './format.ts';
+import { escapeHtml, formatValue } from '@runtime-bench/runner/format';
 import { medianInterval } from '@runtime-bench/runner/stats';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes text for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
 
 const HEAD = [
   'Metric',
-  'Unit',
   'n',
   'Median',
   '95 % CI',
@@ -35,9 +21,8 @@ const HEAD = [
 
 /** Every metric of one benchmark result of one target: summary, interval, errors, raw samples. */
 export function metricsTableHtml(result: BenchmarkResult): string {
-  const v = (x: number | null | undefined) =>
-    x === null || x === undefined ? '—' : escapeHtml(formatValue(x));
   const rows = result.metrics.map((m) => {
+    const v = (x: number | null | undefined) => escapeHtml(formatValue(x, m.unit));
     const s = m.summary;
     const ci = medianInterval(m.samples);
     const errors =
@@ -45,14 +30,14 @@ export function metricsTableHtml(result: BenchmarkResult): string {
         ? `<ul class="small">${m.errors.messages.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul>`
         : '';
     return (
-      `<tr data-metric="${escapeHtml(m.name)}"><th scope="row">${escapeHtml(m.name)}<div class="small">${m.direction} is better</div></th>` +
-      `<td>${escapeHtml(m.unit)}</td><td class="num">${m.samples.length}</td>` +
+      `<tr data-metric="${escapeHtml(m.name)}"><th scope="row">${escapeHtml(m.name)}<div class="small">${escapeHtml(m.unit)}, ${m.direction} is better</div></th>` +
+      `<td class="num">${m.samples.length}</td>` +
       `<td class="num median">${v(s?.median)}</td>` +
       `<td class="num">${ci ? `${v(ci.lower)}–${v(ci.upper)}` : '—'}</td>` +
       `<td class="num">${v(s?.mean)}</td><td class="num">${v(s?.stdev)}</td><td class="num">${v(s?.min)}</td>` +
       `<td class="num">${v(s?.max)}</td><td class="num">${v(s?.p90)}</td>` +
       `<td class="num">${m.errors.count}${errors}</td>` +
-      `<td class="samples">${m.samples.join(', ')}</td></tr>`
+      `<td class="samples"><details><summary>${m.samples.length} samples</summary>${m.samples.join(', ')}</details></td></tr>`
     );
   });
   return (

@@ -8,10 +8,13 @@ const example = (name: string): string =>
 const families = (names: string[]): Set<string> => new Set(names.map((n) => n.split('.')[0]!));
 
 describe('example configs', () => {
-  test.each(['quick', 'paper', 'full', 'sample', 'sample-all-runtimes'])('%s.yaml is a valid config that selects benchmarks', async (name) => {
-    const config = await loadConfig(example(name));
-    expect(selectBenchmarks(config.benchmarks, config.skip).length).toBeGreaterThan(0);
-  });
+  test.each(['quick', 'paper', 'full', 'sample', 'sample-all-runtimes'])(
+    '%s.yaml is a valid config that selects benchmarks',
+    async (name) => {
+      const config = await loadConfig(example(name));
+      expect(selectBenchmarks(config.benchmarks, config.skip).length).toBeGreaterThan(0);
+    },
+  );
 
   test('quick and full cover every family of the registry', async () => {
     const all = families(BENCHMARKS.map((b) => b.definition.name));

@@ -1,15 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { hostClassOf } from '@runtime-bench/schemas';
-import {
-  benchmarkView,
-  buildIndex,
-  comboLabel,
-  isSynthetic,
-  overview,
-  percentChange,
-  runtimes,
-  runtimeView,
-} from '../../src/lib/aggregate.ts';
+import { buildIndex, comboLabel, isSynthetic } from '../../src/lib/site-index.ts';
+import { benchmarkView } from '../../src/lib/views/benchmark.ts';
+import { overview } from '../../src/lib/views/overview.ts';
+import { percentChange, runtimes, runtimeView } from '../../src/lib/views/runtime.ts';
 import { slugify } from '../../src/lib/slug.ts';
 import { loaded, makeRun, spread } from './fixtures.ts';
 
@@ -129,10 +123,12 @@ describe('benchmarkView', () => {
     expect(mainSeries.points[0]).toMatchObject({ lower: sorted[1], upper: sorted[8] });
   });
 
-  test('CRI charts have one line per OCI runtime', () => {
+  test('CRI charts have one line per OCI runtime version: trends only across matched partner versions', () => {
     const containerd = view.versionCharts.find((c) => c.kind === 'cri')!;
     expect(containerd.versions).toEqual(['1.7.2']);
-    expect(new Set(containerd.series.map((s) => s.partner))).toEqual(new Set(['runc', 'crun']));
+    expect(new Set(containerd.series.map((s) => s.partner))).toEqual(
+      new Set(['runc 1.1.5', 'runc 1.1.12', 'runc 1.2.0', 'crun 1.8.7', 'crun 1.14.4']),
+    );
   });
 
   test('time trend: one point per run, in time order', () => {

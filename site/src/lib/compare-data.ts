@@ -1,0 +1,50 @@
+// The compare view's build-time side: the run list the client picks from, and the pre-rendered
+// pairs computed with the runner's compareRuns.
+import { compareRuns, type CompareReport } from '@runtime-bench/runner/compare-runs';
+import { formatTime } from '@runtime-bench/runner/format';
+import { hostClassOf } from '@runtime-bench/schemas';
+import type { LoadedRun } from './load.ts';
+import { isSynthetic } from './site-index.ts';
+import { slugify } from './slug.ts';
+import { commonPairs, COMPARE_OPTIONS, type ComparePair, type CompareRunRef } from './views/compare.ts';
+
+export function compareRunRefs(loaded: readonly LoadedRun[]): CompareRunRef[] {
+  return loaded.map(({ run, file }) => ({
+    runId: run.runId,
+    file,
+    startedAt: run.startedAt,
+    hostClassId: slugify(hostClassOf(run.host)),
+    synthetic: isSynthetic(run),
+    targets: run.targets.map((t) => [
+      t.id,
+      `${t.cri.name} ${t.cri.version} · ${t.oci.name} ${t.oci.version}`,
+    ]),
+  }));
+}
+
+export interface RenderedPair extends ComparePair {
+  report: CompareReport;
+}
+
+/** The common pairs with their reports. */
+export function renderedPairs(loaded: readonly LoadedRun[]): RenderedPair[] {
+  const byId = new Map(loaded.map((l) => [l.run.runId, l]));
+  return commonPairs(compareRunRefs(loaded)).map((pair) => {
+    const a = byId.get(pair.baseline.runId)!;
+    const b = byId.get(pair.candidate.runId)!;
+    const report = compareRuns(
+      {
+        run: a.run,
+        label: formatTime(a.run.startedAt),
+        ...(pair.baseline.target ? { target: pair.baseline.target } : {}),
+      },
+      {
+        run: b.run,
+        label: formatTime(b.run.startedAt),
+        ...(pair.candidate.target ? { target: pair.candidate.target } : {}),
+      },
+      COMPARE_OPTIONS,
+    );
+    return { ...pair, report };
+  });
+}

@@ -1,0 +1,151 @@
+// The compare view: two runs (or two targets of runs) side by side, one row per benchmark ×
+// metric, sorted by the size of the change — `runtime-bench compare` in the browser. Every
+// statistic comes from the runner's compareRuns; this module only picks the pairs worth
+// pre-rendering and turns a report into table rows. Pure, and bundled into the client too.
+import type { CompareReport, CompareRow } from '@runtime-bench/runner/compare-runs';
+import { formatP, formatRatio, formatValue, MISSING } from '@runtime-bench/runner/format';
+
+/** The columns of a compare table, in order. */
+export const COMPARE_COLUMNS = [
+  'Benchmark · metric',
+  'Target',
+  'Baseline median',
+  'Candidate median',
+  'Ratio [95 % CI]',
+  'p (Holm)',
+  'Verdict',
+] as const;
+
+/** Bootstrap settings of the site: seeded (the same pair shows the same interval everywhere). */
+export const COMPARE_OPTIONS = { seed: 1, resamples: 4000 } as const;
+
+/** How far a row moved: |ln ratio| for metrics, and status or error-rate rows after them. */
+function size(row: CompareRow): number {
+  if (row.kind !== 'metric') return -1;
+  return row.ratio !== null && row.ratio > 0 ? Math.abs(Math.log(row.ratio)) : -0.5;
+}
+
+/** The rows of a report sorted by the size of the change, largest first. */
+export function sortedRows(report: CompareReport): CompareRow[] {
+  return [...report.rows].sort((a, b) => size(b) - size(a) || a.benchmark.localeCompare(b.benchmark));
+}
+
+function target(row: CompareRow): string {
+  return row.baselineTarget === row.candidateTarget
+    ? row.baselineTarget
+    : `${row.baselineTarget} → ${row.candidateTarget}`;
+}
+
+/** One compare row as the strings of COMPARE_COLUMNS. */
+export function compareCells(row: CompareRow): string[] {
+  if (row.kind === 'status')
+    return [
+      `${row.benchmark} · status`,
+      target(row),
+      row.baseline,
+      row.candidate,
+      MISSING,
+      MISSING,
+      row.verdict,
+    ];
+  if (row.kind === 'error-rate') {
+    const rate = (c: { failed: number; attempts: number }) => `${c.failed}/${c.attempts} failed`;
+    return [
+      `${row.benchmark} · error rate`,
+      target(row),
+      rate(row.baseline),
+      rate(row.candidate),
+      MISSING,
+      formatP(row.adjustedP),
+      row.verdict,
+    ];
+  }
+  const ci =
+    row.ratioLower !== null && row.ratioUpper !== null
+      ? ` [${formatRatio(row.ratioLower)}, ${formatRatio(row.ratioUpper)}]`
+      : '';
+  return [
+    `${row.benchmark} · ${row.metric} ${row.direction === 'lower' ? '↓' : '↑'}`,
+    target(row),
+    `${formatValue(row.baseline.median, row.unit)} (n=${row.baseline.n})`,
+    `${formatValue(row.candidate.median, row.unit)} (n=${row.candidate.n})`,
+    `${formatRatio(row.ratio)}${ci}`,
+    formatP(row.adjustedP),
+    row.verdict,
+  ];
+}
+
+/** The headline of a report: the two sides and the verdict counts. */
+export function compareHeadline(report: CompareReport): string[] {
+  const side = (s: CompareReport['baseline']) =>
+    `${s.label} — run ${s.runId} (${s.targets.map((t) => `${t.id}: ${t.cri} · ${t.oci}`).join('; ')})`;
+  const worse = report.rows.filter((r) => r.verdict === 'worse').length;
+  const better = report.rows.filter((r) => r.verdict === 'better').length;
+  return [
+    `baseline: ${side(report.baseline)}`,
+    `candidate: ${side(report.candidate)}`,
+    `${worse} worse, ${better} better, ${report.rows.length - worse - better} without a significant difference or data; ratio = candidate / baseline median`,
+  ];
+}
+
+/** A run as the compare page's client sees it: enough to pick a pair and fetch the two files. */
+export interface CompareRunRef {
+  runId: string;
+  file: string;
+  startedAt: string;
+  hostClassId: string;
+  synthetic: boolean;
+  /** [target id, "containerd 2.1.9 · runc 1.3.6"] */
+  targets: [string, string][];
+}
+
+/** One pre-rendered pair. */
+export interface ComparePair {
+  slug: string;
+  title: string;
+  hostClassId: string;
+  baseline: { runId: string; target?: string };
+  candidate: { runId: string; target?: string };
+}
+
+/**
+ * The pairs worth pre-rendering per host class: the newest run against the one before it (all
+ * targets paired by id), and, inside the newest run, every target against the run's runc target
+ * (or its first target).
+ */
+export function commonPairs(runs: readonly CompareRunRef[]): ComparePair[] {
+  const byHost = new Map<string, CompareRunRef[]>();
+  for (const r of runs) byHost.set(r.hostClassId, [...(byHost.get(r.hostClassId) ?? []), r]);
+  const pairs: ComparePair[] = [];
+  const slug = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9.]+/g, '-')
+      .replace(/^-|-$/g, '');
+  for (const [host, list] of byHost) {
+    const sorted = [...list].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+    const latest = sorted.at(-1)!;
+    const previous = sorted.at(-2);
+    if (previous)
+      pairs.push({
+        slug: `${host}/latest-vs-previous`,
+        title: `Last night vs the night before (${previous.runId} → ${latest.runId})`,
+        hostClassId: host,
+        baseline: { runId: previous.runId },
+        candidate: { runId: latest.runId },
+      });
+    const ids = latest.targets.map(([id]) => id);
+    const base = ids.find((id) => /\/runc$/.test(id)) ?? ids[0];
+    for (const id of ids) {
+      if (id === base || base === undefined) continue;
+      pairs.push({
+        slug: `${host}/${slug(base)}-vs-${slug(id)}`,
+        title: `${base} vs ${id} in ${latest.runId}`,
+        hostClassId: host,
+        baseline: { runId: latest.runId, target: base },
+        candidate: { runId: latest.runId, target: id },
+      });
+    }
+  }
+  return pairs;
+}

@@ -1,0 +1,153 @@
+// The overview: the latest comparison matrix per host class. Pure.
+import type { MedianInterval } from '@runtime-bench/runner/stats';
+import { medianInterval } from '@runtime-bench/runner/stats';
+import { compareWithBest, type Verdict } from '../significance.ts';
+import {
+  comboLabel,
+  type ComboRef,
+  type HostClassInfo,
+  type MetricInfo,
+  type Observation,
+  type RunMeta,
+  type SiteIndex,
+} from '../site-index.ts';
+
+export interface MatrixColumn extends ComboRef {
+  label: string;
+  run: RunMeta;
+}
+
+export type MatrixCell =
+  | { kind: 'missing' }
+  | { kind: 'status'; status: Observation['status']; reason: string | undefined }
+  | {
+      kind: 'value';
+      status: Observation['status'];
+      reason: string | undefined;
+      median: number;
+      n: number;
+      errors: number;
+      interval: MedianInterval | null;
+      verdict: Verdict;
+      /** how this cell stands against the row's best ok cell, for the one-line display */
+      relation: Relation;
+    };
+
+/**
+ * A cell against the row's best: the best itself (only when no other cell has the same median:
+ * ties are not "best"), a ratio of medians, or — when the best median is 0 and a ratio would be
+ * infinite — the absolute difference. `none` when the cell was not compared (status not ok).
+ */
+export type Relation =
+  | { kind: 'best' }
+  | { kind: 'tie' }
+  | { kind: 'ratio'; ratio: number }
+  | { kind: 'difference'; difference: number }
+  | { kind: 'none' };
+
+/** The relation of a median to the row's best median (best null: nothing to compare with). */
+export function relationTo(
+  median: number,
+  best: number | null,
+  tiedBest: boolean,
+  isBest: boolean,
+): Relation {
+  if (best === null) return { kind: 'none' };
+  if (isBest) return tiedBest ? { kind: 'tie' } : { kind: 'best' };
+  if (median === best) return { kind: 'tie' };
+  if (best === 0 || !Number.isFinite(median / best)) return { kind: 'difference', difference: median - best };
+  return { kind: 'ratio', ratio: median / best };
+}
+
+export interface MatrixRow {
+  metric: MetricInfo;
+  cells: MatrixCell[];
+}
+
+export interface MatrixFamily {
+  benchmark: string;
+  description: string;
+  rows: MatrixRow[];
+}
+
+export interface HostMatrix {
+  host: HostClassInfo;
+  columns: MatrixColumn[];
+  families: MatrixFamily[];
+}
+
+/**
+ * For each host class, the newest run of each combination forms a column; each row is one metric
+ * with the median of that run's samples. The best cell of a row (by the metric's direction,
+ * among cells whose benchmark status is "ok") is marked, every other ok cell is tested against it
+ * (see compareWithBest), and cells without samples carry their status and reason.
+ */
+export function overview(index: SiteIndex): HostMatrix[] {
+  const byKey = new Map<string, Observation>();
+  const latest = new Map<string, Map<string, Observation>>(); // host → combo → newest observation
+  for (const o of index.observations) {
+    byKey.set(`${o.run}\u0000${o.combo}\u0000${o.metricKey}`, o);
+    let combos = latest.get(o.hostClassId);
+    if (!combos) latest.set(o.hostClassId, (combos = new Map()));
+    const prev = combos.get(o.combo);
+    if (!prev || o.run > prev.run) combos.set(o.combo, o);
+  }
+  return index.hostClasses.map((host) => {
+    const columns: MatrixColumn[] = [...(latest.get(host.id)?.values() ?? [])]
+      .map((o) => {
+        const ref: ComboRef = {
+          combo: o.combo,
+          criName: o.criName,
+          criVersion: o.criVersion,
+          ociName: o.ociName,
+          ociVersion: o.ociVersion,
+          handler: o.handler,
+        };
+        return { ...ref, label: comboLabel(ref), run: index.runs[o.run]! };
+      })
+      .sort((a, b) => a.criName.localeCompare(b.criName) || a.handler.localeCompare(b.handler));
+    const present = new Set(
+      index.observations.filter((o) => o.hostClassId === host.id).map((o) => o.metricKey),
+    );
+    const families: MatrixFamily[] = [];
+    for (const metric of index.metrics) {
+      if (!present.has(metric.key)) continue;
+      const found = columns.map((c) => byKey.get(`${c.run.index}\u0000${c.combo}\u0000${metric.key}`));
+      const competing = found.map((o) => (o && o.status === 'ok' ? o.samples : []));
+      const verdicts = compareWithBest(competing, metric.direction);
+      const bestIndex = verdicts.findIndex((v) => v.kind === 'best');
+      const bestMedian = bestIndex >= 0 ? found[bestIndex]!.median : null;
+      const tiedBest =
+        bestMedian !== null &&
+        found.some((o, i) => i !== bestIndex && o?.status === 'ok' && o.median === bestMedian);
+      const cells: MatrixCell[] = found.map((o, i): MatrixCell => {
+        if (!o) return { kind: 'missing' };
+        if (o.samples.length === 0) return { kind: 'status', status: o.status, reason: o.reason };
+        return {
+          kind: 'value',
+          status: o.status,
+          reason: o.reason,
+          median: o.median!,
+          n: o.samples.length,
+          errors: o.errors,
+          interval: medianInterval(o.samples),
+          verdict:
+            o.status === 'ok'
+              ? verdicts[i]!
+              : { kind: 'untested', why: `benchmark status is "${o.status}": not compared` },
+          relation:
+            o.status === 'ok'
+              ? relationTo(o.median!, bestMedian, tiedBest, i === bestIndex)
+              : { kind: 'none' },
+        };
+      });
+      let family = families.at(-1);
+      if (!family || family.benchmark !== metric.benchmark) {
+        family = { benchmark: metric.benchmark, description: metric.benchmarkDescription, rows: [] };
+        families.push(family);
+      }
+      family.rows.push({ metric, cells });
+    }
+    return { host, columns, families };
+  });
+}

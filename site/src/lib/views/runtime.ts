@@ -1,0 +1,122 @@
+// Runtime pages: one CRI or OCI runtime across its versions and every benchmark. Pure.
+import { versionChartsOf, type VersionPoint } from './benchmark.ts';
+import type { MetricInfo, Observation, SiteIndex } from '../site-index.ts';
+import { sortVersions } from '../versions.ts';
+
+export interface RuntimeVersionRow {
+  version: string;
+  partners: string[];
+  hostClassIds: string[];
+  runs: number;
+  first: string;
+  last: string;
+}
+
+export interface RuntimeRow {
+  hostClassId: string;
+  metric: MetricInfo;
+  criName: string;
+  ociName: string;
+  partner: string;
+  /** one cell per version of the family's `versions` */
+  cells: (VersionPoint | null)[];
+}
+
+export interface RuntimeFamily {
+  benchmark: string;
+  description: string;
+  versions: string[];
+  rows: RuntimeRow[];
+}
+
+export interface RuntimeView {
+  kind: 'cri' | 'oci';
+  name: string;
+  versions: RuntimeVersionRow[];
+  families: RuntimeFamily[];
+}
+
+/** The runtimes that get a page, by kind. */
+export function runtimes(index: SiteIndex): { kind: 'cri' | 'oci'; name: string }[] {
+  return [
+    ...index.criNames.map((name) => ({ kind: 'cri' as const, name })),
+    ...index.ociNames.map((name) => ({ kind: 'oci' as const, name })),
+  ];
+}
+
+/** Everything one runtime page shows: its versions, and each metric's median per version. */
+export function runtimeView(index: SiteIndex, kind: 'cri' | 'oci', name: string): RuntimeView {
+  const mine = index.observations.filter((o) => (kind === 'cri' ? o.criName : o.ociName) === name);
+  const versionOf = (o: Observation) => (kind === 'cri' ? o.criVersion : o.ociVersion);
+  const partnerOf = (o: Observation) => (kind === 'cri' ? o.ociName : o.criName);
+
+  const byVersion = new Map<string, { partners: Set<string>; hosts: Set<string>; runs: Set<number> }>();
+  for (const o of mine) {
+    const v = versionOf(o);
+    const e = byVersion.get(v) ?? { partners: new Set(), hosts: new Set(), runs: new Set() };
+    e.partners.add(partnerOf(o));
+    e.hosts.add(o.hostClassId);
+    e.runs.add(o.run);
+    byVersion.set(v, e);
+  }
+  const versions: RuntimeVersionRow[] = sortVersions(byVersion.keys()).map((version) => {
+    const e = byVersion.get(version)!;
+    const runs = [...e.runs].sort((a, b) => a - b);
+    return {
+      version,
+      partners: [...e.partners].sort(),
+      hostClassIds: [...e.hosts].sort(),
+      runs: runs.length,
+      first: index.runs[runs[0]!]!.startedAt,
+      last: index.runs[runs.at(-1)!]!.startedAt,
+    };
+  });
+
+  const families: RuntimeFamily[] = [];
+  for (const metric of index.metrics) {
+    const chart = versionChartsOf(index, metric.key).find((c) => c.kind === kind && c.runtime === name);
+    if (!chart || chart.series.length === 0) continue;
+    let family = families.at(-1);
+    if (!family || family.benchmark !== metric.benchmark) {
+      family = {
+        benchmark: metric.benchmark,
+        description: metric.benchmarkDescription,
+        versions: [],
+        rows: [],
+      };
+      families.push(family);
+    }
+    for (const s of chart.series) {
+      // cells hold this series' points for now; aligned to the family's versions below
+      family.rows.push({
+        hostClassId: s.hostClassId,
+        metric,
+        criName: s.criName,
+        ociName: s.ociName,
+        partner: s.partner,
+        cells: s.points,
+      });
+    }
+  }
+  for (const family of families) {
+    family.versions = sortVersions(family.rows.flatMap((r) => r.cells.map((c) => c!.version)));
+    for (const row of family.rows) {
+      const have = new Map(row.cells.map((c) => [c!.version, c]));
+      row.cells = family.versions.map((v) => have.get(v) ?? null);
+    }
+    family.rows.sort(
+      (a, b) =>
+        a.hostClassId.localeCompare(b.hostClassId) ||
+        index.metrics.indexOf(a.metric) - index.metrics.indexOf(b.metric) ||
+        a.partner.localeCompare(b.partner),
+    );
+  }
+  return { kind, name, versions, families };
+}
+
+/** The relative change of each cell against the row's oldest measured version, in percent. */
+export function percentChange(cells: readonly (VersionPoint | null)[]): (number | null)[] {
+  const base = cells.find((c) => c !== null)?.median;
+  if (base === undefined || base === 0) return cells.map(() => null);
+  return cells.map((c) => (c === null ? null : ((c.median - base) / Math.abs(base)) * 100));
+}
