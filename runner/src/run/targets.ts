@@ -99,7 +99,7 @@ async function prepareEndpoint(
         name: version.runtimeName,
         role: 'cri',
         version: parseSemver(version.runtimeVersion) ?? version.runtimeVersion,
-        ...(stack ? { path: stack.containerd.path } : {}),
+        ...(stack ? { path: stack.daemon.path } : {}),
         detail: `${version.runtimeName} ${version.runtimeVersion}, CRI ${version.runtimeApiVersion}`,
       },
       ...(stack?.imageComponents ?? []),
