@@ -67,6 +67,13 @@ async function prepareEndpoint(
         `run \`runtime-bench stack up${name === 'default' ? '' : ` --name ${name}`}\` first, or set ${field(i, 'endpoint')}`,
       );
     }
+    if (stack.cri !== t.cri) {
+      throw new RbError(
+        'CONFIG_INVALID',
+        `${field(i, 'cri')}: the local stack "${name}" runs ${stack.cri}, not ${t.cri}`,
+        `set ${field(i, 'cri')}: ${stack.cri}, or bring up a ${t.cri} stack (\`runtime-bench stack up --cri ${t.cri} --name …\`)`,
+      );
+    }
     socket = stack.socket;
   }
   let client: CriClient;
