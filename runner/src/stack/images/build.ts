@@ -11,6 +11,13 @@ import { parseSemver } from '../versions.ts';
 import { buildLayer, writeImageLayout, type ImageSpec, type Layer } from './layout.ts';
 import { buildBenchRootfs, buildLargeFillerRoots, buildPauseRootfs } from './rootfs.ts';
 
+/**
+ * The bench images' processes (a sleeping PID 1, sysbench) do not handle SIGTERM, so a graceful
+ * stop only waits out the runtime's timeout: CRI-O's StopPodSandbox gives a running container
+ * minutes before it kills it. SIGKILL as the image's stop signal ends them at once everywhere.
+ */
+export const BENCH_STOP_SIGNAL = 'SIGKILL';
+
 export interface StackImages {
   pause: string;
   bench: string;
@@ -71,6 +78,7 @@ export async function buildImageLayout(parentDir: string, images: StackImages): 
         layers: [await buildLayer(join(work, 'bench'))],
         entrypoint: [],
         cmd: ['/bin/sh'],
+        stopSignal: BENCH_STOP_SIGNAL,
       },
     ];
     if (images.large && (images.largeSizeMiB ?? 0) > 0) {
@@ -82,6 +90,7 @@ export async function buildImageLayout(parentDir: string, images: StackImages): 
         ]),
         entrypoint: [],
         cmd: ['/bin/sh'],
+        stopSignal: BENCH_STOP_SIGNAL,
       });
     }
     const layoutDir = join(work, 'layout');

@@ -111,7 +111,6 @@ export const overheadBenchmark: Benchmark<OverheadParameters> = {
   parameters: (config) => config.parameters['overhead.runtime'],
   async iterate(ctx, params): Promise<IterationOutcome> {
     let pod: LivePod | undefined;
-    let observed: string | undefined;
     try {
       pod = await startPod(ctx, 'overhead');
       const before = await readRuntime(ctx, pod.id, []);
@@ -119,7 +118,6 @@ export const overheadBenchmark: Benchmark<OverheadParameters> = {
       const live = pod;
       const { value: containerId, ms } = await timed(async () => {
         const id = await ctx.cri.createContainer(live.id, container, live.config);
-        observed = id;
         await ctx.cri.startContainer(id);
         return id;
       });
@@ -142,9 +140,6 @@ export const overheadBenchmark: Benchmark<OverheadParameters> = {
       const message = errorMessage(error);
       return { values: {}, errors: errorsFor(METRICS, message), failure: message };
     } finally {
-      // Kill the observed container first: CRI-O's StopPodSandbox gives a running container its
-      // full stop timeout (minutes) before killing it; StopContainer with 0 kills at once.
-      if (observed) await ctx.cri.stopContainer(observed, 0).catch(() => undefined);
       if (pod) await discardPod(ctx, pod.id);
     }
   },
