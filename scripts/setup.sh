@@ -14,10 +14,11 @@ log() { printf '== setup: %s\n' "$*" >&2; }
 [ "$(id -u)" = 0 ] || { echo "setup.sh must run as root (it installs apt packages)" >&2; exit 1; }
 
 # Debian packages: the runtime stack under test, image ingredients, the browser for site tests,
-# stress-ng for .ci/loaded.sh (the integration tests beside CPU hogs).
+# stress-ng for .ci/loaded.sh (the integration tests beside CPU hogs); skopeo loads the images of
+# a CRI-O stack into its private containers-storage, offline.
 apt_packages=(containerd runc crun sysbench containernetworking-plugins conmon umoci
   busybox-static catatonit patchelf iproute2 util-linux git ca-certificates curl
-  chromium fonts-dejavu-core stress-ng)
+  chromium fonts-dejavu-core stress-ng skopeo)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

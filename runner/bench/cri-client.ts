@@ -143,7 +143,7 @@ try {
     return { call, o, g, diff: o - g };
   });
   console.log(
-    `\n${state.containerd.path} ${state.containerd.version}, handler ${handler}, ${iterations} lifecycles each, alternating\n`,
+    `\n${state.cri} ${state.daemon.version} (${state.daemon.path}), handler ${handler}, ${iterations} lifecycles each, alternating\n`,
   );
   console.log(
     terminalTable(

@@ -1,15 +1,17 @@
 import type { Command } from 'commander';
-import { ConfigSchema } from '@runtime-bench/schemas';
+import { ConfigSchema, type Config } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
 import { loadConfig } from '../config/load.ts';
 import { stackAnswers, stackDown, stackUp } from '../stack/manager.ts';
-import { readStackState, stackStateDir } from '../stack/state.ts';
+import { CriNameSchema, readStackState, stackStateDir, type CriName } from '../stack/state.ts';
 
 interface StackOpts {
   name: string;
   stateDir?: string;
   config?: string;
+  cri?: string;
   containerd?: string;
+  crio?: string;
   fixHost?: boolean;
   purge?: boolean;
   json?: boolean;
@@ -28,10 +30,36 @@ function checkName(name: string): string {
   return name;
 }
 
+/**
+ * The CRI runtime of the stack: --cri, else the `cri` of a config target naming this stack, else
+ * containerd. A daemon flag of the other runtime is a usage error, not silently ignored.
+ */
+function chooseCri(opts: StackOpts, config: Config): CriName {
+  let cri: CriName = 'containerd';
+  if (opts.cri !== undefined) {
+    const parsed = CriNameSchema.safeParse(opts.cri);
+    if (!parsed.success)
+      throw new RbError(
+        'USAGE_STACK_CRI',
+        `--cri "${opts.cri}" is not a CRI runtime`,
+        'use --cri containerd or --cri cri-o',
+      );
+    cri = parsed.data;
+  } else {
+    const target = config.targets.find((t) => t.stack === opts.name && !t.endpoint);
+    if (target) cri = target.cri;
+  }
+  if (cri === 'containerd' && opts.crio)
+    throw new RbError('USAGE_STACK_CRI', '--crio is for a CRI-O stack', 'add --cri cri-o');
+  if (cri === 'cri-o' && opts.containerd)
+    throw new RbError('USAGE_STACK_CRI', '--containerd is for a containerd stack', 'drop --cri cri-o');
+  return cri;
+}
+
 export function registerStack(program: Command): void {
   const stack = program
     .command('stack')
-    .description('manage a private local containerd stack (the embedded default target)');
+    .description('manage a private local CRI stack, containerd or CRI-O (the embedded default target)');
   const common = (cmd: Command): Command =>
     cmd
       .option('--name <name>', 'stack name', 'default')
@@ -39,10 +67,15 @@ export function registerStack(program: Command): void {
 
   common(stack.command('up'))
     .description(
-      'start a private containerd with one CRI handler per OCI runtime found, and import the bench images',
+      'start a private containerd or CRI-O with one CRI handler per OCI runtime found, and load the bench images',
     )
     .option('--config <file>', 'runtime-bench config whose `stack` and `images` sections apply')
+    .option(
+      '--cri <name>',
+      'containerd | cri-o (default: the target naming this stack in --config, else containerd)',
+    )
     .option('--containerd <binary>', 'containerd binary to run (default: the one on PATH)')
+    .option('--crio <binary>', 'crio binary to run, with pinns beside it (default: the one on PATH)')
     .option(
       '--fix-host',
       'apply host fixes that change the host (bind v2-only cgroup controllers to v1 for crun)',
@@ -51,10 +84,12 @@ export function registerStack(program: Command): void {
     .action(async (opts: StackOpts) => {
       const name = checkName(opts.name);
       const config = opts.config ? await loadConfig(opts.config) : ConfigSchema.parse({});
+      const cri = chooseCri(opts, config);
       const { state, alreadyUp } = await stackUp({
         name,
         stateDir: opts.stateDir,
-        containerd: opts.containerd,
+        cri,
+        daemonBinary: cri === 'cri-o' ? opts.crio : opts.containerd,
         fixHost: Boolean(opts.fixHost),
         extraHandlers: config.stack.extraHandlers,
         subnet: config.stack.subnet,
@@ -66,7 +101,7 @@ export function registerStack(program: Command): void {
         return;
       }
       console.log(
-        `stack "${state.name}" ${alreadyUp ? 'is already up' : 'is up'}: containerd ${state.containerd.version}, pid ${state.pid}`,
+        `stack "${state.name}" ${alreadyUp ? 'is already up' : 'is up'}: ${state.cri} ${state.daemon.version}, pid ${state.pid}`,
       );
       console.log(`  endpoint  unix://${state.socket}`);
       for (const h of state.handlers)
@@ -77,7 +112,7 @@ export function registerStack(program: Command): void {
 
   common(stack.command('down'))
     .description(
-      'remove every pod and container of the stack, stop its containerd, unmount leftovers (safe to repeat)',
+      'remove every pod and container of the stack, stop its daemon, unmount leftovers (safe to repeat)',
     )
     .option('--purge', 'also delete the state directory (images, logs, config)')
     .action(async (opts: StackOpts) => {
@@ -112,7 +147,7 @@ export function registerStack(program: Command): void {
         return;
       }
       console.log(
-        `stack "${name}" is ${up ? 'up' : 'down'}; containerd ${state.containerd.version}, endpoint unix://${state.socket}`,
+        `stack "${name}" is ${up ? 'up' : 'down'}; ${state.cri} ${state.daemon.version}, endpoint unix://${state.socket}`,
       );
       for (const h of state.handlers) console.log(`  handler   ${h.name.padEnd(14)} ${h.kind} ${h.version}`);
       for (const s of state.skippedHandlers) console.log(`  skipped   ${s.name.padEnd(14)} ${s.reason}`);

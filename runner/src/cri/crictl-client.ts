@@ -22,6 +22,7 @@ import {
   type ContainerStats,
   type ContainerStatus,
   type CriClient,
+  asKubeletSends,
   type ExecSyncResult,
   type ImageInfo,
   type LinuxContainerResources,
@@ -106,7 +107,7 @@ export class CrictlClient implements CriClient {
     config: ContainerConfig,
     sandboxConfig: PodSandboxConfig,
   ): Promise<string> {
-    const ctr = this.writeJson('container', config);
+    const ctr = this.writeJson('container', asKubeletSends(config, sandboxConfig));
     const pod = this.writeJson('pod', sandboxConfig);
     return parseCrictlId(await this.run('CreateContainer', ['create', podId, ctr, pod]), 'create');
   }

@@ -8,6 +8,7 @@ import {
   type ContainerStats,
   type ContainerStatus,
   type CriClient,
+  asKubeletSends,
   type ExecSyncResult,
   type ImageInfo,
   type LinuxContainerResources,
@@ -169,7 +170,7 @@ export class GrpcCriClient implements CriClient {
   ): Promise<string> {
     const r = await this.call<{ containerId: string }>(this.runtime, 'CreateContainer', {
       podSandboxId,
-      config,
+      config: asKubeletSends(config, sandboxConfig),
       sandboxConfig,
     });
     return r.containerId;

@@ -37,7 +37,7 @@ export interface LinuxContainerResources {
 
 export interface ContainerConfig {
   metadata: { name: string; attempt?: number };
-  image: { image: string };
+  image: { image: string; userSpecifiedImage?: string };
   command?: string[];
   args?: string[];
   workingDir?: string;
@@ -45,7 +45,13 @@ export interface ContainerConfig {
   mounts?: { containerPath: string; hostPath: string; readonly?: boolean }[];
   labels?: Record<string, string>;
   logPath?: string;
-  linux?: { resources?: LinuxContainerResources; securityContext?: { privileged?: boolean } };
+  linux?: {
+    resources?: LinuxContainerResources;
+    securityContext?: {
+      privileged?: boolean;
+      namespaceOptions?: { network?: number; pid?: number; ipc?: number };
+    };
+  };
 }
 
 export type ContainerStateName =
@@ -134,4 +140,27 @@ export class CriCallError extends Error {
     this.call = call;
     this.grpcCode = grpcCode;
   }
+}
+
+/**
+ * The container config as the kubelet sends it: `userSpecifiedImage` names the image the user asked
+ * for (CRI-O verifies signatures against it and refuses a CreateContainer without it), and the
+ * container's namespace options mirror the pod's unless set (CRI-O refuses a container asking for
+ * the pod's PID namespace in a pod that has none).
+ */
+export function asKubeletSends(config: ContainerConfig, sandbox: PodSandboxConfig): ContainerConfig {
+  const podNamespaces = sandbox.linux?.securityContext?.namespaceOptions;
+  const own = config.linux?.securityContext;
+  return {
+    ...config,
+    image: { userSpecifiedImage: config.image.image, ...config.image },
+    ...(podNamespaces
+      ? {
+          linux: {
+            ...config.linux,
+            securityContext: { ...own, namespaceOptions: { ...podNamespaces, ...own?.namespaceOptions } },
+          },
+        }
+      : {}),
+  };
 }

@@ -35,6 +35,8 @@ export function endpointLabels(
 export interface EndpointPlan {
   index: number;
   label: string;
+  /** The CRI runtime the config expects; a local stack of the other one is refused. */
+  cri: TargetConfig['cri'];
   transport: Transport;
   /** The crictl the config names (resolved on PATH by the executor) for transport "crictl". */
   crictl: string;
@@ -48,6 +50,7 @@ export function planEndpoints(config: Pick<Config, 'targets'>): EndpointPlan[] {
   return config.targets.map((t, index) => ({
     index,
     label: labels[index]!,
+    cri: t.cri,
     transport: t.transport,
     crictl: t.crictl,
     source: t.endpoint
@@ -106,7 +109,7 @@ export function describeEndpoint(
       name: version.runtimeName,
       role: 'cri',
       version: criVersion,
-      ...(stack ? { path: stack.containerd.path } : {}),
+      ...(stack ? { path: stack.daemon.path } : {}),
       detail: `${version.runtimeName} ${version.runtimeVersion}, CRI ${version.runtimeApiVersion}`,
     },
     ...(stack?.imageComponents ?? []),

@@ -59,6 +59,13 @@ async function locate(plan: EndpointPlan): Promise<{ socket: string; stack: Stac
       `run \`runtime-bench stack up${name === 'default' ? '' : ` --name ${name}`}\` first, or set ${targetField(plan.index, 'endpoint')}`,
     );
   }
+  if (stack.cri !== plan.cri) {
+    throw new RbError(
+      'CONFIG_INVALID',
+      `${targetField(plan.index, 'cri')}: the local stack "${name}" runs ${stack.cri}, not ${plan.cri}`,
+      `set ${targetField(plan.index, 'cri')}: ${stack.cri}, or bring up a ${plan.cri} stack (\`runtime-bench stack up --cri ${plan.cri} --name …\`)`,
+    );
+  }
   return { socket: stack.socket, stack };
 }
 

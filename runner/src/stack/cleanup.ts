@@ -37,7 +37,7 @@ export interface ProcessInfo {
 }
 
 /** Runtime processes only: never a shell, test runner or CLI that merely has the path in its arguments. */
-const RUNTIME_PROCESS = /^(containerd|runsc|runc|crun|youki|conmon)/;
+const RUNTIME_PROCESS = /^(containerd|crio|runsc|runc|crun|youki|conmon)/;
 
 /** Runtime processes (shims, sandboxes) whose command line mentions any of the needles (our state dir). */
 export async function processesMentioning(needles: string[]): Promise<ProcessInfo[]> {

@@ -1,12 +1,8 @@
 // Pure generation of a private containerd's config.toml (config version 2 for 1.6/1.7, 3 for 2.x).
 
-export interface HandlerSpec {
-  name: string;
-  kind: 'runc' | 'crun' | 'youki' | 'runsc';
-  binary: string;
-  /** For runsc: the runsc.toml the shim reads. */
-  runscConfigPath?: string;
-}
+import type { HandlerSpec } from './driver.ts';
+
+export type { HandlerSpec };
 
 export interface ContainerdConfigInput {
   configVersion: 2 | 3;

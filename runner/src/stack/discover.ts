@@ -2,7 +2,9 @@ import { access, constants, readFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { exec } from '../util/exec.ts';
 import { RbError } from '../errors.ts';
-import { goModuleVersion, guessOciKind, incompatibility, parseOciVersion, parseSemver } from './versions.ts';
+import type { StackDriver } from './driver.ts';
+import type { OciKind } from './state.ts';
+import { goModuleVersion, guessOciKind, parseOciVersion, parseSemver } from './versions.ts';
 
 /** First executable named `name` on PATH (or in the extra directories first). */
 export async function which(name: string, extraDirs: string[] = []): Promise<string | null> {
@@ -31,36 +33,37 @@ async function isExecutable(path: string): Promise<boolean> {
   }
 }
 
-export interface ContainerdBinary {
-  path: string;
-  version: string;
-  ctr: string;
-}
-
-/** The containerd to run: the given binary or the one on PATH, with its version and its own ctr. */
-export async function findContainerd(explicit?: string): Promise<ContainerdBinary> {
-  const path = explicit ?? (await which('containerd'));
+/**
+ * A daemon binary (the one given with `flag`, or `name` on PATH) and the version it prints.
+ * `install` says how to get it when it is missing.
+ */
+export async function findDaemonBinary(
+  name: string,
+  flag: string,
+  explicit: string | undefined,
+  install: string,
+): Promise<{ path: string; version: string }> {
+  const path = explicit ?? (await which(name));
   if (!path || !(await isExecutable(path))) {
     throw new RbError(
-      'STACK_NO_CONTAINERD',
-      explicit ? `--containerd ${explicit} is not an executable file` : 'no containerd binary on PATH',
-      'install it (apt-get install containerd) or pass --containerd /path/to/containerd',
+      `STACK_NO_${name.toUpperCase().replace(/-/g, '_')}`,
+      explicit ? `${flag} ${explicit} is not an executable file` : `no ${name} binary on PATH`,
+      `${install}, or pass ${flag} /path/to/${name}`,
     );
   }
-  const out = await exec(path, ['--version']);
-  const version = parseSemver(out.stdout);
-  if (!version)
+  const out = await exec(path, ['--version'], { allowFailure: true, timeoutMs: 30_000 });
+  const version = parseSemver(`${out.stdout}\n${out.stderr}`);
+  if (out.exitCode !== 0 || !version)
     throw new RbError(
-      'STACK_CONTAINERD_VERSION',
-      `cannot read a version from "${out.stdout.trim()}" (${path} --version)`,
+      'STACK_DAEMON_VERSION',
+      `cannot read a version from "${`${out.stdout}${out.stderr}`.trim().split('\n')[0] ?? ''}" (${path} --version)`,
     );
-  const ctr = (await which('ctr', [dirname(path)])) ?? 'ctr';
-  return { path, version, ctr };
+  return { path, version };
 }
 
 export interface OciRuntimeBinary {
   name: string;
-  kind: 'runc' | 'crun' | 'youki' | 'runsc';
+  kind: OciKind;
   binary: string;
   version: string;
   versionOutput: string;
@@ -92,19 +95,21 @@ export async function runscShimFor(runscBinary: string): Promise<string | null> 
 }
 
 /**
- * One handler per OCI runtime found on the host (runc, crun, youki; runsc only with its containerd
- * shim), plus the extra binaries a config names. Known-incompatible pairs are skipped with a reason.
+ * One handler per OCI runtime found on the host (runc, crun, youki; runsc under containerd only
+ * with its shim), plus the extra binaries a config names. Combinations the driver knows not to work
+ * are skipped with its reason.
  */
 export async function discoverHandlers(
-  containerdVersion: string,
-  extra: { name: string; binary: string; kind?: 'runc' | 'crun' | 'youki' | 'runsc' | undefined }[],
+  driver: Pick<StackDriver, 'runscNeedsShim' | 'incompatibility'>,
+  daemonVersion: string,
+  extra: { name: string; binary: string; kind?: OciKind | undefined }[],
 ): Promise<DiscoveredHandlers> {
-  const candidates: { name: string; kind: OciRuntimeBinary['kind']; binary: string }[] = [];
+  const candidates: { name: string; kind: OciKind; binary: string }[] = [];
   const skipped: DiscoveredHandlers['skipped'] = [];
   for (const kind of ['runc', 'crun', 'youki', 'runsc'] as const) {
     const binary = await which(kind);
     if (!binary) continue;
-    if (kind === 'runsc' && !(await runscShimFor(binary))) {
+    if (kind === 'runsc' && driver.runscNeedsShim && !(await runscShimFor(binary))) {
       skipped.push({
         name: kind,
         binary,
@@ -131,7 +136,7 @@ export async function discoverHandlers(
         'give each extra handler a unique name, e.g. runc-1.3.6',
       );
     }
-    if (kind === 'runsc' && !(await runscShimFor(e.binary))) {
+    if (kind === 'runsc' && driver.runscNeedsShim && !(await runscShimFor(e.binary))) {
       skipped.push({
         name: e.name,
         binary: e.binary,
@@ -148,7 +153,7 @@ export async function discoverHandlers(
       skipped.push({ ...c, reason: v.error });
       continue;
     }
-    const why = incompatibility(containerdVersion, c.kind, v.version);
+    const why = driver.incompatibility(daemonVersion, c.kind, v.version);
     if (why) skipped.push({ name: c.name, binary: c.binary, reason: why });
     else handlers.push({ ...c, version: v.version, versionOutput: v.output });
   }

@@ -6,7 +6,7 @@ import { exec } from '../util/exec.ts';
 import { RbError } from '../errors.ts';
 
 export interface HostFixPlan {
-  /** Put restrict_oom_score_adj into the CRI config. */
+  /** No CAP_SYS_RESOURCE: nothing may lower an oom_score_adj (containerd: restrict_oom_score_adj). */
   restrictOomScoreAdj: boolean;
   /** v2-only controllers to bind to a v1 hierarchy so crun accepts the hybrid layout. */
   hybridV2Controllers: string[];
@@ -37,48 +37,40 @@ export async function readHostFixPlan(): Promise<HostFixPlan> {
 }
 
 /**
- * Applies the plan: the OOM-score fix lives in our private containerd config (no host change);
- * the crun hybrid-cgroup fix mounts v1 hierarchies and is applied only when `fixHost` is set.
+ * The crun hybrid-cgroup fix, common to every driver: described (pure) here, applied by
+ * `bindHybridControllers` only with `--fix-host` because it changes the host.
  */
-export async function applyHostFixes(plan: HostFixPlan, fixHost: boolean): Promise<HostFix[]> {
-  const fixes: HostFix[] = [];
-  if (plan.restrictOomScoreAdj) {
-    fixes.push({
-      id: 'restrict-oom-score-adj',
-      condition:
-        "no CAP_SYS_RESOURCE: the CRI pause container's oom_score_adj -998 would make runc fail (\"can't get final child's PID from pipe\")",
-      action: 'set restrict_oom_score_adj = true in the private containerd CRI config',
-      applied: true,
-    });
-  }
-  if (plan.hybridV2Controllers.length > 0) {
-    const list = plan.hybridV2Controllers.join(', ');
-    if (fixHost) {
-      for (const c of plan.hybridV2Controllers) {
-        const dir = join(plan.cgroupRoot, c);
-        await mkdir(dir, { recursive: true });
-        const isMounted = async (): Promise<boolean> =>
-          (await exec('mountpoint', ['-q', dir], { allowFailure: true })).exitCode === 0;
-        if (await isMounted()) continue;
-        const mount = await exec('mount', ['-t', 'cgroup', '-o', c, 'cgroup', dir], { allowFailure: true });
-        // Another stack coming up at the same moment may have won the race: that is success too.
-        if (mount.exitCode !== 0 && !(await isMounted())) {
-          throw new RbError(
-            'HOST_FIX_FAILED',
-            `could not bind the cgroup controller ${c} to ${dir}: ${mount.stderr.trim()}`,
-            'run without --fix-host (crun is then skipped) or mount it by hand',
-          );
-        }
-      }
-    }
-    fixes.push({
+export function describeCgroupFix(plan: HostFixPlan, fixHost: boolean): HostFix[] {
+  if (plan.hybridV2Controllers.length === 0) return [];
+  const list = plan.hybridV2Controllers.join(', ');
+  return [
+    {
       id: 'crun-hybrid-cgroup',
       condition: `cgroup hybrid mode with controllers only on cgroup2 (${list}): crun refuses ("cgroups in hybrid mode not supported, drop all controllers from cgroupv2")`,
       action: fixHost
         ? `bound ${list} to cgroup v1 hierarchies under ${plan.cgroupRoot}`
         : `not changed; run \`runtime-bench stack up --fix-host\` to bind ${list} to cgroup v1 hierarchies (crun fails until then)`,
       applied: fixHost,
-    });
+    },
+  ];
+}
+
+/** Binds each v2-only controller to a v1 hierarchy, so crun accepts the hybrid layout. */
+export async function bindHybridControllers(plan: HostFixPlan): Promise<void> {
+  for (const c of plan.hybridV2Controllers) {
+    const dir = join(plan.cgroupRoot, c);
+    await mkdir(dir, { recursive: true });
+    const isMounted = async (): Promise<boolean> =>
+      (await exec('mountpoint', ['-q', dir], { allowFailure: true })).exitCode === 0;
+    if (await isMounted()) continue;
+    const mount = await exec('mount', ['-t', 'cgroup', '-o', c, 'cgroup', dir], { allowFailure: true });
+    // Another stack coming up at the same moment may have won the race: that is success too.
+    if (mount.exitCode !== 0 && !(await isMounted())) {
+      throw new RbError(
+        'HOST_FIX_FAILED',
+        `could not bind the cgroup controller ${c} to ${dir}: ${mount.stderr.trim()}`,
+        'run without --fix-host (crun is then skipped) or mount it by hand',
+      );
+    }
   }
-  return fixes;
 }

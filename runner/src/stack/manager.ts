@@ -1,34 +1,32 @@
+// The executor of a stack's plan (plan.ts decides; this module reads facts, writes, spawns and
+// stops). Whichever CRI runtime the stack runs, its differences live in its driver (driver.ts).
 import { existsSync, openSync, closeSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { delimiter, dirname, join } from 'node:path';
-import type { Component, HostFix } from '@runtime-bench/schemas';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Config } from '@runtime-bench/schemas';
 import { createCriClient } from '../cri/client.ts';
 import { RbError, errorMessage } from '../errors.ts';
 import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
 import { processesMentioning, terminate, unmountBelow } from './cleanup.ts';
-import {
-  renderCniConflist,
-  renderContainerdConfig,
-  renderRunscConfig,
-  type HandlerSpec,
-} from './containerd-config.ts';
-import { discoverHandlers, findContainerd, runscShimFor, which } from './discover.ts';
-import { applyHostFixes, readHostFixPlan } from './host-fixes.ts';
-import { buildBenchRootfs, buildLargeFillerRoots, buildPauseRootfs } from './images/rootfs.ts';
-import { buildLayer, tarLayout, writeImageLayout, type Layer } from './images/layout.ts';
-import { bridgeName, pickSubnet } from './network.ts';
-import { readStackState, stackStateDir, writeStackState, type StackState } from './state.ts';
-import { containerdConfigVersion, parseSemver } from './versions.ts';
+import { discoverHandlers, runscShimFor } from './discover.ts';
+import type { StackDriver } from './driver.ts';
+import { driverFor } from './drivers.ts';
+import { bindHybridControllers, readHostFixPlan } from './host-fixes.ts';
+import { buildImageLayout, type StackImages } from './images/build.ts';
+import { planStack, type StackPlan, type StackPlanInput } from './plan.ts';
+import { readStackState, stackStateDir, writeStackState, type CriName, type StackState } from './state.ts';
 
 export interface StackUpOptions {
   name: string;
   stateDir?: string | undefined;
-  containerd?: string | undefined;
+  /** Which CRI runtime the stack runs (default containerd). */
+  cri?: CriName | undefined;
+  /** The daemon binary to run (--containerd / --crio); default: the one on PATH. */
+  daemonBinary?: string | undefined;
   fixHost: boolean;
-  extraHandlers: { name: string; binary: string; kind?: 'runc' | 'crun' | 'youki' | 'runsc' | undefined }[];
+  extraHandlers: Config['stack']['extraHandlers'];
   subnet?: string | undefined;
-  /** `large` (of size `largeSizeMiB`, 0 = none) is the big image of startup.first-output. */
-  images: { pause: string; bench: string; large?: string; largeSizeMiB?: number };
+  images: StackImages;
   log: (line: string) => void;
 }
 
@@ -37,7 +35,7 @@ export interface StackUpResult {
   alreadyUp: boolean;
 }
 
-/** Is the stack's containerd alive and answering CRI? */
+/** Is the stack's daemon alive and answering CRI? */
 export async function stackAnswers(state: StackState, timeoutSeconds = 5): Promise<boolean> {
   if (state.pid === null || !processAlive(state.pid) || !existsSync(state.socket)) return false;
   const client = createCriClient('grpc', state.socket, { timeoutSeconds });
@@ -51,7 +49,13 @@ export async function stackAnswers(state: StackState, timeoutSeconds = 5): Promi
   }
 }
 
-async function waitForCri(socket: string, pid: number, logPath: string, timeoutMs = 30_000): Promise<void> {
+async function waitForCri(
+  cri: CriName,
+  socket: string,
+  pid: number,
+  logPath: string,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'socket not created';
   while (Date.now() < deadline) {
@@ -73,251 +77,99 @@ async function waitForCri(socket: string, pid: number, logPath: string, timeoutM
   const tail = log.trim().split('\n').slice(-8).join('\n');
   throw new RbError(
     'STACK_START',
-    `containerd did not answer CRI on ${socket} (${processAlive(pid) ? last : 'it exited'}). Log tail:\n${tail}`,
+    `${cri} did not answer CRI on ${socket} (${processAlive(pid) ? last : 'it exited'}). Log tail:\n${tail}`,
     `see ${logPath}`,
   );
 }
 
-async function versionLine(command: string, args: string[]): Promise<string> {
-  const r = await exec(command, args, { allowFailure: true });
-  return `${r.stdout}${r.stderr}`.trim().split('\n')[0] ?? '';
-}
-
-/** Layers one after the other: a large image's layers are big, one at a time keeps memory low. */
-async function buildLayers(roots: string[]): Promise<Layer[]> {
-  const layers: Layer[] = [];
-  for (const root of roots) layers.push(await buildLayer(root));
-  return layers;
-}
-
-/** Builds the pause and bench images offline from host binaries and imports them into the stack. */
-async function buildAndImportImages(
-  state: Pick<StackState, 'stateDir' | 'socket' | 'ctr'> & { images: StackUpOptions['images'] },
-  log: (l: string) => void,
-): Promise<Component[]> {
-  const catatonit = await which('catatonit');
-  const busybox = (await which('busybox')) ?? '/bin/busybox';
-  const sysbench = await which('sysbench');
-  if (!catatonit || !sysbench || !existsSync(busybox)) {
-    throw new RbError(
-      'IMAGE_BUILD',
-      `image ingredients missing: ${[!catatonit && 'catatonit', !sysbench && 'sysbench', !existsSync(busybox) && 'busybox'].filter(Boolean).join(', ')}`,
-      'apt-get install catatonit sysbench busybox-static',
-    );
-  }
-  const work = await mkdtemp(join(state.stateDir, 'image-build-'));
-  try {
-    const ingredients = { catatonit, busybox, sysbench };
-    await buildPauseRootfs(join(work, 'pause'), ingredients);
-    await buildBenchRootfs(join(work, 'bench'), ingredients);
-    const built = await writeImageLayout(join(work, 'layout'), [
-      {
-        name: state.images.pause,
-        layers: [await buildLayer(join(work, 'pause'))],
-        entrypoint: ['/bin/pause', '-P'],
-      },
-      {
-        name: state.images.bench,
-        layers: [await buildLayer(join(work, 'bench'))],
-        entrypoint: [],
-        cmd: ['/bin/sh'],
-      },
-      ...(state.images.large && (state.images.largeSizeMiB ?? 0) > 0
-        ? [
-            {
-              name: state.images.large,
-              layers: await buildLayers([
-                join(work, 'bench'),
-                ...(await buildLargeFillerRoots(join(work, 'large'), state.images.largeSizeMiB!)),
-              ]),
-              entrypoint: [],
-              cmd: ['/bin/sh'],
-            },
-          ]
-        : []),
-    ]);
-    const tarPath = join(state.stateDir, 'images.tar');
-    await tarLayout(join(work, 'layout'), tarPath);
-    log(`importing images into ${state.socket}`);
-    await exec(state.ctr, [
-      '-a',
-      state.socket,
-      '-n',
-      'k8s.io',
-      'images',
-      'import',
-      '--all-platforms',
-      tarPath,
-    ]);
-    const sysbenchLine = await versionLine(sysbench, ['--version']);
-    const busyboxLine = (await exec(busybox, ['--help'], { allowFailure: true })).stdout.split('\n')[0] ?? '';
-    const catatonitLine = await versionLine(catatonit, ['--version']);
-    return [
-      {
-        name: 'sysbench',
-        role: 'workload',
-        version: parseSemver(sysbenchLine) ?? sysbenchLine,
-        path: sysbench,
-        detail: sysbenchLine,
-      },
-      {
-        name: 'busybox',
-        role: 'workload',
-        version: parseSemver(busyboxLine) ?? 'unknown',
-        path: busybox,
-        detail: busyboxLine,
-      },
-      {
-        name: 'catatonit',
-        role: 'workload',
-        version: parseSemver(catatonitLine) ?? 'unknown',
-        path: catatonit,
-        detail: catatonitLine,
-      },
-      ...built.map((b): Component => ({
-        name: b.name,
-        role: 'image',
-        version: b.manifestDigest,
-        detail: `config ${b.configDigest}`,
-      })),
-    ];
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
-}
-
-/** Starts (or finds running) the private containerd stack `name`. */
-export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
-  const stateDir = opts.stateDir ?? stackStateDir(opts.name);
-  await mkdir(stateDir, { recursive: true });
-  const existing = await readStackState(stateDir);
-  if (existing && (await stackAnswers(existing))) return { state: existing, alreadyUp: true };
-  if (existing) {
-    opts.log(`stack "${opts.name}" left state behind (containerd not answering): cleaning up first`);
-    await stackDown({ name: opts.name, stateDir, purge: false, log: opts.log });
-  }
-
-  const containerd = await findContainerd(opts.containerd);
-  const configVersion = containerdConfigVersion(containerd.version);
-  opts.log(`containerd ${containerd.version} (${containerd.path}), config version ${configVersion}`);
-  const discovered = await discoverHandlers(containerd.version, opts.extraHandlers);
-
-  const plan = await readHostFixPlan();
-  const hostFixes: HostFix[] = await applyHostFixes(plan, opts.fixHost);
-  const crunBlocked = plan.hybridV2Controllers.length > 0 && !opts.fixHost;
-  const handlers = discovered.handlers.filter((h) => !(crunBlocked && h.kind === 'crun'));
-  const skipped = [
-    ...discovered.skipped,
-    ...discovered.handlers
-      .filter((h) => crunBlocked && h.kind === 'crun')
-      .map((h) => ({
-        name: h.name,
-        binary: h.binary,
-        reason: `cgroup hybrid mode with v2-only controllers (${plan.hybridV2Controllers.join(', ')}): crun refuses; use --fix-host`,
-      })),
-  ];
-  for (const s of skipped) opts.log(`handler ${s.name} skipped: ${s.reason}`);
-  if (handlers.length === 0) {
-    throw new RbError(
-      'STACK_NO_RUNTIME',
-      'no usable OCI runtime found (runc, crun, youki or runsc with its shim)',
-      'apt-get install runc crun, or add stack.extraHandlers to the config',
-    );
-  }
-
-  const socket = join(stateDir, 'containerd.sock');
-  const handlerSpecs: HandlerSpec[] = [];
-  for (const h of handlers) {
-    const spec: HandlerSpec = { name: h.name, kind: h.kind, binary: h.binary };
-    if (h.kind === 'runsc') {
-      spec.runscConfigPath = join(stateDir, `runsc-${h.name}.toml`);
-      await writeFile(spec.runscConfigPath, renderRunscConfig(h.binary, join(stateDir, 'runsc')));
+/** Reads (never changes) everything the plan needs from the host. */
+async function gatherPlanInput(
+  driver: StackDriver,
+  opts: StackUpOptions,
+  stateDir: string,
+): Promise<StackPlanInput> {
+  const daemon = await driver.findDaemon(opts.daemonBinary);
+  opts.log(`${driver.cri} ${daemon.version} (${daemon.path})`);
+  const discovered = await discoverHandlers(driver, daemon.version, opts.extraHandlers);
+  const shimDirs: string[] = [];
+  if (driver.runscNeedsShim) {
+    for (const h of discovered.handlers.filter((x) => x.kind === 'runsc')) {
+      const shim = await runscShimFor(h.binary);
+      if (shim) shimDirs.push(dirname(shim));
     }
-    handlerSpecs.push(spec);
   }
-  const routes = (await exec('ip', ['-4', 'route'], { allowFailure: true })).stdout;
-  const network = {
-    name: `runtime-bench-${opts.name}`,
-    bridge: bridgeName(opts.name),
-    subnet: opts.subnet ?? pickSubnet(opts.name, routes),
+  return {
+    name: opts.name,
+    stateDir,
+    daemon,
+    discovered,
+    hostFixPlan: await readHostFixPlan(),
+    fixHost: opts.fixHost,
+    routes: (await exec('ip', ['-4', 'route'], { allowFailure: true })).stdout,
+    subnet: opts.subnet,
+    cniBinDir: ['/usr/lib/cni', '/opt/cni/bin'].find((d) => existsSync(`${d}/bridge`)) ?? null,
+    images: { pause: opts.images.pause, bench: opts.images.bench },
+    shimDirs,
+    env: process.env,
   };
-  await mkdir(join(stateDir, 'cni'), { recursive: true });
-  await writeFile(
-    join(stateDir, 'cni', '10-runtime-bench.conflist'),
-    renderCniConflist(network.name, network.bridge, network.subnet, join(stateDir, 'cni-ipam')),
-  );
-  const cniBinDir = ['/usr/lib/cni', '/opt/cni/bin'].find((d) => existsSync(join(d, 'bridge')));
-  if (!cniBinDir)
-    throw new RbError(
-      'STACK_NO_CNI',
-      'no CNI plugins found in /usr/lib/cni or /opt/cni/bin',
-      'apt-get install containernetworking-plugins',
-    );
-  const configPath = join(stateDir, 'config.toml');
-  await writeFile(
-    configPath,
-    renderContainerdConfig({
-      configVersion,
-      root: join(stateDir, 'root'),
-      state: join(stateDir, 'state'),
-      socket,
-      optDir: join(stateDir, 'opt'),
-      pauseImage: opts.images.pause,
-      cniBinDir,
-      cniConfDir: join(stateDir, 'cni'),
-      restrictOomScoreAdj: plan.restrictOomScoreAdj,
-      defaultHandler: handlers[0]!.name,
-      handlers: handlerSpecs,
-    }),
-  );
+}
 
-  // containerd finds containerd-shim-* on its PATH: that version's directory goes first.
-  const shimDirs = [dirname(containerd.path)];
-  for (const h of handlers.filter((x) => x.kind === 'runsc')) {
-    const shim = await runscShimFor(h.binary);
-    if (shim && !shimDirs.includes(dirname(shim))) shimDirs.push(dirname(shim));
+/** Carries out the plan up to a daemon answering CRI; the state is recorded as soon as it has a pid. */
+async function executePlan(plan: StackPlan, driver: StackDriver): Promise<StackState> {
+  if (plan.bindControllers.length > 0) await bindHybridControllers(await readHostFixPlan());
+  for (const dir of plan.dirs) await mkdir(dir, { recursive: true });
+  for (const f of plan.files) {
+    await mkdir(dirname(f.path), { recursive: true });
+    await writeFile(f.path, f.content);
   }
-  const env = {
-    ...process.env,
-    PATH: [...shimDirs, process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin'].join(delimiter),
-  };
-  const logPath = join(stateDir, 'containerd.log');
-  const logFd = openSync(logPath, 'a');
+  const logFd = openSync(plan.logPath, 'a');
   let pid: number;
   try {
-    pid = spawnDaemon(containerd.path, ['--config', configPath], logFd, env);
+    pid = spawnDaemon(plan.command.path, plan.command.args, logFd, plan.command.env, plan.command.cwd);
   } finally {
     closeSync(logFd);
   }
-  const state: StackState = {
-    name: opts.name,
-    stateDir,
-    socket,
-    pid,
-    startedAt: new Date().toISOString(),
-    containerd: { path: containerd.path, version: containerd.version, configVersion },
-    ctr: containerd.ctr,
-    handlers: handlers.map((h) => ({
-      name: h.name,
-      kind: h.kind,
-      binary: h.binary,
-      version: h.version,
-      versionOutput: h.versionOutput,
-    })),
-    skippedHandlers: skipped,
-    hostFixes,
-    network,
-    images: { pause: opts.images.pause, bench: opts.images.bench },
-    imageComponents: [],
-  };
+  const state: StackState = { ...plan.state, pid, startedAt: new Date().toISOString() };
   // Record the PID before anything else can fail, so that `down` can always stop what we started.
   await writeStackState(state);
+  await waitForCri(driver.cri, state.socket, pid, plan.logPath);
+  return state;
+}
+
+/** Starts (or finds running) the private stack `name` of the CRI runtime `opts.cri`. */
+export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
+  const stateDir = opts.stateDir ?? stackStateDir(opts.name);
+  const driver = driverFor(opts.cri ?? 'containerd');
+  await mkdir(stateDir, { recursive: true });
+  const existing = await readStackState(stateDir);
+  if (existing && existing.cri !== driver.cri) {
+    throw new RbError(
+      'STACK_CRI_MISMATCH',
+      `stack "${opts.name}" runs ${existing.cri}, not ${driver.cri}`,
+      `run \`runtime-bench stack down --name ${opts.name} --purge\` first, or use another --name`,
+    );
+  }
+  if (existing && (await stackAnswers(existing))) return { state: existing, alreadyUp: true };
+  if (existing) {
+    opts.log(`stack "${opts.name}" left state behind (${existing.cri} not answering): cleaning up first`);
+    await stackDown({ name: opts.name, stateDir, purge: false, log: opts.log });
+  }
+  const plan = planStack(driver, await gatherPlanInput(driver, opts, stateDir));
+  for (const s of plan.state.skippedHandlers) opts.log(`handler ${s.name} skipped: ${s.reason}`);
+  let state: StackState | undefined;
   try {
-    await waitForCri(socket, pid, logPath);
-    state.imageComponents = await buildAndImportImages({ ...state, images: opts.images }, opts.log);
+    state = await executePlan(plan, driver);
+    const layout = await buildImageLayout(stateDir, opts.images);
+    try {
+      await driver.loadImages(state, layout.layoutDir, layout.names, opts.log);
+    } finally {
+      await layout.dispose();
+    }
+    state.imageComponents = layout.components;
     await writeStackState(state);
   } catch (error) {
-    await stackDown({ name: opts.name, stateDir, purge: false, log: opts.log }).catch(() => undefined);
+    if (state || existsSync(`${stateDir}/stack.json`))
+      await stackDown({ name: opts.name, stateDir, purge: false, log: opts.log }).catch(() => undefined);
     throw error;
   }
   return { state, alreadyUp: false };
@@ -338,9 +190,10 @@ export interface StackDownReport {
 }
 
 /**
- * Removes every pod of the stack, stops its containerd by PID, kills any shim or sandbox process
- * still naming the stack, unmounts leftovers below the state dir and deletes the bridge.
- * Safe to run twice, and after a crash (no containerd, stale state).
+ * Removes every pod of the stack, stops its daemon by PID, kills any shim, conmon or sandbox
+ * process still naming the stack, lets the driver remove what its runtime left (containers,
+ * cgroups, CNI cache), unmounts leftovers below the state dir and deletes the bridge.
+ * Safe to run twice, and after a crash (daemon killed, stale state).
  */
 export async function stackDown(opts: StackDownOptions): Promise<StackDownReport> {
   const stateDir = opts.stateDir ?? stackStateDir(opts.name);
@@ -349,9 +202,8 @@ export async function stackDown(opts: StackDownOptions): Promise<StackDownReport
     report.problems.push(errorMessage(error));
     return null;
   });
-  const socket = state?.socket ?? join(stateDir, 'containerd.sock');
   if (state && (await stackAnswers(state))) {
-    const client = createCriClient('grpc', socket, { timeoutSeconds: 60 });
+    const client = createCriClient('grpc', state.socket, { timeoutSeconds: 60 });
     try {
       for (const pod of await client.listPodSandbox()) {
         try {
@@ -367,7 +219,7 @@ export async function stackDown(opts: StackDownOptions): Promise<StackDownReport
     }
   }
   if (state?.pid && processAlive(state.pid)) {
-    if (!(await terminate(state.pid))) report.problems.push(`containerd ${state.pid} did not exit`);
+    if (!(await terminate(state.pid))) report.problems.push(`${state.cri} ${state.pid} did not exit`);
   }
   // Shims and runsc sandboxes outlive containerd; anything still naming our socket or state dir is ours.
   // With the trailing slash: stack "a" must never match the processes of stack "a2".
@@ -375,6 +227,7 @@ export async function stackDown(opts: StackDownOptions): Promise<StackDownReport
     if (await terminate(p.pid, 2_000)) report.processesKilled++;
     else report.problems.push(`process ${p.pid} (${p.cmdline[0]}) did not exit`);
   }
+  if (state) report.problems.push(...(await driverFor(state.cri).cleanup(state)));
   report.unmountFailures = await unmountBelow(stateDir);
   if (state) {
     const link = await exec('ip', ['link', 'show', state.network.bridge], { allowFailure: true });

@@ -6,23 +6,31 @@ import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 
 export const DEFAULT_STACK_ROOT = '/var/lib/runtime-bench/stacks';
 
-/** The record `stack up` leaves in <state dir>/stack.json; `run`, `status` and `down` read it. */
-export const StackStateSchema = z.strictObject({
+export const CriNameSchema = z.enum(['containerd', 'cri-o']);
+export type CriName = z.output<typeof CriNameSchema>;
+
+export const OciKindSchema = z.enum(['runc', 'crun', 'youki', 'runsc']);
+export type OciKind = z.output<typeof OciKindSchema>;
+
+/** What every stack records, whichever CRI runtime it runs. */
+const commonState = {
   name: z.string(),
   stateDir: z.string(),
   socket: z.string(),
+  /** The CRI daemon's PID while it runs; null once `down` stopped it. */
   pid: z.int().nullable(),
   startedAt: z.string(),
-  containerd: z.strictObject({
+  /** The CRI daemon: its binary, version, config file and log. */
+  daemon: z.strictObject({
     path: z.string(),
     version: z.string(),
-    configVersion: z.union([z.literal(2), z.literal(3)]),
+    configPath: z.string(),
+    logPath: z.string(),
   }),
-  ctr: z.string(),
   handlers: z.array(
     z.strictObject({
       name: z.string(),
-      kind: z.enum(['runc', 'crun', 'youki', 'runsc']),
+      kind: OciKindSchema,
       binary: z.string(),
       version: z.string(),
       versionOutput: z.string(),
@@ -34,8 +42,39 @@ export const StackStateSchema = z.strictObject({
   images: z.strictObject({ pause: z.string(), bench: z.string() }),
   /** Versions of what the images were built from (sysbench, busybox, catatonit) and their digests. */
   imageComponents: z.array(ComponentSchema),
+};
+
+const ContainerdStackStateSchema = z.strictObject({
+  cri: z.literal('containerd'),
+  ...commonState,
+  containerd: z.strictObject({ configVersion: z.union([z.literal(2), z.literal(3)]), ctr: z.string() }),
 });
+
+const CrioStackStateSchema = z.strictObject({
+  cri: z.literal('cri-o'),
+  ...commonState,
+  crio: z.strictObject({
+    pinns: z.string(),
+    conmon: z.string(),
+    skopeo: z.string(),
+    /** containers-storage's root and runroot, and the storage.conf naming them (for skopeo). */
+    storageRoot: z.string(),
+    runRoot: z.string(),
+    storageConf: z.string(),
+    /** Each handler's OCI runtime state root is <runtimeRootDir>/<handler>. */
+    runtimeRootDir: z.string(),
+    namespacesDir: z.string(),
+  }),
+});
+
+/** The record `stack up` leaves in <state dir>/stack.json; `run`, `status` and `down` read it. */
+export const StackStateSchema = z.discriminatedUnion('cri', [
+  ContainerdStackStateSchema,
+  CrioStackStateSchema,
+]);
 export type StackState = z.output<typeof StackStateSchema>;
+export type ContainerdStackState = z.output<typeof ContainerdStackStateSchema>;
+export type CrioStackState = z.output<typeof CrioStackStateSchema>;
 
 export function stackStateDir(name: string, root = DEFAULT_STACK_ROOT): string {
   return join(root, name);

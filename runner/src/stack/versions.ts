@@ -64,6 +64,21 @@ export function incompatibility(
   return null;
 }
 
+/**
+ * CRI-O writes OCI runtime spec 1.3.0 (1.36; 1.34 already 1.2+): crun before 1.9 refuses it
+ * ("unknown version specified"), crun 1.9 and later work (verified with 1.21 and 1.28).
+ */
+export function crioIncompatibility(
+  crioVersion: string,
+  kind: string,
+  ociVersion: string | null,
+): string | null {
+  if (kind === 'crun' && ociVersion && compareVersions(ociVersion, '1.9') < 0) {
+    return `crun ${ociVersion} only supports OCI runtime spec 1.0.x and refuses the spec CRI-O ${crioVersion} writes ("unknown version specified"); crun 1.9 or later works`;
+  }
+  return null;
+}
+
 /** Which OCI runtime a binary is, from its file name (runc-1.3.6 → runc). */
 export function guessOciKind(binaryPath: string): 'runc' | 'crun' | 'youki' | 'runsc' | null {
   const base = binaryPath.split('/').pop() ?? '';

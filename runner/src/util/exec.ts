@@ -56,8 +56,9 @@ export function spawnDaemon(
   args: readonly string[],
   logFd: number,
   env: NodeJS.ProcessEnv,
+  cwd?: string,
 ): number {
-  const child = spawn(command, args, { detached: true, stdio: ['ignore', logFd, logFd], env });
+  const child = spawn(command, args, { detached: true, stdio: ['ignore', logFd, logFd], env, cwd });
   child.unref();
   if (child.pid === undefined) throw new CommandError(command, args, null, 'failed to start');
   return child.pid;

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export function onPath(cmd: string): boolean {
   try {
@@ -30,7 +31,7 @@ export function mountsUnder(dir: string): string[] {
     .filter((p) => p === dir || p.startsWith(`${dir}/`));
 }
 
-/** Runtime processes (containerd, shims) whose command line names the directory. */
+/** Runtime processes (containerd, crio, shims, conmon) whose command line names the directory. */
 export function processesUnder(dir: string): string[] {
   const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
   return out
@@ -38,7 +39,7 @@ export function processesUnder(dir: string): string[] {
     .filter(
       (l) =>
         l.includes(dir) &&
-        /containerd|runc|crun|runsc|youki/.test(l) &&
+        /containerd|crio|conmon|runc|crun|runsc|youki/.test(l) &&
         !l.includes('runtime-bench.js') &&
         !l.includes('vitest'),
     );
@@ -50,4 +51,19 @@ export function processesUnder(dir: string): string[] {
  */
 export function testStackName(base: string): string {
   return `${base}${process.env.RB_TEST_STACK_SUFFIX ?? ''}`;
+}
+
+/** The shared tools directory (CRI-O, crictl, gVisor, youki builds): $RB_SHARED_TOOLS or <repo>/../shared/tools. */
+export const SHARED_TOOLS =
+  process.env.RB_SHARED_TOOLS ?? join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'tools');
+
+/** An executable below the shared tools directory, e.g. sharedTool('cri-o/crio'), or null. */
+export function sharedTool(relativePath: string): string | null {
+  const path = join(SHARED_TOOLS, relativePath);
+  try {
+    accessSync(path, constants.X_OK);
+    return path;
+  } catch {
+    return null;
+  }
 }

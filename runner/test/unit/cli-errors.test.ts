@@ -61,6 +61,17 @@ describe(
       expect(r.stderr).toContain("unknown option '--jsn'");
     });
 
+    test('an unknown CRI runtime, or a daemon flag of the other one, before anything is started', async () => {
+      const bad = await runCli(['stack', 'up', '--name', 'never-started', '--cri', 'podman']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--cri "podman" is not a CRI runtime');
+      expect(bad.stderr).toContain('use --cri containerd or --cri cri-o');
+      const mixed = await runCli(['stack', 'up', '--name', 'never-started', '--crio', '/bin/true']);
+      expect(mixed.code).toBe(2);
+      expect(mixed.stderr).toContain('--crio is for a CRI-O stack');
+      expect(mixed.stderr).not.toMatch(/\n\s+at /);
+    });
+
     test('an invalid stack name', async () => {
       const r = await runCli(['stack', 'status', '--name', 'Bad Name']);
       expect(r.code).toBe(2);

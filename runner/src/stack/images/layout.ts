@@ -56,6 +56,8 @@ export interface ImageSpec {
   layers: Layer[];
   entrypoint: string[];
   cmd?: string[];
+  /** The signal a runtime stops the container with (image config StopSignal); default SIGTERM. */
+  stopSignal?: string;
 }
 
 export interface BuiltImage {
@@ -89,6 +91,7 @@ export async function writeImageLayout(dir: string, images: ImageSpec[]): Promis
         Cmd: image.cmd ?? null,
         Env: [IMAGE_ENV_PATH],
         WorkingDir: '/',
+        ...(image.stopSignal ? { StopSignal: image.stopSignal } : {}),
       },
       rootfs: { type: 'layers', diff_ids: image.layers.map((l) => l.diffId) },
       history: image.layers.map(() => ({

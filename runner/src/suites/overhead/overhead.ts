@@ -12,7 +12,11 @@ import {
 } from './attribution.ts';
 import { readCounters, readProcSnapshot } from './proc.ts';
 
-/** The runtime's processes for the pod right now, and their summed counters. */
+/**
+ * The runtime's processes for the pod right now, and their summed counters. Before the first
+ * container a runtime may run no process for the pod at all (CRI-O without an infra container:
+ * pinns holds the namespaces and conmon comes with the container): that reads as zero.
+ */
 async function readRuntime(
   ctx: BenchmarkContext,
   podId: string,
@@ -20,6 +24,7 @@ async function readRuntime(
 ): Promise<{ pids: number[]; counters: ProcCounters }> {
   const procs = await readProcSnapshot();
   const roots = findRuntimeRoots(procs, podId, ctx.cri.endpoint, containerIds);
+  if (roots.length === 0 && containerIds.length === 0) return { pids: [], counters: sumCounters([]) };
   if (roots.length === 0) {
     throw new Error(
       `no runtime process found for pod ${podId.slice(0, 12)} (looked for a containerd shim with "-id ${podId.slice(0, 12)}…" or a conmon); the runtime must run on this host`,

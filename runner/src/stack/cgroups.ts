@@ -1,0 +1,61 @@
+// Removal of cgroup directories a runtime left behind, found by exact name in every mounted
+// cgroup hierarchy (each v1 controller and the unified one).
+import { readdir, readFile, rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Mount points of every cgroup and cgroup2 filesystem, from mountinfo text. */
+export function cgroupMounts(mountinfo: string): string[] {
+  const out: string[] = [];
+  for (const line of mountinfo.split('\n')) {
+    const sep = line.indexOf(' - ');
+    if (sep < 0) continue;
+    const fsType = line.slice(sep + 3).split(' ')[0];
+    const point = line.slice(0, sep).split(' ')[4];
+    if (point && (fsType === 'cgroup' || fsType === 'cgroup2')) out.push(point);
+  }
+  return [...new Set(out)];
+}
+
+async function findNamed(
+  dir: string,
+  names: ReadonlySet<string>,
+  depth: number,
+  out: string[],
+): Promise<void> {
+  if (depth < 0) return;
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    if (!e.isDirectory()) continue;
+    const path = join(dir, e.name);
+    await findNamed(path, names, depth - 1, out);
+    if (names.has(e.name)) out.push(path);
+  }
+}
+
+/**
+ * Removes the (empty) cgroup directories with these exact names, children before parents, up to
+ * `depth` levels below each hierarchy's root. Returns the ones that could not be removed.
+ */
+export async function removeCgroupsNamed(names: readonly string[], depth = 4): Promise<string[]> {
+  if (names.length === 0) return [];
+  const wanted = new Set(names);
+  const found: string[] = [];
+  for (const mount of cgroupMounts(await readFile('/proc/self/mountinfo', 'utf8')))
+    await findNamed(mount, wanted, depth, found);
+  const problems: string[] = [];
+  // Deepest first: a pod's cgroup holds its containers' cgroups.
+  for (const path of found.sort((a, b) => b.split('/').length - a.split('/').length)) {
+    try {
+      await rmdir(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') problems.push(`cgroup ${path}: ${code ?? String(error)}`);
+    }
+  }
+  return problems;
+}
