@@ -9,14 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RunResultSchema, type BenchmarkResult, type RunResult } from '@runtime-bench/schemas';
 import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
 import { runCli } from '../support/cli.ts';
-import {
-  mountsUnder,
-  processesUnder,
-  realStackUnavailable,
-  sharedTool,
-  SHARED_TOOLS,
-  testStackName,
-} from '../support/host.ts';
+import { mountsUnder, processesUnder, realStackUnavailable, testStackName } from '../support/host.ts';
+import { ensureModernCrun, sharedTool, sharedToolsDir } from '../support/shared-tools.ts';
 
 const CRIO_STACK = testStackName('crio');
 const CTD_STACK = testStackName('crio-ctd');
@@ -24,7 +18,7 @@ const stateDir = (name: string): string => `/var/lib/runtime-bench/stacks/${name
 const crio = sharedTool('cri-o/crio');
 const unavailable =
   realStackUnavailable() ??
-  (crio ? null : `no CRI-O build at ${SHARED_TOOLS}/cri-o/crio (set RB_SHARED_TOOLS)`) ??
+  (crio ? null : `no CRI-O build at ${sharedToolsDir()}/cri-o/crio (set RB_SHARED_TOOLS)`) ??
   (onPathOrNull('skopeo') ? null : 'skopeo is not on PATH (bash scripts/setup.sh installs it)');
 if (unavailable) console.warn(`SKIPPED CRI-O integration tests: ${unavailable}`);
 
@@ -42,31 +36,6 @@ function crioVersion(): string {
   return /crio version (\d+\.\d+\.\d+)/.exec(out)![1]!;
 }
 
-/**
- * A crun ≥ 1.9 the installer put under its prefix (/opt/runtime-bench, or $RB_TEST_INSTALL_PREFIX):
- * bookworm's 1.8.1 cannot serve CRI-O.
- */
-function newerCrun(): string | null {
-  const base = join(process.env.RB_TEST_INSTALL_PREFIX ?? '/opt/runtime-bench', 'crun');
-  if (!existsSync(base)) return null;
-  for (const version of readdirSync(base).sort().reverse()) {
-    const [major, minor] = version.split('.').map(Number);
-    if (!(major! > 1 || (major === 1 && minor! >= 9))) continue;
-    const found = execFileSync(
-      'find',
-      [join(base, version), '-name', 'crun', '-type', 'f', '-perm', '-u+x'],
-      {
-        encoding: 'utf8',
-      },
-    )
-      .split('\n')
-      .filter(Boolean)
-      .sort((a, b) => a.length - b.length)[0];
-    if (found) return found;
-  }
-  return null;
-}
-
 const systemCrun = onPathOrNull('crun');
 const systemCrunVersion = systemCrun
   ? (/crun version (\d+\.\d+(?:\.\d+)?)/.exec(
@@ -74,7 +43,11 @@ const systemCrunVersion = systemCrun
     )?.[1] ?? null)
   : null;
 const systemCrunWorks = systemCrunVersion !== null && Number(systemCrunVersion.split('.')[1]) >= 9;
-const extraCrun = systemCrunWorks ? null : newerCrun();
+/**
+ * Bookworm's crun 1.8.1 cannot serve CRI-O (OCI spec 1.3.0): a crun ≥ 1.9 from the installer's
+ * distro source joins as an extra handler, so CI covers CRI-O × crun on a fresh machine too.
+ */
+const extraCrun = systemCrunWorks || unavailable !== null ? null : await ensureModernCrun();
 /** runc always; crun when one ≥ 1.9 is present. */
 const HANDLERS = ['runc', ...(systemCrunWorks ? ['crun'] : extraCrun ? ['crun-new'] : [])];
 

@@ -6,16 +6,14 @@ import { RunResultSchema } from '@runtime-bench/schemas';
 import { EXIT_ENDPOINT_DEAD } from '../../src/commands/run.ts';
 import { readStackState } from '../../src/stack/state.ts';
 import { runCli } from '../support/cli.ts';
+import { sharedToolsDir } from '../support/shared-tools.ts';
 import { mountsUnder, processesUnder, realStackUnavailable, testStackName } from '../support/host.ts';
 
 // The stack's real containerd is killed with SIGKILL in the middle of a run: the run must notice
 // within seconds, keep what it measured before, say why it stopped and exit with its own status.
 const STACK = testStackName('death');
 const STATE_DIR = `/var/lib/runtime-bench/stacks/${STACK}`;
-const CRICTL = join(
-  process.env.RB_SHARED_TOOLS ?? join(import.meta.dirname, '../../../../shared/tools'),
-  'cri-tools/crictl',
-);
+const CRICTL = join(sharedToolsDir(), 'cri-tools/crictl');
 const unavailable = realStackUnavailable();
 if (unavailable) console.warn(`SKIPPED endpoint-death integration tests: ${unavailable}`);
 

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 
 export function onPath(cmd: string): boolean {
   try {
@@ -51,19 +50,4 @@ export function processesUnder(dir: string): string[] {
  */
 export function testStackName(base: string): string {
   return `${base}${process.env.RB_TEST_STACK_SUFFIX ?? ''}`;
-}
-
-/** The shared tools directory (CRI-O, crictl, gVisor, youki builds): $RB_SHARED_TOOLS or <repo>/../shared/tools. */
-export const SHARED_TOOLS =
-  process.env.RB_SHARED_TOOLS ?? join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'tools');
-
-/** An executable below the shared tools directory, e.g. sharedTool('cri-o/crio'), or null. */
-export function sharedTool(relativePath: string): string | null {
-  const path = join(SHARED_TOOLS, relativePath);
-  try {
-    accessSync(path, constants.X_OK);
-    return path;
-  } catch {
-    return null;
-  }
 }
