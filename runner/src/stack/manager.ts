@@ -1,7 +1,7 @@
 // The executor of a stack's plan (plan.ts decides; this module reads facts, writes, spawns and
 // stops). Whichever CRI runtime the stack runs, its differences live in its driver (driver.ts).
 import { existsSync, openSync, closeSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Config } from '@runtime-bench/schemas';
 import { createCriClient } from '../cri/client.ts';
@@ -14,7 +14,15 @@ import { driverFor } from './drivers.ts';
 import { bindHybridControllers, readHostFixPlan } from './host-fixes.ts';
 import { buildImageLayout, type StackImages } from './images/build.ts';
 import { planStack, type StackPlan, type StackPlanInput } from './plan.ts';
-import { readStackState, stackStateDir, writeStackState, type CriName, type StackState } from './state.ts';
+import { bridgeName } from './network.ts';
+import {
+  readStackState,
+  stackStateDir,
+  stackStatePath,
+  writeStackState,
+  type CriName,
+  type StackState,
+} from './state.ts';
 
 export interface StackUpOptions {
   name: string;
@@ -233,6 +241,14 @@ export async function stackDown(opts: StackDownOptions): Promise<StackDownReport
     const link = await exec('ip', ['link', 'show', state.network.bridge], { allowFailure: true });
     if (link.exitCode === 0) await exec('ip', ['link', 'del', state.network.bridge], { allowFailure: true });
     await writeStackState({ ...state, pid: null });
+  } else if (existsSync(stackStatePath(stateDir))) {
+    // A state this version cannot read (another runtime-bench version wrote it): its processes and
+    // mounts are gone by now (found by the state dir); its bridge is named after the stack. Move the
+    // file aside so that `stack up` starts afresh instead of refusing the same file again.
+    const bridge = bridgeName(opts.name);
+    const link = await exec('ip', ['link', 'show', bridge], { allowFailure: true });
+    if (link.exitCode === 0) await exec('ip', ['link', 'del', bridge], { allowFailure: true });
+    await rename(stackStatePath(stateDir), `${stackStatePath(stateDir)}.unreadable`);
   }
   if (opts.purge && report.unmountFailures.length === 0) await rm(stateDir, { recursive: true, force: true });
   for (const p of report.problems) opts.log(`warning: ${p}`);
