@@ -1,6 +1,7 @@
-// The distro source for real: two containerd and two runc versions from Debian suites, side by
-// side under one temporary prefix (runc 1.3.6 from sid through a private glibc), then a private
-// containerd started from each installed version runs a pod with each installed runc.
+// The distro source for real: two containerd and two runc versions from two Debian suites
+// (bookworm and trixie: two package-list downloads, not three), side by side under one temporary
+// prefix (trixie's runc 1.1.15 through a private glibc), then a private containerd started from
+// each installed version runs a pod with each installed runc.
 import { execFile } from 'node:child_process';
 import { access, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,10 +24,13 @@ const tools = await Promise.all(['/usr/bin/apt-get', '/usr/bin/dpkg-deb', '/usr/
 const reason = !isRoot ? 'needs root' : tools.includes(false) ? 'needs apt-get, dpkg-deb and patchelf' : null;
 if (reason) console.warn(`install-distro integration test skipped: ${reason}`);
 
-const VERSIONS = { containerd: ['1.6.20', '2.1.9'], runc: ['1.1.5', '1.3.6'] };
+const SUITES = 'bookworm,trixie';
+const VERSIONS = { containerd: ['1.6.20', '1.7.24'], runc: ['1.1.15', '1.1.5'] };
+/** The runc built against trixie's glibc (newer than the host's bookworm one). */
+const PATCHED_RUNC = '1.1.15';
 
 // Explicit budgets, generous for a loaded 2-core machine: none of them is a measurement. The
-// install refreshes three suites' package lists and downloads about 100 MB on a fresh machine.
+// install refreshes two suites' package lists and downloads about 100 MB on a fresh machine.
 const INSTALL_BUDGET_MS = 15 * 60_000;
 const STACK_BUDGET_MS = 5 * 60_000;
 const EXIT_BUDGET_MS = 60_000;
@@ -47,7 +51,20 @@ describe.runIf(reason === null)('distro install, side by side, runs pods', () =>
     ];
     const { stdout } = await run(
       process.execPath,
-      [cli, 'install', '--source', 'distro', '--prefix', prefix, '--state', statePath(), '--json', ...specs],
+      [
+        cli,
+        'install',
+        '--source',
+        'distro',
+        '--suites',
+        SUITES,
+        '--prefix',
+        prefix,
+        '--state',
+        statePath(),
+        '--json',
+        ...specs,
+      ],
       { maxBuffer: 16 * 1024 * 1024, timeout: INSTALL_BUDGET_MS },
     );
     record = JSON.parse(stdout) as InstallRecord;
@@ -72,18 +89,19 @@ describe.runIf(reason === null)('distro install, side by side, runs pods', () =>
       const { stdout } = await run(join(prefix, 'containerd', v, 'bin', 'containerd'), ['--version']);
       expect(stdout).toContain(v);
     }
-    // sid's runc needs glibc 2.38: its copy was pointed at the private loader under its own directory.
+    // trixie's runc needs a newer glibc than bookworm's: its copy was pointed at the private loader
+    // under its own directory.
     const { stdout: interp } = await run('patchelf', [
       '--print-interpreter',
-      join(prefix, 'runc', '1.3.6', 'bin', 'runc'),
+      join(prefix, 'runc', PATCHED_RUNC, 'bin', 'runc'),
     ]);
-    expect(interp.trim().startsWith(join(prefix, 'runc', '1.3.6', 'libs'))).toBe(true);
-    expect(record.handlers.map((h) => h.name)).toEqual(['runc-1.1.5', 'runc-1.3.6']);
+    expect(interp.trim().startsWith(join(prefix, 'runc', PATCHED_RUNC, 'libs'))).toBe(true);
+    expect(record.handlers.map((h) => h.name).sort()).toEqual(['runc-1.1.15', 'runc-1.1.5']);
   });
 
   test.each([
     [testStackName('install-a'), '1.6.20'],
-    [testStackName('install-b'), '2.1.9'],
+    [testStackName('install-b'), '1.7.24'],
   ])(
     'stack %s on containerd %s runs a pod with each installed runc',
     { timeout: 2 * STACK_BUDGET_MS + 2 * EXIT_BUDGET_MS },
