@@ -82,14 +82,14 @@ export function compareCells(row: CompareRow): string[] {
 /**
  * The row's minimum detectable effect ("≥ 18.0 %"), or, when compareRuns found that no
  * difference could be significant at these sample sizes, that note shortened ("none at n = 3 vs
- * 3: more repetitions needed").
+ * 3").
  */
 function couldDetect(row: Extract<CompareRow, { kind: 'metric' }>): string {
   if (row.detectable !== null) return formatDetectable(row.detectable);
   const tooFew = row.notes
     .map((n) => /^(\d+) against (\d+) values cannot be significant/.exec(n))
     .find((m) => m);
-  return tooFew ? `none at n = ${tooFew[1]} vs ${tooFew[2]}: more repetitions needed` : MISSING;
+  return tooFew ? `none at n = ${tooFew[1]} vs ${tooFew[2]}` : MISSING;
 }
 
 /** The headline of a report: the two sides and the verdict counts. */
