@@ -1,29 +1,44 @@
 // Regressions come from `runtime-bench check` (the history gate: Holm-adjusted tests AND a
-// practical threshold); this module only turns its JSON report into lines for the summary. Pure.
+// practical threshold); this module only turns its JSON report into lines for the summary, with
+// the runner's own wording of change points and coverage. Pure.
+import {
+  coverageLines,
+  formatChangePoint,
+  type GateReport,
+  type GateRow,
+} from '@runtime-bench/runner/compare';
+import { formatChange } from '@runtime-bench/runner/format';
 
-/** The parts of `runtime-bench check --format json` the action reads. */
-export interface CheckReport {
-  counts: { regression: number; ongoing: number };
-  rows: {
-    kind: string;
-    benchmark: string;
-    target: string;
-    metric?: string;
-    verdict: string;
-    change?: number | null;
-    adjustedP?: number | null;
-  }[];
+/** `runtime-bench check --format json` as the action reads it: the gate's report. */
+export type CheckReport = GateReport;
+
+/** What the job summary says about the gate's verdict on this run. */
+export interface CheckLines {
+  /** new regressions, one line each (these fail the step with fail-on-regression) */
+  regressions: string[];
+  /** regressions already flagged on an earlier run, one line each */
+  ongoing: string[];
+  /** "28 of 324 rows checked", then one "N row(s) not checked: why" line per reason */
+  coverage: string[];
 }
 
-/** One line per new regression, e.g. `operations.container.lifecycle StartContainer on containerd/runc: +12.0 % (p = 0.003)`. */
-export function regressionLines(report: CheckReport): string[] {
-  return report.rows
-    .filter((r) => r.verdict === 'regression')
-    .map((r) => {
-      const what = [r.benchmark, r.kind === 'metric' ? r.metric : r.kind].filter(Boolean).join(' ');
-      const change =
-        typeof r.change === 'number' ? `: ${r.change >= 0 ? '+' : ''}${(r.change * 100).toFixed(1)} %` : '';
-      const p = typeof r.adjustedP === 'number' ? ` (Holm-adjusted p = ${r.adjustedP.toPrecision(2)})` : '';
-      return `${what} on ${r.target}${change}${p}`;
-    });
+/**
+ * One line per row, e.g. `operations.container.lifecycle StartContainer on containerd/runc:
+ * +12.0 % (Holm-adjusted p = 0.003); step +12 % [+8.1 %, +16 %] at 20261121T090317Z-de04a91c
+ * (runc 1.1.5 → 1.3.6)`.
+ */
+function rowLine(r: GateRow): string {
+  const what = [r.benchmark, r.kind === 'metric' ? r.metric : r.kind].join(' ');
+  const change = r.kind === 'metric' && r.change !== null ? `: ${formatChange(r.change)}` : '';
+  const p = r.adjustedP !== null ? ` (Holm-adjusted p = ${r.adjustedP.toPrecision(2)})` : '';
+  const cp = r.kind === 'metric' && r.changePoint ? `; step ${formatChangePoint(r.changePoint)}` : '';
+  return `${what} on ${r.target}${change}${p}${cp}`;
+}
+
+export function checkLines(report: CheckReport): CheckLines {
+  return {
+    regressions: report.rows.filter((r) => r.verdict === 'regression').map(rowLine),
+    ongoing: report.rows.filter((r) => r.verdict === 'ongoing regression').map(rowLine),
+    coverage: coverageLines(report.coverage),
+  };
 }

@@ -9,7 +9,7 @@ import type { RunResult } from '@runtime-bench/schemas';
 import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/install';
 import { installSpecs, stackUpArgs } from './cri.ts';
 import type { ActionInputs } from './inputs.ts';
-import { regressionLines, type CheckReport } from './regressions.ts';
+import { checkLines, type CheckLines, type CheckReport } from './regressions.ts';
 import { buildRunConfig } from './run-config.ts';
 import { annotationsFor, summaryMarkdown, writeSummary } from './summary.ts';
 import { parseTimings, timingsFile } from './timings.ts';
@@ -107,7 +107,7 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
   const results: { file: string; result: RunResult }[] = [
     { file: p.result, result: await readResultFile(p.result) },
   ];
-  let regressions: string[] = [];
+  let check: CheckLines | null = null;
   if (ctx.inputs.baseline) {
     const json = await ctx.runtimeBench(
       [
@@ -124,11 +124,12 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
       {},
       true,
     );
-    regressions = regressionLines(JSON.parse(json) as CheckReport);
+    check = checkLines(JSON.parse(json) as CheckReport);
   }
+  const regressions = check?.regressions ?? [];
   const timings = parseTimings(await readFile(timingsFile(ctx.workDir), 'utf8').catch(() => ''));
-  await writeFile(p.summary, summaryMarkdown(results, regressions, timings));
-  if (ctx.stepSummary) await writeSummary(results, regressions, timings);
+  await writeFile(p.summary, summaryMarkdown(results, check, timings));
+  if (ctx.stepSummary) await writeSummary(results, check, timings);
   ctx.setOutput('summary-path', p.summary);
   ctx.setOutput('regressions', String(regressions.length));
   // Outputs and summary first: a failing step must still hand back what it found.

@@ -4,6 +4,7 @@
 import * as core from '@actions/core';
 import { escapeHtml, escapeMarkdown, formatValue, markdownTable } from '@runtime-bench/runner/format';
 import type { RunResult } from '@runtime-bench/schemas';
+import type { CheckLines } from './regressions.ts';
 import { timingsMarkdown, type Timing } from './timings.ts';
 
 export interface BenchmarkTable {
@@ -86,10 +87,27 @@ export function annotationsFor(result: RunResult, file: string): Annotation[] {
   return out;
 }
 
+const NOT_CHECKED = 'No baseline given: this run was not checked for regressions.';
+const NO_REGRESSIONS = 'No new regressions against the baseline.';
+
+/**
+ * The gate's part of the summary: how many rows it could check and why not the others (so "no
+ * regressions" never hides "nothing was checked"), then new and ongoing regressions with their
+ * change points and the component versions that changed there. `check` is null without a baseline.
+ */
+function checkSections(check: CheckLines | null): { heading: string; lines: string[]; empty?: string }[] {
+  if (check === null) return [];
+  return [
+    { heading: 'Regression check', lines: check.coverage },
+    { heading: 'New regressions', lines: check.regressions, empty: NO_REGRESSIONS },
+    { heading: 'Ongoing regressions', lines: check.ongoing },
+  ].filter((s) => s.lines.length > 0 || s.empty);
+}
+
 /** Markdown of the whole summary (used for the summary-path file and the step summary). */
 export function summaryMarkdown(
   results: { file: string; result: RunResult }[],
-  regressions: string[],
+  check: CheckLines | null,
   timings: Timing[] = [],
 ): string {
   const lines: string[] = ['# runtime-bench results', ''];
@@ -104,12 +122,14 @@ export function summaryMarkdown(
       lines.push(`## ${t.benchmark}`, '', markdownTable(t.header, t.rows), '');
     }
   }
-  lines.push(
-    regressions.length === 0
-      ? 'No regressions against the baseline.'
-      : `## Regressions\n\n${regressions.map((r) => `- ${escapeMarkdown(r)}`).join('\n')}`,
-    '',
-  );
+  if (check === null) lines.push(NOT_CHECKED, '');
+  for (const s of checkSections(check))
+    lines.push(
+      `## ${s.heading}`,
+      '',
+      ...(s.lines.length > 0 ? s.lines.map((l) => `- ${escapeMarkdown(l)}`) : [s.empty!]),
+      '',
+    );
   if (timings.length > 0) lines.push(timingsMarkdown(timings));
   return lines.join('\n');
 }
@@ -117,7 +137,7 @@ export function summaryMarkdown(
 /** Writes the step summary through the toolkit (GITHUB_STEP_SUMMARY) and emits annotations. */
 export async function writeSummary(
   results: { file: string; result: RunResult }[],
-  regressions: string[],
+  check: CheckLines | null,
   timings: Timing[] = [],
 ): Promise<void> {
   core.summary.addHeading('runtime-bench results', 1);
@@ -140,10 +160,13 @@ export async function writeSummary(
     for (const a of annotationsFor(result, file))
       (a.level === 'error' ? core.error : core.warning)(a.message, { title: a.title });
   }
-  if (regressions.length > 0) {
-    core.summary.addHeading('Regressions', 2).addList(regressions.map(escapeHtml));
-    for (const r of regressions) core.error(r, { title: 'runtime-bench regression' });
-  } else core.summary.addRaw('No regressions against the baseline.', true);
+  if (check === null) core.summary.addRaw(NOT_CHECKED, true);
+  for (const s of checkSections(check)) {
+    core.summary.addHeading(s.heading, 2);
+    if (s.lines.length > 0) core.summary.addList(s.lines.map(escapeHtml));
+    else core.summary.addRaw(s.empty!, true);
+  }
+  for (const r of check?.regressions ?? []) core.error(r, { title: 'runtime-bench regression' });
   if (timings.length > 0) core.summary.addRaw(`\n${escapeHtml(timingsMarkdown(timings))}`, true);
   await core.summary.write();
 }

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { sampleRunResult } from '../../schemas/test/sample.ts';
 import { annotationsFor, benchmarkTables, summaryMarkdown, writeSummary } from '../src/summary.ts';
-import { regressionLines } from '../src/regressions.ts';
+import type { CheckLines } from '../src/regressions.ts';
+
+const lines = (regressions: string[], coverage = ['1 of 1 rows checked']): CheckLines => ({
+  regressions,
+  ongoing: [],
+  coverage,
+});
 
 const failing = () => {
   const r = sampleRunResult({ status: 'incomplete', incompleteReason: 'interrupted by SIGTERM' });
@@ -68,7 +74,7 @@ describe('job summary', () => {
   test('markdown escapes pipes in cells', () => {
     const r = failing();
     r.results[1]!.reason = 'a | b';
-    expect(summaryMarkdown([{ file: 'r.json', result: r }], [])).toContain('failed: a \\| b |');
+    expect(summaryMarkdown([{ file: 'r.json', result: r }], null)).toContain('failed: a \\| b |');
   });
 
   test('markup in target ids, reasons and host fields never reaches the Markdown summary as HTML', () => {
@@ -76,7 +82,7 @@ describe('job summary', () => {
     const r = failing();
     r.results[1]!.reason = evil;
     r.host.cpuModel = evil;
-    const md = summaryMarkdown([{ file: 'r.json', result: r }], [evil]);
+    const md = summaryMarkdown([{ file: 'r.json', result: r }], lines([evil]));
     expect(md).not.toContain('<script');
     expect(md).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
   });
@@ -99,7 +105,7 @@ describe('job summary', () => {
       });
       const timings = [{ step: 'setup', seconds: 5.5, note: '' }];
       try {
-        await writeSummary([{ file: 'r.json', result }], ['x on y: +10.0 %', evil], timings);
+        await writeSummary([{ file: 'r.json', result }], lines(['x on y: +10.0 %', evil]), timings);
       } finally {
         spy.mockRestore();
       }
@@ -109,8 +115,11 @@ describe('job summary', () => {
       expect(html).not.toContain('<script');
       expect(html).toContain('&lt;/script&gt;&lt;script&gt;');
       expect(html).toContain('| setup | 5.5 |');
-      expect(summaryMarkdown([{ file: 'r.json', result: sampleRunResult() }], [], timings)).toMatch(
-        /No regressions against the baseline\.\n\n## Runner-side cost/,
+      expect(summaryMarkdown([{ file: 'r.json', result: sampleRunResult() }], lines([]), timings)).toMatch(
+        /## New regressions\n\nNo new regressions against the baseline\.\n\n## Runner-side cost/,
+      );
+      expect(summaryMarkdown([{ file: 'r.json', result: sampleRunResult() }], null)).toContain(
+        'No baseline given: this run was not checked for regressions.',
       );
       expect(html).toContain('<h2>operations.container.lifecycle</h2>');
       expect(html).toContain('<th>median</th>');
@@ -120,35 +129,5 @@ describe('job summary', () => {
       process.env.GITHUB_STEP_SUMMARY = saved;
       await rm(dir, { recursive: true, force: true });
     }
-  });
-
-  test('regression lines from a check report: new regressions only', () => {
-    const report = {
-      counts: { regression: 1, ongoing: 1 },
-      rows: [
-        {
-          kind: 'metric',
-          benchmark: 'performance.cpu',
-          target: 'containerd/runc',
-          metric: 'events',
-          verdict: 'regression',
-          change: -0.123,
-          adjustedP: 0.0031,
-        },
-        {
-          kind: 'metric',
-          benchmark: 'performance.cpu',
-          target: 'containerd/crun',
-          metric: 'events',
-          verdict: 'ongoing regression',
-          change: -0.2,
-          adjustedP: 0.001,
-        },
-        { kind: 'status', benchmark: 'operations.x', target: 'containerd/runc', verdict: 'ok' },
-      ],
-    };
-    expect(regressionLines(report)).toEqual([
-      'performance.cpu events on containerd/runc: -12.3 % (Holm-adjusted p = 0.0031)',
-    ]);
   });
 });

@@ -10,13 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { hostClassOf } from '@runtime-bench/schemas';
+import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import { serializeResult } from '@runtime-bench/runner';
 import { loadRuns, type LoadedRun } from '../src/lib/load.ts';
 import { measurePages } from '../bench/measure.ts';
 import { syntheticRun, writeSyntheticRuns } from '../bench/synthetic.ts';
 import { buildSite, SITE_DIR } from './helpers/build.ts';
 import { serveStatic, type StaticServer } from './helpers/serve.ts';
+import { makeRun, spread } from './lib/fixtures.ts';
 import {
   newestPerHostAndTarget,
   parseShown,
@@ -178,6 +179,13 @@ function checkCompareRows(
       `${benchmark} ${metric} candidate ${row['Candidate median']} vs ${mb} ${unit}`,
     ).toBe(true);
     expect(row['Baseline median']).toContain(`(n=${a.length})`);
+    // the minimum detectable effect, or "none" when no difference could be significant: with at
+    // most 3 values a side the smallest two-sided rank-test p is 2/C(6,3) = 0.1, above any level
+    const detect = row['Could detect']!;
+    const none = /^none at n = (\d+) vs (\d+)$/.exec(detect);
+    expect(detect, `${benchmark} ${metric}`).toMatch(/^(≥ \d+(\.\d+)? %|none at n = \d+ vs \d+|–)$/);
+    if (none) expect([Number(none[1]), Number(none[2])]).toEqual([a.length, b.length]);
+    if (a.length <= 3 && b.length <= 3) expect(detect, `${benchmark} ${metric}`).not.toMatch(/^≥/);
     if (ma > 0) {
       const ratio = Number(/^×([\d.e+-]+)/.exec(row['Ratio [95 % CI]']!)![1]);
       expect(
@@ -242,6 +250,35 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
         const section = page.locator('section.status', { has: page.locator('h2', { hasText: host }) });
         await expect(section.locator('.status-line a').first().textContent()).resolves.toBe(runId);
         await expect(section.locator('.count-nobaseline').count()).resolves.toBe(1);
+        // the gate's coverage adds up, and the rows of benchmark × target × parameters never
+        // measured before on this host class are counted from the files: one per metric, plus
+        // an error-rate row where attempts failed
+        const line = (await section.locator('.coverage-line').textContent())!;
+        const all = /All (\d+) rows? checked/.exec(line);
+        const some = /(\d+) of (\d+) rows checked/.exec(line);
+        const [checked, total] = all
+          ? [Number(all[1]), Number(all[1])]
+          : [Number(some![1]), Number(some![2])];
+        const reasons = await section
+          .locator('ul.not-checked li')
+          .evaluateAll((lis) =>
+            lis.map((li) => ({ rows: Number((li as HTMLElement).dataset.rows), text: li.textContent! })),
+          );
+        expect(checked + reasons.reduce((n, r) => n + r.rows, 0)).toBe(total);
+        const earlier = runs.filter((r) => hostClassOf(r.run.host) === host && r.run.runId !== runId);
+        const key = (r: { benchmark: string; target: string; parameters: unknown }) =>
+          `${r.benchmark} ${r.target} ${JSON.stringify(r.parameters)}`;
+        const seen = new Set(earlier.flatMap((e) => e.run.results.map(key)));
+        const fresh = runs
+          .find((r) => r.run.runId === runId)!
+          .run.results.filter((r) => !seen.has(key(r)))
+          .reduce(
+            (n, r) => n + r.metrics.length + (r.status !== 'interrupted' && r.failedAttempts > 0 ? 1 : 0),
+            0,
+          );
+        const reason =
+          earlier.length === 0 ? 'no earlier run of this host class' : 'no earlier run of this benchmark';
+        expect(reasons.find((r) => r.text.includes(reason))?.rows ?? 0, `${host}: ${reason}`).toBe(fresh);
       }
       await page.close();
     },
@@ -603,6 +640,134 @@ describe('an invalid result file', () => {
         expect(build.output).toContain(`${path}: host.memoryBytes:`);
       } finally {
         await rm(bad, { recursive: true, force: true });
+      }
+    },
+    BUDGET,
+  );
+});
+
+describe('a runc release that slowed CreateContainer down (home and Regressions page)', () => {
+  // Eleven nights of one host class: 50 ms on runc 1.1.5 for eight, then 80 ms from night 9 on,
+  // when runc became 1.3.6 (in the target and in the run's components). Expectations are read
+  // from these files here, not from the gate.
+  const CENTERS = [50, 50.5, 49.5, 50.2, 49.8, 50.1, 50.3, 49.9, 80, 80.5, 79.6];
+  let stepDir: string;
+  let stepServer: StaticServer;
+  let files: RunResult[];
+
+  beforeAll(async () => {
+    stepDir = await mkdtemp(join(tmpdir(), 'rb-site-step-'));
+    files = CENTERS.map((center, i) => {
+      const day = String(i + 1).padStart(2, '0');
+      const runc = i >= 8 ? '1.3.6' : '1.1.5';
+      const run = makeRun(`202611${day}T030000Z-000000${day}`, `2026-11-${day}T03:00:00Z`, [
+        { oci: 'runc', ociVersion: runc, samples: spread(center) },
+      ]);
+      run.components = [...run.components, { name: 'runc', role: 'oci', version: runc }];
+      return run;
+    });
+    for (const run of files) {
+      const dir = join(stepDir, 'data', 'runs', '2026', '11', run.startedAt.slice(8, 10));
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${run.runId}.json`), serializeResult(run));
+    }
+    const build = await buildSite(join(stepDir, 'data'), join(stepDir, 'dist'));
+    if (build.code !== 0) throw new Error(`astro build failed:\n${build.output.slice(-3000)}`);
+    stepServer = await serveStatic(join(stepDir, 'dist'));
+  }, BUDGET);
+
+  afterAll(async () => {
+    await stepServer?.close();
+    if (stepDir) await rm(stepDir, { recursive: true, force: true });
+  });
+
+  /** Component versions that differ between two result files, target versions included. */
+  const changed = (a: RunResult, b: RunResult): string[] => {
+    const versions = (r: RunResult) => {
+      const m = new Map(r.components.map((c) => [c.name, c.version]));
+      for (const t of r.targets) m.set(t.cri.name, t.cri.version).set(t.oci.name, t.oci.version);
+      return m;
+    };
+    const [va, vb] = [versions(a), versions(b)];
+    return [...new Set([...va.keys(), ...vb.keys()])]
+      .sort()
+      .filter((n) => va.get(n) !== vb.get(n))
+      .map((n) => `${n} ${va.get(n)} → ${vb.get(n)}`);
+  };
+  // the step: ratio of the geometric means of the nightly medians after and before it
+  const gm = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+  const stepShown = (text: string) =>
+    Number(/step ([+−][\d.]+) %|· ([+−][\d.]+) %/.exec(text)!.slice(1).find(Boolean)!.replace('−', '-')) /
+    100;
+
+  async function open(path: string, width: number): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width, height: width > 500 ? 900 : 844 } });
+    page.setDefaultTimeout(120_000);
+    await page.goto(`${stepServer.url}${path}`, { waitUntil: 'load' });
+    return page;
+  }
+
+  test(
+    'home: the ongoing regression shows its change point night, the step and "runc 1.1.5 → 1.3.6"',
+    async () => {
+      const at = files[8]!;
+      const expectedVersions = changed(files[7]!, at).join('; ');
+      expect(expectedVersions).toBe('runc 1.1.5 → 1.3.6');
+      for (const width of WIDTHS) {
+        const page = await open('/', width);
+        const rows = await tableRows(page, 'table.gate-rows');
+        expect(rows).toHaveLength(1);
+        const cell = rows[0]!['Change point · step [95 % CI]']!;
+        expect(cell).toContain(at.startedAt.slice(0, 10));
+        expect(Math.abs(stepShown(cell) - (gm(CENTERS.slice(8)) / gm(CENTERS.slice(0, 8)) - 1))).toBeLessThan(
+          0.0011,
+        );
+        expect(rows[0]!['Versions changed there']).toBe(expectedVersions);
+        await expect(page.locator('table.gate-rows td a').first().getAttribute('href')).resolves.toBe(
+          `/run/${at.runId}/`,
+        );
+        await expect(page.locator('.coverage-line').first().textContent()).resolves.toContain(
+          `All ${files.at(-1)!.results.length} row checked`,
+        );
+        await expectReadable(page, `step site / at ${width} px`);
+        await shoot(page, `status-step-${width}`);
+        await page.close();
+      }
+    },
+    BUDGET,
+  );
+
+  test(
+    'Regressions page: each flagged night names the change point, and coverage adds up per night',
+    async () => {
+      for (const width of WIDTHS) {
+        const page = await open('/regressions/', width);
+        const rows = await page.$$eval('table.regressions tbody tr', (trs) =>
+          trs.map((tr) => ({
+            cp: tr.querySelector('td.change-point a')?.getAttribute('href') ?? null,
+            versions: tr.querySelector('td.versions-changed')!.textContent!.trim(),
+          })),
+        );
+        // nights 9 (new), 10 and 11 (ongoing): all point at night 9 and its runc release
+        expect(rows).toEqual(
+          [0, 1, 2].map(() => ({
+            cp: `/run/${files[8]!.runId}/`,
+            versions: changed(files[7]!, files[8]!).join('; '),
+          })),
+        );
+        // one row a night: night 1 has no earlier run, nights 2 and 3 fewer than three before them
+        const text = (await page.locator('.coverage-line').textContent())!;
+        expect(text).toContain(
+          `${files.length} runs checked, 3 findings. Of their ${files.length} rows, ${files.length - 3} got a verdict`,
+        );
+        const reasons = await page.locator('ul.not-checked li').allTextContents();
+        expect(reasons.map((r) => r.replace(/\s+/g, ' ').trim()).sort()).toEqual([
+          '1 not checked: no earlier run of this host class',
+          '2 not checked: fewer than 3 baseline runs',
+        ]);
+        await expectReadable(page, `step site /regressions/ at ${width} px`);
+        await shoot(page, `regressions-step-${width}`);
+        await page.close();
       }
     },
     BUDGET,

@@ -2,6 +2,7 @@ import type { CompareReport, CompareRow } from './compare.ts';
 import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate.ts';
 import {
   escapeMarkdown,
+  formatDetectable,
   formatChange,
   formatP,
   formatPercent,
@@ -35,11 +36,6 @@ const COMPARE_HEADER = [
   'could detect',
   'verdict',
 ];
-
-/** "≥ 18 %": the minimum detectable effect of a row, or "–". */
-function formatDetectable(detectable: number | null): string {
-  return detectable === null ? '–' : `≥ ${formatChange(detectable).replace(/^\+/, '')}`;
-}
 
 function compareCells(row: CompareRow): string[] {
   const target =

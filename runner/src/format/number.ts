@@ -102,6 +102,15 @@ export function formatChange(change: number | null | undefined): string {
   return `${pct > 0 ? '+' : '−'}${text} %`;
 }
 
+/**
+ * A minimum detectable effect (a fraction, the smallest |change| a comparison could flag) as
+ * "≥ 18.0 %"; null / non-finite → "–".
+ */
+export function formatDetectable(detectable: number | null | undefined): string {
+  if (detectable === null || detectable === undefined || !Number.isFinite(detectable)) return MISSING;
+  return `≥ ${formatChange(Math.abs(detectable)).replace(/^\+/, '')}`;
+}
+
 /** A ratio of two values: formatRatio(1.2345) → "×1.23"; non-finite → "–". */
 export function formatRatio(ratio: number | null | undefined): string {
   if (ratio === null || ratio === undefined || !Number.isFinite(ratio)) return MISSING;

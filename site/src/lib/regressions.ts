@@ -2,6 +2,7 @@
 // flags when it is replayed over the newest runs of the history at build time.
 import { hostClassOf } from '@runtime-bench/schemas';
 import type { LoadedRun } from './load.ts';
+import type { ChangePointLike } from './views/change-point.ts';
 import { slugify } from './slug.ts';
 
 /** The part of one gate report row the page shows (structurally the gate's GateRow). */
@@ -18,11 +19,21 @@ export interface GateRowLike {
   change?: number | null;
   changeLower?: number | null;
   changeUpper?: number | null;
+  /** metric rows: the latest change point of the metric's nightly series */
+  changePoint?: ChangePointLike | null;
+}
+
+/** The gate's coverage of one report: rows checked, and the others grouped by why. */
+export interface CoverageLike {
+  rows: number;
+  checked: number;
+  notChecked: { reason: string; rows: number }[];
 }
 
 /** The part of the gate's report the page shows. */
 export interface GateReportLike {
   rows: readonly GateRowLike[];
+  coverage: CoverageLike;
 }
 
 /**
@@ -51,11 +62,19 @@ export interface RegressionFinding {
   adjustedP: number | null;
   baselineFirst: string | null;
   baselineLast: string | null;
+  changePoint: ChangePointLike | null;
   notes: string[];
 }
 
 export type RegressionReport =
-  { state: 'no-gate'; findings: [] } | { state: 'gate'; findings: RegressionFinding[]; checkedRuns: number };
+  | { state: 'no-gate'; findings: [] }
+  | {
+      state: 'gate';
+      findings: RegressionFinding[];
+      checkedRuns: number;
+      /** the gate's coverage of every checked run, added up (reasons summed across runs) */
+      coverage: CoverageLike;
+    };
 
 /** How many of the newest runs per host class the page replays the gate on. */
 export const REGRESSION_WINDOW = 30;
@@ -84,13 +103,20 @@ export function regressionReport(loaded: readonly LoadedRun[], gate: Gate | unde
   }
   const findings: RegressionFinding[] = [];
   let checkedRuns = 0;
+  const coverage = { rows: 0, checked: 0 };
+  const notChecked = new Map<string, number>();
   for (const [hostClassId, runs] of byHost) {
     const history = runs.slice(-(REGRESSION_WINDOW + REGRESSION_HISTORY));
     const report = gate(history);
     for (const entry of runs.slice(-REGRESSION_WINDOW)) {
       checkedRuns++;
       const targets = new Map(entry.run.targets.map((t) => [t.id, t]));
-      for (const row of report(entry).rows) {
+      const result = report(entry);
+      coverage.rows += result.coverage.rows;
+      coverage.checked += result.coverage.checked;
+      for (const n of result.coverage.notChecked)
+        notChecked.set(n.reason, (notChecked.get(n.reason) ?? 0) + n.rows);
+      for (const row of result.rows) {
         if (!FLAGGED.has(row.verdict)) continue;
         const t = targets.get(row.target);
         findings.push({
@@ -113,6 +139,7 @@ export function regressionReport(loaded: readonly LoadedRun[], gate: Gate | unde
           adjustedP: row.adjustedP,
           baselineFirst: row.baselineRuns[0] ?? null,
           baselineLast: row.baselineRuns.at(-1) ?? null,
+          changePoint: row.changePoint ?? null,
           notes: row.notes,
         });
       }
@@ -121,5 +148,15 @@ export function regressionReport(loaded: readonly LoadedRun[], gate: Gate | unde
   findings.sort(
     (a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt) || a.target.localeCompare(b.target),
   );
-  return { state: 'gate', findings, checkedRuns };
+  return {
+    state: 'gate',
+    findings,
+    checkedRuns,
+    coverage: {
+      ...coverage,
+      notChecked: [...notChecked]
+        .map(([reason, rows]) => ({ reason, rows }))
+        .sort((a, b) => b.rows - a.rows || a.reason.localeCompare(b.reason)),
+    },
+  };
 }

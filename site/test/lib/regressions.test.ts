@@ -38,6 +38,7 @@ describe('regressionReport', () => {
             changeUpper: 0.7,
           },
         ],
+        coverage: { rows: 3, checked: 1, notChecked: [{ reason: 'because', rows: 2 }] },
       });
     };
     const report = regressionReport(runs, fake);
@@ -50,6 +51,12 @@ describe('regressionReport', () => {
       [runs[6]!.run.runId, 'CreateContainer', 'containerd 1.7.2 · runc 1.1.5', 'a', 'b'],
       [runs[2]!.run.runId, 'CreateContainer', 'containerd 1.7.2 · runc 1.1.5', 'a', 'b'],
     ]);
+    // the gate's coverage of every checked run, added up
+    expect(report.coverage).toEqual({
+      rows: 3 * runs.length,
+      checked: runs.length,
+      notChecked: [{ reason: 'because', rows: 2 * runs.length }],
+    });
   });
 
   test('the real gate of runtime-bench check flags a 60 % slower night and nothing before it', () => {
@@ -62,5 +69,16 @@ describe('regressionReport', () => {
       what: 'CreateContainer',
     });
     expect(report.findings[0]!.change!).toBeGreaterThan(0.5);
+    // the step is at the flagged night itself, and no component version changed there
+    expect(report.findings[0]!.changePoint).toMatchObject({ runId: runs[6]!.run.runId, versionChanges: [] });
+    // one row per run: the first has no earlier run, the next two fewer than 3 baseline runs
+    expect(report.coverage).toEqual({
+      rows: 7,
+      checked: 4,
+      notChecked: [
+        { reason: 'fewer than 3 baseline runs', rows: 2 },
+        { reason: 'no earlier run of this host class', rows: 1 },
+      ],
+    });
   });
 });

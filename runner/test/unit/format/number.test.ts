@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   formatChange,
+  formatDetectable,
   formatNumber,
   formatP,
   formatPercent,
@@ -66,6 +67,14 @@ describe('numbers, changes, p-values', () => {
     [0, '±0 %'],
     [-0.00001, '±0 %'],
   ])('formatChange(%s) → %s', (v, s) => expect(formatChange(v)).toBe(s));
+
+  test.each([
+    [0.18, '≥ 18.0 %'],
+    [0.0512, '≥ 5.1 %'],
+    [2.5, '≥ 250 %'],
+    [null, '–'],
+    [Number.POSITIVE_INFINITY, '–'],
+  ])('formatDetectable(%s) → %s', (v, s) => expect(formatDetectable(v)).toBe(s));
 
   test('ratios, p-values, percentages and times', () => {
     expect(formatRatio(1.23456)).toBe('×1.23');

@@ -3,7 +3,7 @@
 // statistic comes from the runner's compareRuns; this module only picks the pairs worth
 // pre-rendering and turns a report into table rows. Pure, and bundled into the client too.
 import type { CompareReport, CompareRow } from '@runtime-bench/runner/compare-runs';
-import { formatP, formatRatio, formatValue, MISSING } from '@runtime-bench/runner/format';
+import { formatDetectable, formatP, formatRatio, formatValue, MISSING } from '@runtime-bench/runner/format';
 
 /** The columns of a compare table, in order. */
 export const COMPARE_COLUMNS = [
@@ -13,6 +13,7 @@ export const COMPARE_COLUMNS = [
   'Candidate median',
   'Ratio [95 % CI]',
   'p (Holm)',
+  'Could detect',
   'Verdict',
 ] as const;
 
@@ -46,6 +47,7 @@ export function compareCells(row: CompareRow): string[] {
       row.candidate,
       MISSING,
       MISSING,
+      MISSING,
       row.verdict,
     ];
   if (row.kind === 'error-rate') {
@@ -57,6 +59,7 @@ export function compareCells(row: CompareRow): string[] {
       rate(row.candidate),
       MISSING,
       formatP(row.adjustedP),
+      MISSING,
       row.verdict,
     ];
   }
@@ -71,8 +74,22 @@ export function compareCells(row: CompareRow): string[] {
     `${formatValue(row.candidate.median, row.unit)} (n=${row.candidate.n})`,
     `${formatRatio(row.ratio)}${ci}`,
     formatP(row.adjustedP),
+    couldDetect(row),
     row.verdict,
   ];
+}
+
+/**
+ * The row's minimum detectable effect ("≥ 18.0 %"), or, when compareRuns found that no
+ * difference could be significant at these sample sizes, that note shortened ("none at n = 3 vs
+ * 3").
+ */
+function couldDetect(row: Extract<CompareRow, { kind: 'metric' }>): string {
+  if (row.detectable !== null) return formatDetectable(row.detectable);
+  const tooFew = row.notes
+    .map((n) => /^(\d+) against (\d+) values cannot be significant/.exec(n))
+    .find((m) => m);
+  return tooFew ? `none at n = ${tooFew[1]} vs ${tooFew[2]}` : MISSING;
 }
 
 /** The headline of a report: the two sides and the verdict counts. */

@@ -1,8 +1,8 @@
 // The home page: the nightly status of each host class — its newest run, what the regression
 // gate of `runtime-bench check` says about it, and why rows got no verdict. The gate's report is
-// used as it is (rows pass through unchanged), so fields the gate gains — change points, the
-// versions that changed, minimum detectable effects — reach the page by adding a column to
-// STATUS_COLUMNS in the page, not by changing this module. Pure.
+// used as it is (rows pass through unchanged; how many rows were checked and why the others were
+// not is the report's own `coverage`, not counted again here), so fields the gate gains reach
+// the page by adding a column to components/GateRows.astro, not by changing this module. Pure.
 import type { GateReport, GateRow } from '@runtime-bench/runner/compare';
 import { hostClassOf } from '@runtime-bench/schemas';
 import type { LoadedRun } from '../load.ts';
@@ -15,11 +15,6 @@ export type StatusGate = (history: readonly LoadedRun[]) => (current: LoadedRun)
 /** How many runs before the newest one the gate sees (its window is 10 by default, plus "ongoing"). */
 export const STATUS_HISTORY = 30;
 
-export interface ReasonCount {
-  reason: string;
-  count: number;
-}
-
 export interface HostStatus {
   hostClassId: string;
   hostClass: string;
@@ -30,36 +25,6 @@ export interface HostStatus {
   regressions: GateRow[];
   ongoing: GateRow[];
   improvements: GateRow[];
-  /** rows without a baseline, grouped by why */
-  noBaseline: ReasonCount[];
-  /** rows with a baseline too short for a verdict, grouped by why */
-  insufficient: ReasonCount[];
-}
-
-function group(reasons: string[]): ReasonCount[] {
-  const counts = new Map<string, number>();
-  for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
-  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count);
-}
-
-/** Why one row of the report has no baseline, in words an operator acts on. */
-export function noBaselineReason(report: GateReport, row: GateRow): string {
-  if (report.history.comparable === 0)
-    return report.history.otherHostClass > 0
-      ? `first run of this host class (${report.history.otherHostClass} run(s) of other host classes are not comparable)`
-      : 'first run: no earlier run at all';
-  const target = report.targets.find((t) => t.id === row.target);
-  if (target && target.baselineVersions.length === 0)
-    return `target ${row.target} is new: no earlier run of this host class has it`;
-  if (row.kind === 'status') return row.notes.at(-1) ?? 'not ok in the baseline window';
-  return 'this benchmark was not measured (ok) in the baseline window';
-}
-
-function insufficientReason(row: GateRow): string {
-  const note = row.notes.find((n) => n.startsWith('only '));
-  if (note) return note;
-  if (row.kind === 'status' && row.current === 'interrupted') return 'the run was interrupted';
-  return row.notes[0] ?? 'too little data for a test';
 }
 
 /**
@@ -97,8 +62,6 @@ export function nightlyStatus(loaded: readonly LoadedRun[], gate: StatusGate): H
       regressions: by('regression'),
       ongoing: by('ongoing regression'),
       improvements: by('improvement'),
-      noBaseline: group(by('no baseline').map((r) => noBaselineReason(report, r))),
-      insufficient: group(by('insufficient data').map(insufficientReason)),
     });
   }
   return out.sort((a, b) => Date.parse(b.latest.startedAt) - Date.parse(a.latest.startedAt));

@@ -1,0 +1,77 @@
+// The job summary's regression part on a real gate report: the gate (`runtime-bench check`'s
+// runGate) run on the result files of data/, with the newest run copied and altered the way a
+// release regression looks — one checked metric 60 % slower and its OCI runtime at a new version.
+// Expectations come from the files and from that alteration, not from the gate's own counting.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { readHistoryDir, runGate, type HistoryEntry } from '@runtime-bench/runner/compare';
+import { summaryMarkdown } from '../src/summary.ts';
+import { checkLines } from '../src/regressions.ts';
+
+const DATA = join(fileURLToPath(new URL('../..', import.meta.url)), 'data', 'runs');
+
+describe('regression lines and coverage from a real gate report on data/', async () => {
+  const { entries } = await readHistoryDir(DATA);
+  const newest = entries.at(-1)!;
+  const earlier = entries.filter((e) => e.run.runId !== newest.run.runId);
+
+  test('the newest run as it is: coverage says how many rows were checked and why not the others', () => {
+    const lines = checkLines(runGate(newest, earlier));
+    // rows: one per metric, plus a status row per benchmark not ok now or in the previous run,
+    // plus an error-rate row per benchmark with failed attempts (now or in its baseline)
+    const metricRows = newest.run.results.reduce((n, r) => n + r.metrics.length, 0);
+    const [head, ...why] = lines.coverage;
+    const [, checked, rows] = /^(\d+) of (\d+) rows checked$/.exec(head!)!.map(Number);
+    expect(rows).toBeGreaterThanOrEqual(metricRows);
+    const notChecked = why.map((l) => Number(/^(\d+) row\(s\) not checked: .+$/.exec(l)![1]));
+    expect(checked! + notChecked.reduce((a, b) => a + b, 0)).toBe(rows);
+    // benchmarks × targets measured for the first time on this host class cannot have a baseline
+    const seen = new Set(earlier.flatMap((e) => e.run.results.map((r) => `${r.benchmark} ${r.target}`)));
+    const fresh = newest.run.results
+      .filter((r) => !seen.has(`${r.benchmark} ${r.target}`))
+      .reduce((n, r) => n + r.metrics.length, 0);
+    if (fresh > 0) expect(why.join('\n')).toMatch(/not checked: no earlier run of this benchmark/);
+    expect(lines.regressions).toEqual([]);
+  });
+
+  test('a release regression: the line names the step, its night and "runc X → Y"', () => {
+    // the newest run again, an hour later, with runc (or the target's OCI runtime) at a new version
+    const run = structuredClone(newest.run);
+    run.runId = `${run.runId.slice(0, 16)}-ffffffff`;
+    run.startedAt = new Date(Date.parse(run.startedAt) + 3600_000).toISOString();
+    const unchanged = runGate({ run, file: 'altered.json' }, entries);
+    // a latency the gate could check (not a quantized count), the least noisy one (the recorded runs are few and Holm
+    // runs over every row)
+    const row = unchanged.rows
+      .filter((r) => r.kind === 'metric' && r.verdict === 'ok' && r.direction === 'lower' && r.unit === 'ms')
+      .sort((a, b) => (a.kind === 'metric' && b.kind === 'metric' ? a.detectable! - b.detectable! : 0))[0];
+    if (!row || row.kind !== 'metric') throw new Error('data/ has no checkable lower-is-better metric');
+    const target = run.targets.find((t) => t.id === row.target)!;
+    const oldVersion = target.oci.version;
+    target.oci.version = `${oldVersion}-next`;
+    for (const c of run.components) if (c.name === target.oci.name) c.version = target.oci.version;
+    const result = run.results.find((r) => r.target === row.target && r.benchmark === row.benchmark)!;
+    const metric = result.metrics.find((m) => m.name === row.metric)!;
+    // its median moved to twice what the row could detect above the baseline: a step the gate must flag
+    const factor = ((1 + 2 * row.detectable!) * row.baseline.level!) / row.current.median!;
+    metric.samples = metric.samples.map((v) => v * factor);
+    const current: HistoryEntry = { run, file: 'altered.json' };
+    const report = runGate(current, entries);
+    const lines = checkLines(report);
+    const line = lines.regressions.find((l) =>
+      l.startsWith(`${row.benchmark} ${row.metric} on ${row.target}:`),
+    );
+    expect(line, lines.regressions.join('\n')).toBeDefined();
+    // the step is at the altered run, and the OCI runtime's version change is named; the previous
+    // run's version of that target is read from the files here, not from the gate
+    const previous = entries.at(-1)!.run.targets.find((t) => t.id === row.target)!.oci.version;
+    expect(previous).toBe(oldVersion);
+    expect(line).toContain(`at ${run.runId}`);
+    expect(line).toContain(`${target.oci.name} ${oldVersion} → ${oldVersion}-next`);
+    const md = summaryMarkdown([{ file: 'altered.json', result: run }], lines);
+    expect(md).toContain('## Regression check');
+    expect(md).toContain('## New regressions');
+    expect(md).toContain(`${target.oci.name} ${oldVersion} → ${oldVersion}-next`);
+  });
+});

@@ -1,0 +1,40 @@
+// The change point the regression gate found in a flagged metric's nightly series (its night,
+// the step with its interval, the component versions that changed at that run), as the home
+// page, the Regressions page and their tests show it. Only formatting: every number comes from
+// the gate's report (runner/src/compare/gate.ts, GateChangePoint). Pure.
+import { formatChange, formatTime } from '@runtime-bench/runner/format';
+
+/** The fields of the gate's GateChangePoint the site shows (structurally that type). */
+export interface ChangePointLike {
+  runId: string;
+  startedAt: string;
+  nightsAgo: number;
+  step: number;
+  stepLower: number;
+  stepUpper: number;
+  versionChanges: string[];
+}
+
+export interface ChangePointView {
+  runId: string;
+  /** "2026-11-21 08:00 UTC (tonight)" / "(3 nights ago)" */
+  night: string;
+  /** "+12.0 % [+8.1 %, +16.2 %]" */
+  step: string;
+  /** "runc 1.1.5 → 1.3.6; containerd 1.7.2 → 2.1.9", or what to say when none changed */
+  versions: string;
+}
+
+export const NO_VERSION_CHANGE = 'no component version changed';
+
+export function changePointView(cp: ChangePointLike | null | undefined): ChangePointView | null {
+  if (!cp) return null;
+  const ago =
+    cp.nightsAgo === 0 ? 'this run' : cp.nightsAgo === 1 ? '1 run earlier' : `${cp.nightsAgo} runs earlier`;
+  return {
+    runId: cp.runId,
+    night: `${formatTime(cp.startedAt)} (${ago})`,
+    step: `${formatChange(cp.step)} [${formatChange(cp.stepLower)}, ${formatChange(cp.stepUpper)}]`,
+    versions: cp.versionChanges.length > 0 ? cp.versionChanges.join('; ') : NO_VERSION_CHANGE,
+  };
+}
