@@ -117,6 +117,23 @@ async function expectReadable(page: Page, what: string): Promise<void> {
 
 /** Every <rb-chart> drew: its element says so and its canvas has non-transparent pixels. */
 async function expectChartsDrawn(page: Page, atLeast: number): Promise<void> {
+  // A loaded runner may run the page's module script (and chart.js's first frame) late: wait for
+  // the charts to say they drew and to have pixels, within a budget, then assert on what is there.
+  await page
+    .waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('rb-chart')).every((c) => {
+          if ((c as HTMLElement).dataset.drawn !== 'true') return false;
+          const canvas = c.querySelector('canvas')!;
+          const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+          let painted = 0;
+          for (let i = 3; i < data.length && painted <= 500; i += 4) if (data[i]! > 0) painted++;
+          return painted > 500;
+        }),
+      null,
+      { timeout: 120_000, polling: 250 },
+    )
+    .catch(() => undefined);
   const counts = await page.$$eval('rb-chart', (charts) =>
     charts.map((c) => {
       const canvas = c.querySelector('canvas')!;
