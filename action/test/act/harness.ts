@@ -118,6 +118,8 @@ export async function runAct(opts: {
   night: string;
   vars: Record<string, string>;
   timeoutMs: number;
+  /** Directories put before PATH on the runner (the host), as a machine with extra tools has. */
+  pathDirs?: string[];
 }): Promise<ActRun> {
   const { tmp, repos, night } = opts;
   const home = join(tmp, 'home');
@@ -160,7 +162,8 @@ export async function runAct(opts: {
   ];
   const env = {
     ...process.env,
-    PATH: `/usr/local/bin:${process.env.PATH}`,
+    // Host jobs inherit act's environment, so the `path` source searches these directories too.
+    PATH: [...(opts.pathDirs ?? []), '/usr/local/bin', process.env.PATH].join(':'),
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_CACHE_HOME: join(home, '.cache'),

@@ -2,11 +2,12 @@
 // the reusable workflow at the released tag v1 (scripts/release.sh on this tree) → the composite
 // action. Night 1: two targets, one with runc and crun, one whose runc is broken on purpose; both
 // are benchmarked, uploaded (act's artifact server), published to the data branch of a local bare
-// repository, and the site is built from that branch. Night 2: the regression gate, against
+// repository, and the site is built from that branch; a third target runs CRI-O (the shared build,
+// found by the `path` source because the runner's PATH holds its directory) with runc. Night 2: the regression gate, against
 // histories crafted from night 1's result (one with faster numbers, one unchanged). The runtimes
 // come from the `path` source (the host's Debian containerd, runc, crun): the `distro` source
 // measured 2 min 56 s for containerd and runc on this host (three suites' package lists and the
-// downloads), per target, which does not fit CI's budget. Budget of the whole file: 10 minutes.
+// downloads), per target, which does not fit CI's budget. Budget of the whole file: 12 minutes.
 import { execFile } from 'node:child_process';
 import { access, chmod, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readResultFile } from '@runtime-bench/runner';
 import type { RunResult } from '@runtime-bench/schemas';
+import { sharedToolsDir } from '../../../runner/test/support/shared-tools.ts';
 import { CALLER_REPO, git, prepareRepos, repoRoot, runAct, type ActRun, type Repos } from './harness.ts';
 
 const exec = promisify(execFile);
@@ -24,16 +26,21 @@ const has = (p: string) =>
   );
 const suffix = process.env.RB_TEST_STACK_SUFFIX ?? '';
 const stack = (leg: string) => `act-${leg}${suffix}`;
-const LEGS = ['pair', 'broken', 'regressed', 'unchanged'];
+const LEGS = ['pair', 'broken', 'crio', 'regressed', 'unchanged'];
+// CRI-O and crictl: the shared builds (no registry we reach has them); the CRI-O leg's runner has
+// their directories on PATH, as a machine with CRI-O installed by hand would.
+const CRIO_DIRS = [join(sharedToolsDir(), 'cri-o'), join(sharedToolsDir(), 'cri-tools')];
 
 const reason =
   process.getuid?.() !== 0
     ? 'needs root'
     : !(await has('/usr/bin/containerd')) || !(await has('/usr/sbin/runc')) || !(await has('/usr/bin/crun'))
       ? 'needs the Debian containerd, runc and crun'
-      : (await exec('act', ['--version']).catch(() => null)) === null
-        ? 'needs act on PATH (bash scripts/setup.sh installs it)'
-        : null;
+      : !(await has(join(CRIO_DIRS[0]!, 'crio'))) || !(await has(join(CRIO_DIRS[1]!, 'crictl')))
+        ? `needs the shared CRI-O and crictl builds in ${sharedToolsDir()} (set RB_SHARED_TOOLS)`
+        : (await exec('act', ['--version']).catch(() => null)) === null
+          ? 'needs act on PATH (bash scripts/setup.sh installs it)'
+          : null;
 if (reason) console.warn(`act end-to-end test skipped: ${reason}`);
 
 /** Versions as the binaries report them, read here independently of the installer. */
@@ -93,7 +100,7 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
   let night1: ActRun;
   let night2: ActRun;
   const prefixBefore: string[] = [];
-  const versions = { containerd: '', runc: '', crun: '' };
+  const versions = { containerd: '', runc: '', crun: '', crio: '' };
   const target = (name: string, extra: Record<string, string>) => ({
     name,
     'runs-on': ['self-hosted', 'linux', 'x64'],
@@ -109,6 +116,7 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
     versions.containerd = await version('/usr/bin/containerd');
     versions.runc = await version('/usr/sbin/runc');
     versions.crun = await version('/usr/bin/crun');
+    versions.crio = await version(join(CRIO_DIRS[0]!, 'crio'));
     // A runc that reports its version and fails every container operation: a broken handler.
     await mkdir(join(tmp, 'broken'));
     await writeFile(
@@ -121,21 +129,27 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
       // A small suite: one family, three repetitions, no large image (startup.first-output only).
       'runtime-bench.yaml':
         'name: act-nightly\nbenchmarks: [operations.container.lifecycle]\nruns: 3\nwarmup: 0\nimages: { largeSizeMiB: 0 }\n',
+      // The CRI-O leg's own suite: the same family, two repetitions (it only has to prove the path).
+      'runtime-bench-crio.yaml':
+        'name: act-nightly-crio\nbenchmarks: [operations.container.lifecycle]\nruns: 2\nwarmup: 0\nimages: { largeSizeMiB: 0 }\n',
       'baseline/.gitkeep': '',
     });
     night1 = await runAct({
       tmp,
       repos,
       night: '1',
-      timeoutMs: 300_000,
+      timeoutMs: 420_000,
+      pathDirs: CRIO_DIRS,
       vars: {
         RUNTIME_BENCH_TARGETS: JSON.stringify([
           target('pair', { 'oci-runtimes': 'runc crun' }),
           target('broken', { 'oci-runtimes': `runc@${join(tmp, 'broken/runc')}` }),
+          // runc: bookworm's crun 1.8.1 refuses CRI-O's OCI spec 1.3.0.
+          target('crio', { cri: 'cri-o', 'oci-runtimes': 'runc', config: 'runtime-bench-crio.yaml' }),
         ]),
       },
     });
-  }, 420_000);
+  }, 540_000);
 
   afterAll(async () => {
     // Whatever a failed assertion left: our stacks only (by name), then act's and our files.
@@ -161,12 +175,14 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
     expect(repos.releaseLog).toMatch(/tagged v1\.0\.0 and moved v1/);
     expect(night1.log).toMatch(/LocalRepositoryCache matched .*runtime-bench\/runtime-bench with ref v1/);
     console.log(`act night 1: ${night1.seconds.toFixed(0)} s`);
-    expect(stepOutcome(night1, 'bench pair', 'Benchmark')).toEqual(['success']);
-    expect(stepOutcome(night1, 'bench pair', 'Job summary and regressions')).toEqual(['success']);
+    for (const leg of ['pair', 'crio']) {
+      expect(stepOutcome(night1, `bench ${leg}`, 'Benchmark'), leg).toEqual(['success']);
+      expect(stepOutcome(night1, `bench ${leg}`, 'Job summary and regressions'), leg).toEqual(['success']);
+    }
     // The broken runc fails the job at the summary, after the result was written; cleanup and
     // the upload still run.
     expect(stepOutcome(night1, 'bench broken', 'Job summary and regressions')).toEqual(['failure']);
-    for (const leg of ['pair', 'broken']) {
+    for (const leg of ['pair', 'broken', 'crio']) {
       expect(stepOutcome(night1, `bench ${leg}`, 'Stop the stack and remove what was installed')).toEqual([
         'success',
       ]);
@@ -198,16 +214,42 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
     expect(reportOutput(night1)).toBe(0);
   });
 
+  test('night 1: the CRI-O target ran CRI-O (its version from the CRI Version call) with runc', async () => {
+    const files = await artifactFiles(join(tmp, 'artifacts-1'), 'runtime-bench-crio', join(tmp, 'a-crio'));
+    expect(files).toEqual(['crio.json', 'crio.md', 'crio.regressions']);
+    const summary = await readFile(join(tmp, 'a-crio/crio.md'), 'utf8');
+    expect(summary).toContain(`| runc-${versions.runc} (runc ${versions.runc}) |`);
+    const result = await readResultFile(join(tmp, 'a-crio/crio.json'));
+    expect(result.targets).toHaveLength(1);
+    const t = result.targets[0]!;
+    expect(t.id).toBe(`cri-o-${versions.crio}/runc-${versions.runc}`);
+    expect(t.cri.name).toBe('cri-o');
+    expect(t.cri.version).toBe(versions.crio);
+    expect(t.oci).toMatchObject({ name: 'runc', version: versions.runc });
+    expect(result.components).toContainEqual(
+      expect.objectContaining({ name: 'cri-o', role: 'cri', version: versions.crio }),
+    );
+    expect(result.results.map((r) => [r.benchmark, r.status, r.attempts])).toEqual([
+      ['operations.container.lifecycle', 'ok', 2],
+    ]);
+  });
+
   test('night 1: the data branch got one valid file per target, and the site builds from it', async () => {
     const bare = join(repos.gitBase, `${CALLER_REPO}.git`);
     const files = (await git(bare, 'ls-tree', '-r', '--name-only', 'benchmark-data', 'data/runs')).split(
       '\n',
     );
-    expect(files).toHaveLength(2);
+    expect(files).toHaveLength(3);
     const data = join(tmp, 'data-branch');
     await git(tmp, 'clone', '-q', '--branch', 'benchmark-data', bare, data);
     const runs = await Promise.all(files.map((f) => readResultFile(join(data, f))));
-    expect(runs.map((r) => r.targets.length).sort()).toEqual([1, 2]);
+    expect(runs.map((r) => r.targets.length).sort()).toEqual([1, 1, 2]);
+    expect(runs.flatMap((r) => r.targets.map((t) => t.cri.name)).sort()).toEqual([
+      'containerd',
+      'containerd',
+      'containerd',
+      'cri-o',
+    ]);
     const runtimeBench = join(repoRoot, 'runner/bin/runtime-bench.js');
     await exec(process.execPath, [runtimeBench, 'data', 'verify', '--dir', join(data, 'data')]);
     const out = join(tmp, 'site');
@@ -227,9 +269,10 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
         .filter((p) => /^\d+$/.test(p))
         .map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')),
     );
-    for (const leg of ['pair', 'broken']) {
+    for (const leg of ['pair', 'broken', 'crio']) {
       expect(await has(`/var/lib/runtime-bench/stacks/${stack(leg)}`), leg).toBe(false);
       expect(mounts.includes(`/stacks/${stack(leg)}/`), leg).toBe(false);
+      // containerd, crio, their shims and conmon all name the stack's directory on their command line.
       expect(
         cmdlines.filter((c) => c.includes(`/stacks/${stack(leg)}/`)),
         leg,

@@ -16,10 +16,18 @@ const GRPC_UNAVAILABLE = 14;
 const UNREACHABLE =
   /code = Unavailable|connection refused|ECONNREFUSED|no such file or directory|ENOENT|connect endpoint|error while dialing|failed to connect/i;
 
+/** The gRPC status crictl prints when the server answered: `rpc error: code = Unknown desc = …`. */
+const CRICTL_CODE = /rpc error: code = (\w+)/;
+
 /** Is this a failure to reach the endpoint at all, rather than the runtime answering with an error? */
 export function isConnectionError(error: unknown): boolean {
-  if (error instanceof CriCallError && error.grpcCode === GRPC_UNAVAILABLE) return true;
-  return UNREACHABLE.test(errorMessage(error));
+  // A status code other than UNAVAILABLE means the runtime answered, whatever its message says
+  // (a broken OCI runtime's "log.json: no such file or directory" is the runtime's error, not ours).
+  if (error instanceof CriCallError && error.grpcCode !== null) return error.grpcCode === GRPC_UNAVAILABLE;
+  const message = errorMessage(error);
+  const code = CRICTL_CODE.exec(message)?.[1];
+  if (code !== undefined) return code === 'Unavailable';
+  return UNREACHABLE.test(message);
 }
 
 export interface EndpointObservation {

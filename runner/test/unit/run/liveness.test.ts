@@ -26,6 +26,23 @@ describe('isConnectionError', () => {
     // the runtime answered: not a connection problem
     [new CriCallError('CreateContainer', 'failed to create containerd container: image not found', 2), false],
     [new CriCallError('StopContainer', 'context deadline exceeded', 4), false],
+    // a broken OCI runtime: containerd answers UNKNOWN with the runtime's own ENOENT in the text
+    [
+      new CriCallError(
+        'RunPodSandbox',
+        'failed to create shim task: OCI runtime create failed: unable to retrieve OCI runtime error (open /x/log.json: no such file or directory): /x/runc did not terminate successfully: exit status 1: unknown',
+        2,
+      ),
+      false,
+    ],
+    // the same through crictl: the status code is in the message
+    [
+      new CriCallError(
+        'RunPodSandbox',
+        'run pod sandbox: rpc error: code = Unknown desc = failed to create shim task: OCI runtime create failed: unable to retrieve OCI runtime error (open /x/log.json: no such file or directory): unknown',
+      ),
+      false,
+    ],
     [new Error('sysbench exited with 1'), false],
   ])('%s → %s', (error, expected) => {
     expect(isConnectionError(error)).toBe(expected);
