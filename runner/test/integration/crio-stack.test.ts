@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RunResultSchema, type BenchmarkResult, type RunResult } from '@runtime-bench/schemas';
 import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
+import { EXIT_ENDPOINT_DEAD } from '../../src/commands/run.ts';
 import { runCli } from '../support/cli.ts';
 import { mountsUnder, processesUnder, realStackUnavailable, testStackName } from '../support/host.ts';
 import { ensureModernCrun, sharedTool, sharedToolsDir } from '../support/shared-tools.ts';
@@ -295,7 +296,14 @@ parameters:
       await new Promise((resolve) => setTimeout(resolve, 100));
     expect(processesUnder(dir).some((l) => l.includes('conmon'))).toBe(true);
     process.kill(state.pid, 'SIGKILL');
-    await running;
+    // The run notices the dead daemon (issue 15): it stops, keeps what it measured, says why.
+    const r = await running;
+    expect(r.code, r.stderr).toBe(EXIT_ENDPOINT_DEAD);
+    const killed = RunResultSchema.parse(JSON.parse(readFileSync(join(work, 'killed.json'), 'utf8')));
+    expect(killed.status).toBe('incomplete');
+    expect(killed.incompleteReason).toMatch(
+      new RegExp(`^CRI endpoint died: the CRI daemon \\(pid ${state.pid}\\)`),
+    );
     // What crio leaves when killed: the conmon, the container's processes, mounts, its cgroups.
     const ids = readdirSync(join(dir, 'oci', 'runc'));
     const down = await runCli(['stack', 'down', '--name', CRIO_STACK]);
