@@ -2,18 +2,14 @@
 // the step with its interval, the component versions that changed at that run), as the home
 // page, the Regressions page and their tests show it. Only formatting: every number comes from
 // the gate's report (runner/src/compare/gate.ts, GateChangePoint). Pure.
+import type { GateChangePoint } from '@runtime-bench/runner/compare';
 import { formatChange, formatTime } from '@runtime-bench/runner/format';
 
-/** The fields of the gate's GateChangePoint the site shows (structurally that type). */
-export interface ChangePointLike {
-  runId: string;
-  startedAt: string;
-  nightsAgo: number;
-  step: number;
-  stepLower: number;
-  stepUpper: number;
-  versionChanges: string[];
-}
+/** The fields of the gate's change point the site shows. */
+export type ChangePointLike = Pick<
+  GateChangePoint,
+  'runId' | 'startedAt' | 'nightsAgo' | 'step' | 'stepLower' | 'stepUpper' | 'versionChanges'
+>;
 
 export interface ChangePointView {
   runId: string;
