@@ -301,9 +301,8 @@ parameters:
     expect(r.code, r.stderr).toBe(EXIT_ENDPOINT_DEAD);
     const killed = RunResultSchema.parse(JSON.parse(readFileSync(join(work, 'killed.json'), 'utf8')));
     expect(killed.status).toBe('incomplete');
-    expect(killed.incompleteReason).toMatch(
-      new RegExp(`^CRI endpoint died: the CRI daemon \\(pid ${state.pid}\\)`),
-    );
+    // Whichever notices first: the daemon's pid gone, or three unreachable calls in a row.
+    expect(killed.incompleteReason).toMatch(/^CRI endpoint died: /);
     // What crio leaves when killed: the conmon, the container's processes, mounts, its cgroups.
     const ids = readdirSync(join(dir, 'oci', 'runc'));
     const down = await runCli(['stack', 'down', '--name', CRIO_STACK]);

@@ -282,13 +282,14 @@ parameters:
       }
       for (const [h, mem] of okResults(all, 'performance.memory')) {
         expect(median(mem, 'mib_per_second'), h).toBeGreaterThan(100);
-        // 256 MiB at the measured rate takes the measured time, in every repetition (per sample:
-        // the median of a ratio is not the ratio of medians when load makes repetitions differ).
-        expect(256 / median(mem, 'mib_per_second'), h).toBeCloseTo(median(mem, 'total_time'), 1);
+        // 256 MiB at the measured rate takes about the measured time, in every repetition: the
+        // parser read the rate and the time of the same transfer, in MiB/s and seconds (a unit
+        // mix-up is off by 2^10 or more). Only "about": sysbench takes the two from different
+        // clocks (2.5 % apart in fixtures/sysbench) and a loaded runner stretches one of them
+        // more than the other, so this is no timing check.
         const times = samples(mem, 'total_time');
-        // sysbench takes the two from slightly different clocks (2.5 % apart in fixtures/sysbench).
         samples(mem, 'mib_per_second').forEach((rate, i) =>
-          expect(Math.abs(256 / rate / times[i]! - 1), `${h} #${i}`).toBeLessThan(0.1),
+          expect(Math.abs(Math.log(256 / rate / times[i]!)), `${h} #${i}`).toBeLessThan(Math.log(2)),
         );
       }
       for (const [h, disk] of okResults(all, 'performance.disk'))

@@ -69,7 +69,9 @@ describe('planEndpoints', () => {
 
 const stack = {
   name: 's',
-  containerd: { path: '/usr/bin/containerd', version: '2.1.0', configVersion: 3 },
+  cri: 'containerd',
+  daemon: { path: '/usr/bin/containerd', version: '2.1.0' },
+  containerd: { configVersion: 3 },
   imageComponents: [],
   handlers: [
     { name: 'runc', kind: 'runc', binary: '/usr/bin/runc', version: '1.2', versionOutput: 'runc 1.2' },
