@@ -49,6 +49,12 @@ export interface ComboRef {
   handler: string;
 }
 
+/** The combination an observation (or any ComboRef-shaped value) belongs to, and nothing more. */
+export function comboRefOf(c: ComboRef): ComboRef {
+  const { combo, criName, criVersion, ociName, ociVersion, handler } = c;
+  return { combo, criName, criVersion, ociName, ociVersion, handler };
+}
+
 /** One metric of one target of one run, including benchmarks that produced no samples. */
 export interface Observation extends ComboRef {
   run: number;

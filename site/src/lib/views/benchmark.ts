@@ -3,6 +3,7 @@ import { quantile, quantileOfSorted } from '@runtime-bench/runner/stats';
 import { medianInterval, medianIntervalOfSorted, type MedianInterval } from '@runtime-bench/runner/stats';
 import {
   comboLabel,
+  comboRefOf,
   type ComboRef,
   type MetricInfo,
   type Observation,
@@ -237,12 +238,7 @@ export function benchmarkView(index: SiteIndex, metric: MetricInfo): BenchmarkVi
     .map((o) => {
       const has = o.samples.length > 0;
       return {
-        combo: o.combo,
-        criName: o.criName,
-        criVersion: o.criVersion,
-        ociName: o.ociName,
-        ociVersion: o.ociVersion,
-        handler: o.handler,
+        ...comboRefOf(o),
         hostClassId: o.hostClassId,
         label: comboLabel(o),
         run: index.runs[o.run]!,

@@ -4,6 +4,7 @@ import { medianInterval } from '@runtime-bench/runner/stats';
 import { compareWithBest, type Verdict } from '../significance.ts';
 import {
   comboLabel,
+  comboRefOf,
   type ComboRef,
   type HostClassInfo,
   type MetricInfo,
@@ -95,14 +96,7 @@ export function overview(index: SiteIndex): HostMatrix[] {
   return index.hostClasses.map((host) => {
     const columns: MatrixColumn[] = [...(latest.get(host.id)?.values() ?? [])]
       .map((o) => {
-        const ref: ComboRef = {
-          combo: o.combo,
-          criName: o.criName,
-          criVersion: o.criVersion,
-          ociName: o.ociName,
-          ociVersion: o.ociVersion,
-          handler: o.handler,
-        };
+        const ref = comboRefOf(o);
         return { ...ref, label: comboLabel(ref), run: index.runs[o.run]! };
       })
       .sort((a, b) => a.criName.localeCompare(b.criName) || a.handler.localeCompare(b.handler));
