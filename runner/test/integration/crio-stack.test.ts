@@ -17,9 +17,12 @@ const CRIO_STACK = testStackName('crio');
 const CTD_STACK = testStackName('crio-ctd');
 const stateDir = (name: string): string => `/var/lib/runtime-bench/stacks/${name}`;
 const crio = sharedTool('cri-o/crio');
+// The crictl transport against CRI-O, with the shared crictl build (in no registry we reach).
+const CRICTL = sharedTool('cri-tools/crictl');
 const unavailable =
   realStackUnavailable() ??
   (crio ? null : `no CRI-O build at ${sharedToolsDir()}/cri-o/crio (set RB_SHARED_TOOLS)`) ??
+  (CRICTL ? null : `no crictl build at ${sharedToolsDir()}/cri-tools/crictl (set RB_SHARED_TOOLS)`) ??
   (onPathOrNull('skopeo') ? null : 'skopeo is not on PATH (bash scripts/setup.sh installs it)');
 if (unavailable) console.warn(`SKIPPED CRI-O integration tests: ${unavailable}`);
 
@@ -231,6 +234,7 @@ name: crio-vs-containerd
 targets:
   - { name: containerd, cri: containerd, stack: ${CTD_STACK}, handlers: [runc] }
   - { name: cri-o, cri: cri-o, stack: ${CRIO_STACK}, handlers: [runc] }
+  - { name: cri-o-crictl, cri: cri-o, stack: ${CRIO_STACK}, handlers: [runc], transport: crictl, crictl: ${CRICTL} }
 benchmarks: [operations.container.lifecycle, performance.cpu]
 runs: 3
 warmup: 0
@@ -239,11 +243,12 @@ parameters:
 `,
     );
     expect(r.status).toBe('complete');
-    expect(r.targets.map((t) => [t.id, t.cri.name])).toEqual([
-      ['containerd/runc', 'containerd'],
-      ['cri-o/runc', 'cri-o'],
+    expect(r.targets.map((t) => [t.id, t.cri.name, t.transport])).toEqual([
+      ['containerd/runc', 'containerd', 'grpc'],
+      ['cri-o/runc', 'cri-o', 'grpc'],
+      ['cri-o-crictl/runc', 'cri-o', 'crictl'],
     ]);
-    for (const t of ['containerd/runc', 'cri-o/runc']) {
+    for (const t of ['containerd/runc', 'cri-o/runc', 'cri-o-crictl/runc']) {
       expect(resultOf(r, 'operations.container.lifecycle', t).status).toBe('ok');
       expect(resultOf(r, 'operations.container.lifecycle', t).metrics[0]!.samples).toHaveLength(3);
       expect(median(resultOf(r, 'performance.cpu', t), 'total_time')).toBeGreaterThan(0.005);

@@ -6,8 +6,11 @@ import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
 import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
 import { runCli } from '../support/cli.ts';
 import { mountsUnder, onPath, processesUnder, realStackUnavailable, testStackName } from '../support/host.ts';
+import { sharedTool } from '../support/shared-tools.ts';
 
 const STACK = testStackName('itest');
+/** The shared crictl build (in no registry we reach), else one on PATH. */
+const CRICTL = sharedTool('cri-tools/crictl') ?? (onPath('crictl') ? 'crictl' : null);
 const STATE_DIR = `/var/lib/runtime-bench/stacks/${STACK}`;
 const unavailable = realStackUnavailable();
 if (unavailable) console.warn(`SKIPPED real-stack integration tests: ${unavailable}`);
@@ -205,11 +208,11 @@ describe.skipIf(unavailable !== null)('a real containerd stack with runc and cru
     expect(r.stdout).toContain('evil\\x1b]0;pwned\\x07\\x1b[2J/runc');
   });
 
-  describe.skipIf(!onPath('crictl'))('crictl transport', () => {
+  describe.skipIf(CRICTL === null)('crictl transport', () => {
     test('the same lifecycle through crictl', async () => {
       const out = join(work, 'crictl.json');
       const config = small('[runc]')
-        .replace(`handlers: [runc]`, 'handlers: [runc]\n    transport: crictl')
+        .replace(`handlers: [runc]`, `handlers: [runc]\n    transport: crictl\n    crictl: ${CRICTL}`)
         .replace('runs: 3', 'runs: 2')
         .replace(', performance.cpu]', ']');
       const r = await runCli(['run', '--config', writeConfig('crictl', config), '--out', out]);
@@ -224,9 +227,9 @@ describe.skipIf(unavailable !== null)('a real containerd stack with runc and cru
   });
 });
 
-test.skipIf(onPath('crictl'))(
-  'crictl transport tests are skipped: crictl is not on PATH (not in any reachable registry)',
+test.skipIf(CRICTL !== null)(
+  'crictl transport tests are skipped: no shared crictl build and no crictl on PATH',
   () => {
-    console.warn('SKIPPED crictl transport integration test: crictl is not on PATH');
+    console.warn('SKIPPED crictl transport integration test: set RB_SHARED_TOOLS or put crictl on PATH');
   },
 );
