@@ -42,21 +42,18 @@ export function parseCgroupCpu(text: string): CgroupCpu {
   }
   const periods = v.get('nr_periods');
   const throttled = v.get('nr_throttled');
-  const throttledMs =
-    v.get('throttled_usec') !== undefined
-      ? v.get('throttled_usec')! / 1000
-      : v.get('throttled_time') !== undefined
-        ? v.get('throttled_time')! / 1e6
-        : undefined;
+  // cgroup v2 counts in µs, v1 in ns: the first key present, in milliseconds.
+  const inMs = (micros: string, nanos: string): number | undefined => {
+    const us = v.get(micros);
+    if (us !== undefined) return us / 1000;
+    const ns = v.get(nanos);
+    return ns === undefined ? undefined : ns / 1e6;
+  };
+  const throttledMs = inMs('throttled_usec', 'throttled_time');
   if (periods === undefined || throttled === undefined || throttledMs === undefined)
     throw new Error(
       `the container shows no CFS quota counters in its cgroup's cpu.stat (got: ${[...v.keys()].join(', ') || 'nothing'})`,
     );
-  const usageMs =
-    v.get('usage_usec') !== undefined
-      ? v.get('usage_usec')! / 1000
-      : v.get('usage_nsec') !== undefined
-        ? v.get('usage_nsec')! / 1e6
-        : null;
+  const usageMs = inMs('usage_usec', 'usage_nsec') ?? null;
   return { periods, throttledPeriods: throttled, throttledMs, usageMs };
 }
