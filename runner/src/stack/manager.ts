@@ -144,12 +144,33 @@ async function executePlan(plan: StackPlan, driver: StackDriver): Promise<StackS
   return state;
 }
 
+/**
+ * The stack's state; a state this version cannot read (written by another runtime-bench version, or
+ * cut short) is a leftover of the same stack name: `stack down` stops what it names by its state
+ * dir and moves the file aside, so that an upgraded runner's next job starts afresh instead of
+ * refusing until someone cleans up by hand.
+ */
+async function readStateOrCleanUp(
+  name: string,
+  stateDir: string,
+  log: (line: string) => void,
+): Promise<StackState | null> {
+  try {
+    return await readStackState(stateDir);
+  } catch (error) {
+    if (!(error instanceof RbError && error.code === 'STACK_STATE')) throw error;
+    log(`stack "${name}": ${error.message}; cleaning up its leftovers first`);
+    await stackDown({ name, stateDir, purge: false, log });
+    return readStackState(stateDir);
+  }
+}
+
 /** Starts (or finds running) the private stack `name` of the CRI runtime `opts.cri`. */
 export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
   const stateDir = opts.stateDir ?? stackStateDir(opts.name);
   const driver = driverFor(opts.cri ?? 'containerd');
   await mkdir(stateDir, { recursive: true });
-  const existing = await readStackState(stateDir);
+  const existing = await readStateOrCleanUp(opts.name, stateDir, opts.log);
   if (existing && existing.cri !== driver.cri) {
     throw new RbError(
       'STACK_CRI_MISMATCH',

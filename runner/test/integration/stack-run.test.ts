@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, chmodSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -61,8 +61,20 @@ describe.skipIf(unavailable !== null)('a real containerd stack with runc and cru
       'stack',
       `stack:\n  extraHandlers:\n    - { name: broken, binary: ${broken}, kind: runc }\n`,
     );
+    // A runner upgraded from a version whose stack.json had no `cri` (schema before CRI-O) finds
+    // that file in the stack's state dir: `stack up` cleans the leftover up instead of refusing.
+    mkdirSync(STATE_DIR, { recursive: true });
+    const leftover = {
+      name: STACK,
+      stateDir: STATE_DIR,
+      socket: join(STATE_DIR, 'containerd.sock'),
+      pid: null,
+    };
+    writeFileSync(join(STATE_DIR, 'stack.json'), JSON.stringify(leftover));
     const up = await runCli(['stack', 'up', '--name', STACK, '--fix-host', '--config', stackConfig]);
     expect(up.code, up.stderr).toBe(0);
+    expect(up.stderr).toMatch(/stack\.json[\s\S]*cleaning up its leftovers first/);
+    expect(JSON.parse(readFileSync(join(STATE_DIR, 'stack.json.unreadable'), 'utf8'))).toEqual(leftover);
     expect(up.stdout).toMatch(/handler\s+runc/);
     expect(up.stdout).toMatch(/handler\s+crun/);
     expect(up.stdout).toMatch(/handler\s+broken/);

@@ -30,14 +30,24 @@ export function mountsUnder(dir: string): string[] {
     .filter((p) => p === dir || p.startsWith(`${dir}/`));
 }
 
-/** Runtime processes (containerd, crio, shims, conmon) whose command line names the directory. */
+/**
+ * Runtime processes (containerd, crio, shims, conmon) whose command line names the directory or a
+ * path below it. The directory must end there: stack "crio" must not match the processes of
+ * stack "crio-ctd" (/var/lib/…/crio is a prefix of /var/lib/…/crio-ctd/config.toml).
+ */
 export function processesUnder(dir: string): string[] {
   const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  const base = dir.replace(/\/+$/, '');
+  const namesDir = (line: string) =>
+    line.split(/\s+/).some((word) => {
+      const path = word.replace(/^[^/]*=/, '').replace(/^["']|["']$/g, '');
+      return path === base || path.startsWith(`${base}/`);
+    });
   return out
     .split('\n')
     .filter(
       (l) =>
-        l.includes(dir) &&
+        namesDir(l) &&
         /containerd|crio|conmon|runc|crun|runsc|youki/.test(l) &&
         !l.includes('runtime-bench.js') &&
         !l.includes('vitest'),
