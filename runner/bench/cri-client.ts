@@ -5,8 +5,13 @@
 //   node runner/bench/cri-client.ts [--stack NAME] [--handler H] [--iterations N]
 // Needs Go (PATH or /usr/local/go/bin); the Go source in bench/go-cri is built into a temp dir.
 // Target: |ours − Go| ≤ 0.2 ms median per call.
+// A third client isolates the floor under ours: the same Version call written by hand onto Node's
+// own http2 module (no grpc-js, no protobuf library). What grpc-js adds is ours − floor; what
+// Node's HTTP/2 stack costs against Go's is floor − Go, and no Node gRPC client can go below it.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { connect as connectHttp2 } from 'node:http2';
+import { connect as connectSocket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -105,6 +110,28 @@ try {
     cpu.ours.push(used.user + used.system);
     return { Version: ms };
   };
+  // The Version request by hand: a gRPC frame (uncompressed, length 4) of VersionRequest{version:"v1"}.
+  const http2 = connectHttp2('http://localhost', { createConnection: () => connectSocket(state.socket) });
+  const versionFrame = Buffer.from([0, 0, 0, 0, 4, 0x0a, 0x02, 0x76, 0x31]);
+  const floorVersion = (): Promise<Record<string, number>> =>
+    new Promise((resolve, reject) => {
+      const t = process.hrtime.bigint();
+      const stream = http2.request({
+        ':method': 'POST',
+        ':path': '/runtime.v1.RuntimeService/Version',
+        'content-type': 'application/grpc',
+        te: 'trailers',
+      });
+      stream.on('error', reject);
+      stream.on('data', () => undefined);
+      stream.on('trailers', (trailers) => {
+        if (trailers['grpc-status'] !== '0')
+          reject(new Error(`node:http2 Version: ${String(trailers['grpc-message'])}`));
+        else resolve({ Version: Number(process.hrtime.bigint() - t) / 1e6 });
+      });
+      stream.end(versionFrame);
+    });
+  const floor: number[] = [];
   const samples = { ours: new Map<string, number[]>(), go: new Map<string, number[]>() };
   const add = (side: 'ours' | 'go', ms: Record<string, number>): void => {
     for (const [call, v] of Object.entries(ms))
@@ -117,12 +144,20 @@ try {
   }
   for (let i = 0; i < 200; i++) {
     await version();
+    await floorVersion();
     await goCall('version');
   }
   for (let i = 0; i < iterations; i++) {
     // The Version round trip: the client's own cost with (almost) no work in the runtime.
     for (let j = 0; j < 5; j++) {
-      add('ours', await version());
+      // Whichever call follows the Go client's turn meets a process woken from idle: rotate.
+      if ((i * 5 + j) % 2 === 0) {
+        add('ours', await version());
+        floor.push((await floorVersion()).Version!);
+      } else {
+        floor.push((await floorVersion()).Version!);
+        add('ours', await version());
+      }
       add('go', await goCall('version'));
     }
     if (i % 2 === 0) {
@@ -136,6 +171,7 @@ try {
   child.stdin.end();
   await ctx.tracker.cleanup(cri, runLabel(runId));
   cri.close();
+  http2.close();
 
   const rows = [...samples.go.keys()].map((call) => {
     const o = summarize(samples.ours.get(call)!).median;
@@ -160,6 +196,11 @@ try {
   const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
   console.log(
     `\nclient CPU per Version call (user + system, whole process, mean of ${cpu.ours.length}): ours ${formatNumber(mean(cpu.ours))} µs, Go ${formatNumber(mean(cpu.go))} µs`,
+  );
+  const floorMedian = summarize(floor).median;
+  const versionRow = rows.find((r) => r.call === 'Version')!;
+  console.log(
+    `\nVersion by hand on node:http2 (the floor of any Node gRPC client), median of ${floor.length}: ${formatNumber(floorMedian)} ms — grpc-js adds ${formatNumber(versionRow.o - floorMedian)} ms, Node's HTTP/2 stack costs ${formatNumber(floorMedian - versionRow.g)} ms over Go's`,
   );
   const worst = Math.max(...rows.map((r) => Math.abs(r.diff)));
   console.log(
