@@ -42,6 +42,9 @@ export interface EndpointObservation {
 /** Consecutive unreachable calls after which an endpoint counts as dead even without a pid to check. */
 export const DEAD_AFTER_CONNECTION_ERRORS = 3;
 
+/** How long a daemon whose socket stopped answering may take to finish exiting (see watchEndpoint). */
+export const DAEMON_EXIT_GRACE_MS = 2_000;
+
 /** Why the endpoint is dead, or null while it may be alive. */
 export function deathCause(o: EndpointObservation, threshold = DEAD_AFTER_CONNECTION_ERRORS): string | null {
   if (o.daemon && !o.daemon.alive) return `the CRI daemon (pid ${o.daemon.pid}) of ${o.socket} is gone`;
@@ -83,18 +86,40 @@ export function watchEndpoint(
 ): EndpointWatch {
   let errorsInARow = 0;
   let cause: string | null = null;
+  let settling = false;
+  let stopped = false;
+  const observe = (): EndpointObservation => ({
+    socket,
+    socketExists: existsSync(socket),
+    daemon: pid === null ? null : { pid, alive: daemonAlive(pid) },
+    consecutiveConnectionErrors: errorsInARow,
+  });
+  const declare = (found: string): void => {
+    if (stopped) return;
+    cause = found;
+    clearInterval(timer);
+    onDead(found);
+  };
   const check = (): void => {
-    if (cause) return;
-    cause = deathCause({
-      socket,
-      socketExists: existsSync(socket),
-      daemon: pid === null ? null : { pid, alive: daemonAlive(pid) },
-      consecutiveConnectionErrors: errorsInARow,
-    });
-    if (cause) {
-      clearInterval(timer);
-      onDead(cause);
+    if (cause || settling) return;
+    const o = observe();
+    const found = deathCause(o);
+    if (!found) return;
+    // A killed daemon drops its connections before it has finished exiting, and failed calls
+    // come back within a millisecond: the error count can reach its threshold while the pid still
+    // runs. Give a daemon we know DAEMON_EXIT_GRACE_MS to finish dying, so the cause names it.
+    if (o.daemon?.alive && deathCause({ ...o, consecutiveConnectionErrors: 0 }) === null) {
+      settling = true;
+      const deadline = Date.now() + DAEMON_EXIT_GRACE_MS;
+      const settle = (): void => {
+        const later = observe();
+        if (later.daemon?.alive && Date.now() < deadline) setTimeout(settle, 50).unref();
+        else declare(deathCause(later) ?? found);
+      };
+      setTimeout(settle, 50).unref();
+      return;
     }
+    declare(found);
   };
   const timer = setInterval(check, intervalMs);
   timer.unref();
@@ -126,6 +151,9 @@ export function watchEndpoint(
     get cause() {
       return cause;
     },
-    stop: () => clearInterval(timer),
+    stop: () => {
+      stopped = true;
+      clearInterval(timer);
+    },
   };
 }

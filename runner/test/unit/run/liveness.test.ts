@@ -132,6 +132,44 @@ describe('watchEndpoint', () => {
     },
   );
 
+  test(
+    'unreachable calls while a killed daemon is still exiting: the cause names the daemon, not the calls',
+    { timeout: 20_000 },
+    async () => {
+      const daemon = spawn('sleep', ['600'], { stdio: 'ignore' });
+      const refused = new CriCallError('Version', 'connect ECONNREFUSED', 14);
+      const causes: string[] = [];
+      const w = watchEndpoint(scriptedClient([refused, refused, refused]), socket, daemon.pid!, (c) =>
+        causes.push(c),
+      );
+      for (let i = 0; i < 3; i++) await w.client.version().catch(() => undefined);
+      // The threshold is reached while the pid still runs: nothing is declared yet.
+      expect(causes).toEqual([]);
+      daemon.kill('SIGKILL');
+      await expect.poll(() => causes, { timeout: 15_000 }).toHaveLength(1);
+      w.stop();
+      expect(causes).toEqual([`the CRI daemon (pid ${daemon.pid}) of ${socket} is gone`]);
+    },
+  );
+
+  test(
+    'unreachable calls while the daemon keeps running (hung): dead after the grace, by the calls',
+    { timeout: 20_000 },
+    async () => {
+      const daemon = spawn('sleep', ['600'], { stdio: 'ignore' });
+      const refused = new CriCallError('Version', 'connect ECONNREFUSED', 14);
+      const causes: string[] = [];
+      const w = watchEndpoint(scriptedClient([refused, refused, refused]), socket, daemon.pid!, (c) =>
+        causes.push(c),
+      );
+      for (let i = 0; i < 3; i++) await w.client.version().catch(() => undefined);
+      await expect.poll(() => causes, { timeout: 15_000 }).toHaveLength(1);
+      w.stop();
+      daemon.kill('SIGKILL');
+      expect(causes).toEqual([`3 CRI calls in a row could not reach ${socket}`]);
+    },
+  );
+
   test('the socket removed: dead', { timeout: 20_000 }, async () => {
     const gone = join(dir, 'gone.sock');
     writeFileSync(gone, '');
