@@ -14,6 +14,7 @@ const dataDir = resolveDataDir(resolve(process.env.RB_DATA_DIR || resolve(siteRo
 // they have seen in a cache (RB_SITE_CACHE: a directory, or "off").
 const load = {
   worker: resolve(siteRoot, 'src/lib/load-worker.ts'),
+  computeWorker: resolve(siteRoot, 'src/lib/compute-worker.ts'),
   cacheDir:
     process.env.RB_SITE_CACHE === 'off'
       ? null

@@ -4,13 +4,18 @@
 // astro.config.ts's integration starts it when the build starts, so that loading overlaps with
 // bundling; the pages await the same promise (globalThis, since the integration and the pages
 // are separate bundles of this module).
+import { availableParallelism } from 'node:os';
+import type { Direction } from '@runtime-bench/schemas';
 import { hostClassOf } from '@runtime-bench/schemas';
+import type { RenderedPair } from './compare-data.ts';
+import { ComputePool } from './compute-pool.ts';
 import { loadFullRuns, loadSite } from './load-parallel.ts';
 import type { LoadedRun } from './load.ts';
-import { REGRESSION_HISTORY, REGRESSION_WINDOW } from './regressions.ts';
+import { REGRESSION_HISTORY, REGRESSION_WINDOW, type RegressionReport } from './regressions.ts';
+import type { Verdict } from './significance.ts';
 import type { SiteIndex } from './site-index.ts';
 import { slugify } from './slug.ts';
-import { STATUS_HISTORY } from './views/status.ts';
+import { STATUS_HISTORY, type HostStatus } from './views/status.ts';
 import { overview, type HostMatrix } from './views/overview.ts';
 import type { CompareRunRef } from './views/compare.ts';
 
@@ -24,15 +29,30 @@ export interface SiteData {
    * all the gate replay (status, regressions) and the pre-rendered compare pairs look at.
    */
   recent: LoadedRun[];
-  overview: () => HostMatrix[];
+  /**
+   * The computations that do not grow with the history but cost seconds (bootstrap intervals,
+   * the gate replayed over the newest runs): started in compute worker threads as soon as the
+   * files are loaded, so that they run while the main thread renders pages.
+   */
+  overview: () => Promise<HostMatrix[]>;
+  /** the home page: each host class's newest run as the gate sees it */
+  status: () => Promise<HostStatus[]>;
+  /** the Regressions page: the gate replayed over the newest runs */
+  regressions: () => Promise<RegressionReport>;
+  /** the pre-rendered compare pairs with their reports */
+  pairs: () => Promise<RenderedPair[]>;
 }
 
 /** Runs per host class whose full results are kept: the longest history any replay reads. */
 export const RECENT_RUNS = Math.max(REGRESSION_WINDOW + REGRESSION_HISTORY, STATUS_HISTORY + 1);
 
-/** The loading worker thread's entry (load-worker.ts) and the digest cache directory (null: none). */
+/**
+ * The worker threads' entries (load-worker.ts, compute-worker.ts, run by Node from the source) and
+ * the digest cache directory (null: none).
+ */
 export interface LoadSettings {
   worker: string;
+  computeWorker: string;
   cacheDir: string | null;
 }
 
@@ -70,12 +90,45 @@ async function load(dataDir: string, settings: LoadSettings): Promise<SiteData> 
   for (const [i, l] of recent.entries())
     if (slugify(hostClassOf(l.run.host)) !== index.runs[recentIndexes[i]!]!.hostClassId)
       throw new Error(`${l.file} changed while the site was built`);
-  let matrices: HostMatrix[] | undefined;
+  const pool = new ComputePool(settings.computeWorker, availableParallelism());
+  const started = <T>(p: Promise<T>): Promise<T> => {
+    p.catch(() => {
+      // reported where a page awaits it
+    });
+    return p;
+  };
+  const pairs = started(pool.run<RenderedPair[]>({ task: 'pairs', runs: recent }));
+  const matrices = started(parallelOverview(index, pool));
+  const regressions = started(pool.run<RegressionReport>({ task: 'regressions', runs: recent }));
+  const status = started(pool.run<HostStatus[]>({ task: 'status', runs: recent }));
   return {
     dataDir,
     index,
     refs: site.refs,
     recent,
-    overview: () => (matrices ??= overview(index)),
+    overview: () => matrices,
+    status: () => status,
+    regressions: () => regressions,
+    pairs: () => pairs,
   };
+}
+
+/**
+ * The overview with its significance tests run in the pool: a first pass collects every row's
+ * samples, the pool tests them (two halves, one per worker), a second pass uses the verdicts.
+ */
+async function parallelOverview(index: SiteIndex, pool: ComputePool): Promise<HostMatrix[]> {
+  const rows: [readonly (readonly number[])[], Direction][] = [];
+  overview(index, (samples, direction) => {
+    rows.push([samples, direction]);
+    return samples.map(() => ({ kind: 'untested', why: '' }));
+  });
+  const half = Math.ceil(rows.length / 2);
+  const parts = await Promise.all([
+    pool.run<Verdict[][]>({ task: 'verdicts', rows: rows.slice(0, half) }),
+    pool.run<Verdict[][]>({ task: 'verdicts', rows: rows.slice(half) }),
+  ]);
+  const verdicts = parts.flat();
+  let next = 0;
+  return overview(index, () => verdicts[next++]!);
 }

@@ -83,7 +83,13 @@ export interface HostMatrix {
  * among cells whose benchmark status is "ok") is marked, every other ok cell is tested against it
  * (see compareWithBest), and cells without samples carry their status and reason.
  */
-export function overview(index: SiteIndex): HostMatrix[] {
+export function overview(
+  index: SiteIndex,
+  verdictsOf: (
+    rows: readonly (readonly number[])[],
+    direction: MetricInfo['direction'],
+  ) => Verdict[] = compareWithBest,
+): HostMatrix[] {
   // host → combo → the newest run target of that combination
   const latest = new Map<string, Map<string, number>>();
   index.runTargets.forEach((t, i) => {
@@ -112,7 +118,7 @@ export function overview(index: SiteIndex): HostMatrix[] {
       );
       const found = columns.map((c) => byKey.get(`${c.run.index}\u0000${c.combo}`));
       const competing = found.map((o) => (o && o.status === 'ok' ? o.samples : []));
-      const verdicts = compareWithBest(competing, metric.direction);
+      const verdicts = verdictsOf(competing, metric.direction);
       const bestIndex = verdicts.findIndex((v) => v.kind === 'best');
       const bestMedian = bestIndex >= 0 ? found[bestIndex]!.median : null;
       const tiedBest =
