@@ -9,6 +9,17 @@ import { resolveDataDir } from './src/lib/load.ts';
 // pages never look at the environment themselves.
 const siteRoot = fileURLToPath(new URL('.', import.meta.url));
 const dataDir = resolveDataDir(resolve(process.env.RB_DATA_DIR || resolve(siteRoot, '../data')));
+// How the result files are loaded (src/lib/load-parallel.ts): by worker threads that Node runs
+// from the source (type stripping), never bundled, and that keep the digest of each file content
+// they have seen in a cache (RB_SITE_CACHE: a directory, or "off").
+const load = {
+  worker: resolve(siteRoot, 'src/lib/load-worker.ts'),
+  computeWorker: resolve(siteRoot, 'src/lib/compute-worker.ts'),
+  cacheDir:
+    process.env.RB_SITE_CACHE === 'off'
+      ? null
+      : resolve(process.env.RB_SITE_CACHE || resolve(siteRoot, 'node_modules/.cache/runtime-bench-site')),
+};
 
 export default defineConfig({
   // GitHub Pages serves a project site below /<repository>/: the workflow sets both.
@@ -18,6 +29,8 @@ export default defineConfig({
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   devToolbar: { enabled: false },
-  integrations: [resultFiles(dataDir)],
-  vite: { define: { __RB_DATA_DIR__: JSON.stringify(dataDir) } },
+  integrations: [resultFiles(dataDir, load)],
+  vite: {
+    define: { __RB_DATA_DIR__: JSON.stringify(dataDir), __RB_LOAD__: JSON.stringify(load) },
+  },
 });

@@ -184,6 +184,22 @@ export function syntheticRun(index: number, seed = 1, samplesPerMetric = 5): Run
   };
 }
 
+/** Writes synthetic run `index` at its place under `<dataDir>/runs/` and returns its path. */
+export async function writeSyntheticRun(dataDir: string, index: number, seed = 1): Promise<string> {
+  const run = syntheticRun(index, seed);
+  const dir = join(
+    dataDir,
+    'runs',
+    run.startedAt.slice(0, 4),
+    run.startedAt.slice(5, 7),
+    run.startedAt.slice(8, 10),
+  );
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${run.runId}.json`);
+  await writeFile(path, serializeResult(run));
+  return path;
+}
+
 /**
  * Writes `count` synthetic result files under `<dataDir>/runs/yyyy/mm/dd/<run-id>.json` and
  * returns their paths. The first file is validated with the shared schema; the rest share its shape.

@@ -1,37 +1,12 @@
 // The one place where pages get their data: the result files of the data directory, loaded and
-// validated once per build and shared by every page.
-import { buildIndex, type SiteIndex } from './lib/site-index.ts';
-import { overview, type HostMatrix } from './lib/views/overview.ts';
-import { loadRuns, type LoadedRun } from './lib/load.ts';
+// validated once per build and shared by every page (lib/site-data.ts).
+import { prepareSiteData, type SiteData } from './lib/site-data.ts';
 
-export interface SiteData {
-  dataDir: string;
-  loaded: LoadedRun[];
-  index: SiteIndex;
-  byRunId: Map<string, LoadedRun>;
-  overview: () => HostMatrix[];
-}
+export type { SiteData };
 
-const KEY = Symbol.for('runtime-bench.site-data');
-
-/** Loads every result file once; an invalid file throws, which fails the build naming it. */
-export function siteData(): SiteData {
-  const g = globalThis as unknown as Record<symbol, SiteData | undefined>;
-  const cached = g[KEY];
-  if (cached) return cached;
-  const dataDir = __RB_DATA_DIR__;
-  const loaded = loadRuns(dataDir);
-  const index = buildIndex(loaded);
-  let matrices: HostMatrix[] | undefined;
-  const data: SiteData = {
-    dataDir,
-    loaded,
-    index,
-    byRunId: new Map(loaded.map((l) => [l.run.runId, l])),
-    overview: () => (matrices ??= overview(index)),
-  };
-  g[KEY] = data;
-  return data;
+/** Every page's data; an invalid result file rejects, which fails the build naming it. */
+export function siteData(): Promise<SiteData> {
+  return prepareSiteData(__RB_DATA_DIR__, __RB_LOAD__);
 }
 
 /** A link inside the site, below the configured base path. */

@@ -6,12 +6,20 @@ import { cp, link, mkdir, readdir, stat } from 'node:fs/promises';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { prepareSiteData, type LoadSettings } from './lib/site-data.ts';
 
-export function resultFiles(dataDir: string): AstroIntegration {
+export function resultFiles(dataDir: string, load: LoadSettings): AstroIntegration {
   const runs = join(dataDir, 'runs');
   return {
     name: 'runtime-bench:result-files',
     hooks: {
+      // Loading ten thousand files takes the build's worker threads a while: start it now, so
+      // that it overlaps with bundling; the pages await the same promise.
+      'astro:build:start': () => {
+        prepareSiteData(dataDir, load).catch(() => {
+          // reported where the pages await it, with the build's own error output
+        });
+      },
       'astro:server:setup': ({ server }) => {
         server.middlewares.use((req, res, next) => {
           const path = decodeURIComponent((req.url ?? '').split('?')[0] ?? '');

@@ -65,12 +65,24 @@ function isDirectory(path: string): boolean {
   }
 }
 
+/** A regular file found under a result directory, not read yet. */
+export type DirEntry = Omit<DirFile, 'text'>;
+
+export interface DirEntries {
+  files: DirEntry[];
+  problems: DirProblem[];
+}
+
 /**
- * Reads the selected regular files under `dir`, recursively (see the rules above). `dir` itself
- * may be a symbolic link; a missing or unlistable `dir` is an error, a bad entry a problem.
+ * Walks `dir` by the rules above, in name order, handing each selected regular file and each
+ * problem to the callbacks as it meets them.
  */
-export function readResultDir(dir: string, select: DirSelect = () => true): DirListing {
-  const listing: DirListing = { files: [], problems: [] };
+function walkResultDir(
+  dir: string,
+  select: DirSelect,
+  onFile: (entry: DirEntry) => void,
+  onProblem: (problem: DirProblem) => void,
+): void {
   const walk = (relative: string) => {
     const here = relative ? join(dir, relative) : dir;
     let entries: Dirent[];
@@ -79,7 +91,7 @@ export function readResultDir(dir: string, select: DirSelect = () => true): DirL
     } catch (error) {
       if (relative === '')
         throw new RbError('DATA_UNREADABLE', `${dir}: cannot list the directory (${errorMessage(error)})`);
-      listing.problems.push({ file: here, message: `cannot list (${errorMessage(error)})` });
+      onProblem({ file: here, message: `cannot list (${errorMessage(error)})` });
       return;
     }
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -94,19 +106,55 @@ export function readResultDir(dir: string, select: DirSelect = () => true): DirL
       if (!select(path) && !(entry.isSymbolicLink() && isDirectory(file))) continue;
       const kind = kindOf(entry);
       if (kind) {
-        listing.problems.push({
+        onProblem({
           file,
           message: `is ${kind}, not a regular file: only regular files inside the directory are read (replace it by the file itself)`,
         });
         continue;
       }
-      const read = readRegularFile(file);
-      if (typeof read === 'string') listing.files.push({ path, file, text: read });
-      else listing.problems.push({ file, message: read.problem });
+      onFile({ path, file });
     }
   };
   walk('');
-  listing.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/**
+ * Lists the selected regular files under `dir`, recursively, without reading them (see the rules
+ * above), for a reader that reads them elsewhere — the site reads ten thousand files in worker
+ * threads, each opened with readRegularFile. Errors and problems as readResultDir's, except that
+ * a file that cannot be opened is found only when it is read.
+ */
+export function listResultDir(dir: string, select: DirSelect = () => true): DirEntries {
+  const listing: DirEntries = { files: [], problems: [] };
+  walkResultDir(
+    dir,
+    select,
+    (entry) => listing.files.push(entry),
+    (problem) => listing.problems.push(problem),
+  );
+  listing.files.sort(byPath);
+  return listing;
+}
+
+/**
+ * Reads the selected regular files under `dir`, recursively (see the rules above). `dir` itself
+ * may be a symbolic link; a missing or unlistable `dir` is an error, a bad entry a problem.
+ */
+export function readResultDir(dir: string, select: DirSelect = () => true): DirListing {
+  const listing: DirListing = { files: [], problems: [] };
+  walkResultDir(
+    dir,
+    select,
+    (entry) => {
+      const read = readRegularFile(entry.file);
+      if (typeof read === 'string') listing.files.push({ ...entry, text: read });
+      else listing.problems.push({ file: entry.file, message: read.problem });
+    },
+    (problem) => listing.problems.push(problem),
+  );
+  listing.files.sort(byPath);
   return listing;
 }
 
@@ -114,7 +162,13 @@ export function readResultDir(dir: string, select: DirSelect = () => true): DirL
  * The text of a regular file; opened without following a link and without blocking, then checked,
  * so an entry swapped for a link or a FIFO after the listing is refused too.
  */
-function readRegularFile(file: string): string | { problem: string } {
+export function readRegularFile(file: string): string | { problem: string } {
+  const bytes = readRegularBytes(file);
+  return Buffer.isBuffer(bytes) ? bytes.toString('utf8') : bytes;
+}
+
+/** The bytes of a regular file, by readRegularFile's rules (for readers that hash them first). */
+export function readRegularBytes(file: string): Buffer | { problem: string } {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -125,7 +179,7 @@ function readRegularFile(file: string): string | { problem: string } {
   }
   try {
     if (!fstatSync(fd).isFile()) return { problem: 'is not a regular file' };
-    return readFileSync(fd, 'utf8');
+    return readFileSync(fd);
   } catch (error) {
     return { problem: `cannot read (${errorMessage(error)})` };
   } finally {
@@ -142,47 +196,80 @@ export interface DirRun {
   file: string;
 }
 
+/** How a failed directory load is reported: its error code, first line and hint. */
+export interface LoadOptions {
+  code: string;
+  title: (problems: number) => string;
+  hint: string;
+}
+
+/** One file of a directory load, read and validated by whoever loads it. */
+export interface LoadedEntry<T> {
+  path: string;
+  file: string;
+  runId: string;
+  startedAt: string;
+  value: T;
+}
+
+/**
+ * The rules of a directory load, for loaders that read the files themselves (loadResultDir here,
+ * the site's worker threads): every problem — `problems` of the listing, then per file, in path
+ * order, its error or a run id stored twice — is collected, and any one fails the whole load;
+ * otherwise the entries come back ordered by start time (instants, since offsets may differ),
+ * then run id.
+ */
+export function checkedLoad<T>(
+  problems: readonly string[],
+  entries: readonly (LoadedEntry<T> | { problem: string })[],
+  options: LoadOptions,
+): LoadedEntry<T>[] {
+  const all = [...problems];
+  const runs: LoadedEntry<T>[] = [];
+  const seen = new Map<string, string>();
+  for (const entry of entries) {
+    if ('problem' in entry) {
+      all.push(entry.problem);
+      continue;
+    }
+    const other = seen.get(entry.runId);
+    if (other !== undefined) {
+      all.push(duplicateRunMessage(entry.file, entry.runId, other));
+      continue;
+    }
+    seen.set(entry.runId, entry.file);
+    runs.push(entry);
+  }
+  if (all.length > 0)
+    throw new RbError(options.code, `${options.title(all.length)}:\n${all.join('\n')}`, options.hint);
+  return runs.sort(
+    (a, b) =>
+      Date.parse(a.startedAt) - Date.parse(b.startedAt) ||
+      (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0),
+  );
+}
+
 /**
  * Reads and validates every selected result file under `dir`, ordered by start time (instants,
  * since offsets may differ), then run id. Every problem — an unreadable entry, an invalid file,
  * a run id stored twice — is collected, and any one fails the whole read (a `code` error whose
  * first line is `title(number of problems)`): a reader that dropped a file would show a history that never was.
  */
-export function loadResultDir(
-  dir: string,
-  options: { select?: DirSelect; code: string; title: (problems: number) => string; hint: string },
-): DirRun[] {
+export function loadResultDir(dir: string, options: LoadOptions & { select?: DirSelect }): DirRun[] {
   const listing = readResultDir(dir, options.select ?? jsonFiles);
-  const problems = listing.problems.map((p) => `${p.file}: ${p.message}`);
-  const runs: DirRun[] = [];
-  const seen = new Map<string, string>();
-  for (const f of listing.files) {
-    let run: RunResult;
+  const entries = listing.files.map((f): LoadedEntry<RunResult> | { problem: string } => {
     try {
-      run = parseResult(f.text, f.file);
+      const run = parseResult(f.text, f.file);
+      return { path: f.path, file: f.file, runId: run.runId, startedAt: run.startedAt, value: run };
     } catch (error) {
-      problems.push(errorMessage(error));
-      continue;
+      return { problem: errorMessage(error) };
     }
-    const other = seen.get(run.runId);
-    if (other !== undefined) {
-      problems.push(duplicateRunMessage(f.file, run.runId, other));
-      continue;
-    }
-    seen.set(run.runId, f.file);
-    runs.push({ run, path: f.path, file: f.file });
-  }
-  if (problems.length > 0)
-    throw new RbError(
-      options.code,
-      `${options.title(problems.length)}:\n${problems.join('\n')}`,
-      options.hint,
-    );
-  return runs.sort(
-    (a, b) =>
-      Date.parse(a.run.startedAt) - Date.parse(b.run.startedAt) ||
-      (a.run.runId < b.run.runId ? -1 : a.run.runId > b.run.runId ? 1 : 0),
-  );
+  });
+  return checkedLoad(
+    listing.problems.map((p) => `${p.file}: ${p.message}`),
+    entries,
+    options,
+  ).map(({ value, path, file }) => ({ run: value, path, file }));
 }
 
 /** The message for a run id found in a second file. */

@@ -181,7 +181,7 @@ function config(spec: ChartSpec, runBase: string): ChartConfiguration<'line' | '
       onClick: (_event, elements) => {
         const el = elements[0];
         const run = el ? spec.datasets[el.datasetIndex]?.points[el.index]?.run : undefined;
-        if (run) location.href = `${runBase}${run}/`;
+        if (run) location.href = `${runBase}?id=${encodeURIComponent(run)}`;
       },
       plugins: {
         legend: { position: 'bottom', labels: { usePointStyle: true } },

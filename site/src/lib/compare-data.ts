@@ -2,14 +2,15 @@
 // pairs computed with the runner's compareRuns.
 import { compareRuns, type CompareReport } from '@runtime-bench/runner/compare-runs';
 import { formatTime } from '@runtime-bench/runner/format';
-import { hostClassOf } from '@runtime-bench/schemas';
+import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import type { LoadedRun } from './load.ts';
 import { isSynthetic } from './site-index.ts';
 import { slugify } from './slug.ts';
 import { commonPairs, COMPARE_OPTIONS, type ComparePair, type CompareRunRef } from './views/compare.ts';
 
-export function compareRunRefs(loaded: readonly LoadedRun[]): CompareRunRef[] {
-  return loaded.map(({ run, file }) => ({
+/** A run as the compare page's client picks it (also what the loading workers send per file). */
+export function compareRunRef(run: RunResult, file: string): CompareRunRef {
+  return {
     runId: run.runId,
     file,
     startedAt: run.startedAt,
@@ -19,7 +20,11 @@ export function compareRunRefs(loaded: readonly LoadedRun[]): CompareRunRef[] {
       t.id,
       `${t.cri.name} ${t.cri.version} · ${t.oci.name} ${t.oci.version}`,
     ]),
-  }));
+  };
+}
+
+export function compareRunRefs(loaded: readonly LoadedRun[]): CompareRunRef[] {
+  return loaded.map(({ run, file }) => compareRunRef(run, file));
 }
 
 export interface RenderedPair extends ComparePair {

@@ -16,7 +16,7 @@ export function filterGroups(index: SiteIndex): FilterGroup[] {
   if (cached) return cached;
   const versions = (kind: 'cri' | 'oci') => {
     const seen = new Map<string, [string, string]>();
-    for (const o of index.observations) {
+    for (const o of index.runTargets) {
       const name = kind === 'cri' ? o.criName : o.ociName;
       const version = kind === 'cri' ? o.criVersion : o.ociVersion;
       seen.set(`${name} ${version}`, [name, version]);

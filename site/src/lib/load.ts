@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResult } from '@runtime-bench/schemas';
-import { RbError, loadResultDir } from '@runtime-bench/runner';
+import { RbError, loadResultDir, type LoadOptions } from '@runtime-bench/runner';
 
 /** A validated result file and where it lives, relative to the data directory (POSIX separators). */
 export interface LoadedRun {
@@ -28,6 +28,21 @@ export function resolveDataDir(dir: string): string {
  * (most likely a wrong RB_DATA_DIR).
  */
 export function loadRuns(dataDir: string): LoadedRun[] {
+  assertDataDir(dataDir);
+  const runsDir = join(dataDir, 'runs');
+  if (!existsSync(runsDir)) return [];
+  return loadResultDir(runsDir, LOAD_OPTIONS).map(({ run, path }) => ({ run, file: `runs/${path}` }));
+}
+
+/** How a failed load is reported (by loadRuns and the build's parallel loader alike). */
+export const LOAD_OPTIONS: LoadOptions = {
+  code: 'DATA_INVALID',
+  title: (n) => `${n === 1 ? 'a result file is' : 'result files are'} invalid`,
+  hint: 'fix or remove the named files; result files are written by `runtime-bench run` and never edited by hand',
+};
+
+/** A missing data directory is an error (most likely a wrong RB_DATA_DIR). */
+export function assertDataDir(dataDir: string): void {
   if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) {
     throw new RbError(
       'DATA_DIR_MISSING',
@@ -35,11 +50,4 @@ export function loadRuns(dataDir: string): LoadedRun[] {
       'set RB_DATA_DIR to a checkout of the data branch, or unset it to build from the repository data/',
     );
   }
-  const runsDir = join(dataDir, 'runs');
-  if (!existsSync(runsDir)) return [];
-  return loadResultDir(runsDir, {
-    code: 'DATA_INVALID',
-    title: (n) => `${n === 1 ? 'a result file is' : 'result files are'} invalid`,
-    hint: 'fix or remove the named files; result files are written by `runtime-bench run` and never edited by hand',
-  }).map(({ run, path }) => ({ run, file: `runs/${path}` }));
 }

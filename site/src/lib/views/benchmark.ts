@@ -161,23 +161,11 @@ function versionCharts(obs: readonly Observation[]): VersionChart[] {
   return charts;
 }
 
-const okByMetric = new WeakMap<SiteIndex, Map<string, Observation[]>>();
 const chartsByMetric = new WeakMap<SiteIndex, Map<string, VersionChart[]>>();
 
-/** Observations with samples and status "ok", by metric key (computed once per index). */
-function okObservations(index: SiteIndex, metricKey: string): Observation[] {
-  let map = okByMetric.get(index);
-  if (!map) {
-    map = new Map();
-    for (const o of index.observations) {
-      if (o.status !== 'ok' || o.samples.length === 0) continue;
-      const list = map.get(o.metricKey) ?? [];
-      list.push(o);
-      map.set(o.metricKey, list);
-    }
-    okByMetric.set(index, map);
-  }
-  return map.get(metricKey) ?? [];
+/** Observations with samples and status "ok" of one metric. */
+function okObservations(all: readonly Observation[]): Observation[] {
+  return all.filter((o) => o.status === 'ok' && o.samples.length > 0);
 }
 
 /**
@@ -188,14 +176,14 @@ export function versionChartsOf(index: SiteIndex, metricKey: string): VersionCha
   let map = chartsByMetric.get(index);
   if (!map) chartsByMetric.set(index, (map = new Map()));
   let charts = map.get(metricKey);
-  if (!charts) map.set(metricKey, (charts = versionCharts(okObservations(index, metricKey))));
+  if (!charts) map.set(metricKey, (charts = versionCharts(okObservations(index.observationsOf(metricKey)))));
   return charts;
 }
 
 /** Everything one benchmark page (one metric) shows. */
 export function benchmarkView(index: SiteIndex, metric: MetricInfo): BenchmarkView {
-  const all = index.observations.filter((o) => o.metricKey === metric.key);
-  const ok = okObservations(index, metric.key);
+  const all = index.observationsOf(metric.key);
+  const ok = okObservations(all);
   const excluded = all.filter((o) => o.samples.length > 0).length - ok.length;
 
   const timeGroups = new Map<string, Observation[]>();

@@ -132,7 +132,11 @@ export interface ComparePair {
  */
 export function commonPairs(runs: readonly CompareRunRef[]): ComparePair[] {
   const byHost = new Map<string, CompareRunRef[]>();
-  for (const r of runs) byHost.set(r.hostClassId, [...(byHost.get(r.hostClassId) ?? []), r]);
+  for (const r of runs) {
+    const list = byHost.get(r.hostClassId);
+    if (list) list.push(r);
+    else byHost.set(r.hostClassId, [r]);
+  }
   const pairs: ComparePair[] = [];
   const slug = (s: string) =>
     s

@@ -83,32 +83,42 @@ export interface HostMatrix {
  * among cells whose benchmark status is "ok") is marked, every other ok cell is tested against it
  * (see compareWithBest), and cells without samples carry their status and reason.
  */
-export function overview(index: SiteIndex): HostMatrix[] {
-  const byKey = new Map<string, Observation>();
-  const latest = new Map<string, Map<string, Observation>>(); // host → combo → newest observation
-  for (const o of index.observations) {
-    byKey.set(`${o.run}\u0000${o.combo}\u0000${o.metricKey}`, o);
-    let combos = latest.get(o.hostClassId);
-    if (!combos) latest.set(o.hostClassId, (combos = new Map()));
-    const prev = combos.get(o.combo);
-    if (!prev || o.run > prev.run) combos.set(o.combo, o);
-  }
+export function overview(
+  index: SiteIndex,
+  verdictsOf: (
+    rows: readonly (readonly number[])[],
+    direction: MetricInfo['direction'],
+  ) => Verdict[] = compareWithBest,
+): HostMatrix[] {
+  // host → combo → the newest run target of that combination
+  const latest = new Map<string, Map<string, number>>();
+  index.runTargets.forEach((t, i) => {
+    let combos = latest.get(t.hostClassId);
+    if (!combos) latest.set(t.hostClassId, (combos = new Map()));
+    const prev = combos.get(t.combo);
+    if (prev === undefined || t.run > index.runTargets[prev]!.run) combos.set(t.combo, i);
+  });
   return index.hostClasses.map((host) => {
-    const columns: MatrixColumn[] = [...(latest.get(host.id)?.values() ?? [])]
-      .map((o) => {
-        const ref = comboRefOf(o);
-        return { ...ref, label: comboLabel(ref), run: index.runs[o.run]! };
+    const chosen = [...(latest.get(host.id)?.values() ?? [])];
+    const columns: MatrixColumn[] = chosen
+      .map((i) => {
+        const ref = comboRefOf(index.runTargets[i]!);
+        return { ...ref, label: comboLabel(ref), run: index.runs[index.runTargets[i]!.run]! };
       })
       .sort((a, b) => a.criName.localeCompare(b.criName) || a.handler.localeCompare(b.handler));
-    const present = new Set(
-      index.observations.filter((o) => o.hostClassId === host.id).map((o) => o.metricKey),
-    );
+    const inColumns = new Set(chosen);
+    const present = index.metricKeysByHost.get(host.id) ?? new Set<string>();
     const families: MatrixFamily[] = [];
     for (const metric of index.metrics) {
       if (!present.has(metric.key)) continue;
-      const found = columns.map((c) => byKey.get(`${c.run.index}\u0000${c.combo}\u0000${metric.key}`));
+      const byKey = new Map(
+        index
+          .observationsOf(metric.key, (rt) => inColumns.has(rt))
+          .map((o) => [`${o.run}\u0000${o.combo}`, o]),
+      );
+      const found = columns.map((c) => byKey.get(`${c.run.index}\u0000${c.combo}`));
       const competing = found.map((o) => (o && o.status === 'ok' ? o.samples : []));
-      const verdicts = compareWithBest(competing, metric.direction);
+      const verdicts = verdictsOf(competing, metric.direction);
       const bestIndex = verdicts.findIndex((v) => v.kind === 'best');
       const bestMedian = bestIndex >= 0 ? found[bestIndex]!.median : null;
       const tiedBest =

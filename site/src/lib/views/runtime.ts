@@ -1,6 +1,6 @@
 // Runtime pages: one CRI or OCI runtime across its versions and every benchmark. Pure.
 import { versionChartsOf, type VersionPoint } from './benchmark.ts';
-import type { MetricInfo, Observation, SiteIndex } from '../site-index.ts';
+import type { MetricInfo, RunTarget, SiteIndex } from '../site-index.ts';
 import { sortVersions } from '../versions.ts';
 
 export interface RuntimeVersionRow {
@@ -46,9 +46,9 @@ export function runtimes(index: SiteIndex): { kind: 'cri' | 'oci'; name: string 
 
 /** Everything one runtime page shows: its versions, and each metric's median per version. */
 export function runtimeView(index: SiteIndex, kind: 'cri' | 'oci', name: string): RuntimeView {
-  const mine = index.observations.filter((o) => (kind === 'cri' ? o.criName : o.ociName) === name);
-  const versionOf = (o: Observation) => (kind === 'cri' ? o.criVersion : o.ociVersion);
-  const partnerOf = (o: Observation) => (kind === 'cri' ? o.ociName : o.criName);
+  const mine = index.runTargets.filter((o) => (kind === 'cri' ? o.criName : o.ociName) === name);
+  const versionOf = (o: RunTarget) => (kind === 'cri' ? o.criVersion : o.ociVersion);
+  const partnerOf = (o: RunTarget) => (kind === 'cri' ? o.ociName : o.criName);
 
   const byVersion = new Map<string, { partners: Set<string>; hosts: Set<string>; runs: Set<number> }>();
   for (const o of mine) {

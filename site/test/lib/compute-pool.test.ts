@@ -1,0 +1,55 @@
+// The compute worker threads return what the same functions return on the main thread.
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+import { ComputePool } from '../../src/lib/compute-pool.ts';
+import { compareWithBest } from '../../src/lib/significance.ts';
+import { regressionReport } from '../../src/lib/regressions.ts';
+import { gate } from '../../src/gate.ts';
+import { syntheticRun } from '../../bench/synthetic.ts';
+
+const WORKER = fileURLToPath(new URL('../../src/lib/compute-worker.ts', import.meta.url));
+
+test("verdicts and a gate replay in the pool equal the main thread's, and errors come back as errors", async () => {
+  const pool = new ComputePool(WORKER, 2);
+  try {
+    const rows: [number[][], 'lower' | 'higher'][] = [
+      [[[1, 2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7], []], 'lower'],
+      [
+        [
+          [10, 11, 12, 13],
+          [1, 1.1, 1.2, 1.3],
+        ],
+        'higher',
+      ],
+    ];
+    const runs = Array.from({ length: 6 }, (_, i) => ({ run: syntheticRun(i * 2), file: `runs/${i}.json` }));
+    const [verdicts, report] = await Promise.all([
+      pool.run({ task: 'verdicts', rows }),
+      pool.run({ task: 'regressions', runs }),
+    ]);
+    expect(verdicts).toEqual(rows.map(([r, d]) => compareWithBest(r, d)));
+    expect(report).toEqual(regressionReport(runs, gate));
+    // a task that throws rejects with its message; the pool goes on
+    const bad: [number[][], 'lower'][] = [
+      [
+        [
+          [Number.NaN, 1],
+          [1, 2],
+        ],
+        'lower',
+      ],
+    ];
+    const thrown = (() => {
+      try {
+        compareWithBest(bad[0]![0], 'lower');
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(thrown).toBeDefined();
+    await expect(pool.run({ task: 'verdicts', rows: bad })).rejects.toThrow(thrown!);
+    await expect(pool.run({ task: 'verdicts', rows })).resolves.toEqual(verdicts);
+  } finally {
+    await pool.close();
+  }
+}, 120_000);
