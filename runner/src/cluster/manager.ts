@@ -6,6 +6,7 @@
 // What `down` needs is written to <state dir>/cluster.json before each step that needs undoing.
 import { existsSync } from 'node:fs';
 import {
+  cp,
   lstat,
   mkdir,
   open,
@@ -24,6 +25,7 @@ import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { createCriClient } from '../cri/client.ts';
 import { RbError, errorMessage } from '../errors.ts';
 import { unmountBelow } from '../stack/cleanup.ts';
+import { cgroupMounts } from '../stack/cgroups.ts';
 import { stackAnswers } from '../stack/manager.ts';
 import { readStackState, stackStateDir } from '../stack/state.ts';
 import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
@@ -126,6 +128,9 @@ export function kubeClient(kubeconfig: string): { kc: KubeConfig; core: CoreV1Ap
   return { kc, core: kc.makeApiClient(CoreV1Api) };
 }
 
+/** A probe failure that waiting cannot cure (a component exited). */
+class Fatal extends Error {}
+
 async function waitFor<T>(
   what: string,
   timeoutMs: number,
@@ -139,6 +144,8 @@ async function waitFor<T>(
       const v = await probe();
       if (v !== null) return v;
     } catch (error) {
+      if (error instanceof Fatal)
+        throw new RbError('CLUSTER_START', `${what}: ${error.message}`, `see the logs: ${logs.join(', ')}`);
       last = errorMessage(error);
     }
     if (Date.now() > deadline)
@@ -226,7 +233,11 @@ export async function clusterUp(opts: ClusterUpOptions): Promise<ClusterState> {
       opts.readyTimeoutSeconds ?? 120,
     );
   } catch (error) {
-    log(`cluster up failed, taking it down: ${errorMessage(error)}`);
+    // The logs outlive the state dir that `down` removes: they say why.
+    const kept = `${dir}.failed-logs`;
+    await rm(kept, { recursive: true, force: true });
+    await cp(join(dir, 'logs'), kept, { recursive: true }).catch(() => undefined);
+    log(`cluster up failed, taking it down (logs kept in ${kept}): ${errorMessage(error)}`);
     await clusterDown({ name: opts.name, root: opts.root, log });
     throw error;
   }
@@ -260,7 +271,15 @@ async function startAll(
   for (const key of KUBELET_SYSCTLS) state.sysctls[key] = await readSysctl(key);
   for (const p of [...KUBELET_FIXED_PATHS, '/var/lib/kubelet/device-plugins'])
     if (!existsSync(p)) state.createdPaths.push(p);
-  await mkdir(join('/sys/fs/cgroup', state.cgroupRoot), { recursive: true });
+  // The kubelet's cgroup root must exist in every hierarchy (each v1 controller, or the unified one).
+  for (const mount of await cgroupMountPoints()) {
+    const dir = join(mount, state.cgroupRoot);
+    await mkdir(dir, { recursive: true });
+    // A v1 cpuset cgroup takes no task until it has CPUs and memory nodes: the parent's.
+    for (const f of ['cpuset.cpus', 'cpuset.mems'])
+      if (existsSync(join(dir, f)) && !(await readFile(join(dir, f), 'utf8')).trim())
+        await writeFile(join(dir, f), await readFile(join(mount, f), 'utf8'));
+  }
   await writeClusterState(state);
 
   const logs = plan.components.map((c) => c.log);
@@ -282,7 +301,7 @@ async function startAll(
         'kube-apiserver',
         60_000,
         async () => {
-          if (!processAlive(state.pids['kube-apiserver']!)) throw new Error('kube-apiserver exited');
+          if (!processAlive(state.pids['kube-apiserver']!)) throw new Fatal('kube-apiserver exited');
           await core.listNamespace();
           return true;
         },
@@ -294,8 +313,7 @@ async function startAll(
     readyTimeoutSeconds * 1000,
     async () => {
       for (const [name, pid] of Object.entries(state.pids))
-        if (!processAlive(pid))
-          throw new Error(`${name} exited (see ${join(state.stateDir, 'logs', `${name}.log`)})`);
+        if (!processAlive(pid)) throw new Fatal(`${name} exited`);
       const node = await core.readNode({ name: state.nodeName });
       return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? true : null;
     },
@@ -325,6 +343,10 @@ async function stopOwn(pid: number, stateDir: string): Promise<void> {
   const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
   if (!cmdline.includes(stateDir)) return;
   await terminate(pid, 10_000);
+}
+
+async function cgroupMountPoints(): Promise<string[]> {
+  return cgroupMounts(await readFile('/proc/self/mountinfo', 'utf8'));
 }
 
 /** Every cgroup directory below `root`, deepest first. */
@@ -374,8 +396,10 @@ export async function clusterDown(opts: ClusterDownOptions): Promise<string[]> {
     if (state.pids[name]) await stopOwn(state.pids[name], dir);
   problems.push(...(await unmountBelow(dir)));
   // Pods' processes that outlived their sandbox would pin the cgroups: they are ours, kill them.
-  const cgroupRoot = join('/sys/fs/cgroup', state.cgroupRoot);
-  for (const cg of await cgroupTree(cgroupRoot)) {
+  const trees: string[] = [];
+  for (const mount of await cgroupMountPoints())
+    trees.push(...(await cgroupTree(join(mount, state.cgroupRoot))));
+  for (const cg of trees) {
     try {
       const procs = (await readFile(join(cg, 'cgroup.procs'), 'utf8')).split('\n').filter(Boolean);
       for (const pid of procs) process.kill(Number(pid), 'SIGKILL');

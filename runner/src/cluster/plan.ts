@@ -159,7 +159,6 @@ export function planCluster(input: ClusterPlanInput): ClusterPlan {
         `--listen-peer-urls=http://127.0.0.1:${p.etcdPeer}`,
         `--initial-advertise-peer-urls=http://127.0.0.1:${p.etcdPeer}`,
         `--initial-cluster=rb-${input.name}=http://127.0.0.1:${p.etcdPeer}`,
-        '--listen-metrics-urls=',
         '--log-level=warn',
         // A test cluster: losing its last writes on a crash costs nothing, fsync costs seconds.
         '--unsafe-no-fsync',

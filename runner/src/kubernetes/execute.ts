@@ -4,6 +4,7 @@
 // each node × RuntimeClass a target — so compare, check, the gate and the site read them as any
 // other run. The namespace and the RuntimeClasses the run creates are deleted at the end, also
 // after a signal (the pods go with the namespace).
+import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { CoreV1Api, KubeConfig, NodeV1Api, Watch, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import {
@@ -135,7 +136,10 @@ class Cluster {
   readonly runLabel: Record<string, string>;
   private seq = 0;
 
+  readonly kc: KubeConfig;
+
   constructor(kc: KubeConfig, target: KubernetesTargetConfig, namespace: string, runId: string) {
+    this.kc = kc;
     this.core = kc.makeApiClient(CoreV1Api);
     this.nodeApi = kc.makeApiClient(NodeV1Api);
     this.watch = new Watch(kc);
@@ -181,8 +185,34 @@ class Cluster {
       });
       return runtimeOperationSums(String(text));
     } catch {
-      return null;
+      // The apiserver's node proxy refuses loopback node addresses (a local test cluster's kubelet
+      // is reached as "localhost"): ask that kubelet directly with the kubeconfig's credentials.
+      return this.kubeletSumsDirect(node).catch(() => null);
     }
+  }
+
+  private async kubeletSumsDirect(node: V1Node): Promise<Map<string, number> | null> {
+    const host = node.status?.addresses?.find((a) => a.type === 'Hostname')?.address;
+    const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
+    if (host !== 'localhost' || !port) return null;
+    const opts: https.RequestOptions = { host: '127.0.0.1', port, path: '/metrics', method: 'GET' };
+    await this.kc.applyToHTTPSOptions(opts);
+    // The kubelet's serving certificate is self-signed; the apiserver does not verify it either.
+    opts.rejectUnauthorized = false;
+    const text = await new Promise<string>((resolve, reject) => {
+      const req = https.request(opts, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(body) : reject(new Error(`HTTP ${res.statusCode}`)),
+        );
+      });
+      req.on('error', reject);
+      req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+      req.end();
+    });
+    return runtimeOperationSums(text);
   }
 
   /** Watches one pod by name; the callback gets every state and DELETED. */
