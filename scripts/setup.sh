@@ -80,6 +80,18 @@ if command -v act >/dev/null && command -v actionlint >/dev/null; then
   log "actionlint $(actionlint --version | head -1), act $(act --version | awk '{print $NF}')"
 fi
 
+# Kubernetes for the cluster mode's tests (runner/test/integration/kubernetes.test.ts): etcd,
+# kube-apiserver, kube-scheduler, kube-controller-manager and kubelet built from the Go module
+# proxy, cached by version under /opt/runtime-bench/kubernetes (a no-op once built). Cold: ≈ 7 min
+# and 2 GB RAM on 2 cores; RB_SKIP_KUBERNETES=1 leaves it out (those tests are then skipped).
+if [ -n "${RB_SKIP_KUBERNETES:-}" ]; then
+  log "RB_SKIP_KUBERNETES set: Kubernetes not built; the cluster-mode tests are skipped"
+elif [ -x "$GO" ]; then
+  RB_GO="$GO" bash "$repo/scripts/build-kubernetes.sh"
+else
+  log "no Go toolchain (set RB_GO): Kubernetes not built; the cluster-mode tests are skipped"
+fi
+
 cd "$repo"
 CI=true pnpm install ${RB_PNPM_INSTALL_FLAGS:---frozen-lockfile} --reporter=append-only >/dev/null
 log "workspace dependencies installed"

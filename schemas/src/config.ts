@@ -14,6 +14,10 @@ export type Transport = z.output<typeof TransportSchema>;
 /** A CRI runtime endpoint and the runtime handlers (OCI runtimes) to benchmark behind it. */
 export const TargetConfigSchema = z
   .strictObject({
+    kind: z
+      .literal('cri')
+      .optional()
+      .meta({ description: 'a CRI endpoint (the default kind); "kubernetes" for a cluster' }),
     name: z.string().min(1).optional().meta({ description: 'label for this CRI endpoint in results' }),
     cri: z.enum(['containerd', 'cri-o']).default('containerd'),
     stack: StackNameSchema.optional().meta({
@@ -67,6 +71,93 @@ export const TargetConfigSchema = z
   });
 export type TargetConfig = z.output<typeof TargetConfigSchema>;
 
+/** A Kubernetes object name (RFC 1123 label): RuntimeClasses, nodes, namespaces. */
+const DnsLabelSchema = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, {
+  message: 'a Kubernetes name is lower-case letters, digits and "-", at most 63 characters',
+});
+
+/** One RuntimeClass to compare: an existing one by name, or one the run creates for a handler. */
+export const RuntimeClassConfigSchema = z.strictObject({
+  name: DnsLabelSchema,
+  handler: z.string().min(1).optional().meta({
+    description:
+      'CRI runtime handler: when the RuntimeClass does not exist, the run creates it with this handler and deletes it at the end',
+  }),
+});
+
+/**
+ * A Kubernetes cluster as the engine: pods per RuntimeClass on each selected node. Each node is
+ * a host and each node × RuntimeClass a target of its own result file.
+ */
+export const KubernetesTargetConfigSchema = z.strictObject({
+  kind: z.literal('kubernetes'),
+  name: z.string().min(1).default('kubernetes').meta({ description: 'label of the cluster in target ids' }),
+  kubeconfig: z.string().min(1).optional().meta({
+    description:
+      'kubeconfig file; default: $KUBECONFIG, then ~/.kube/config, then the in-cluster service account',
+  }),
+  context: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: 'kubeconfig context; default: its current-context' }),
+  namespacePrefix: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,29}$/, {
+      message: 'lower-case letters, digits and "-", at most 30 characters',
+    })
+    .default('runtime-bench-')
+    .meta({ description: 'the run creates the namespace <prefix><run id> and deletes it at the end' }),
+  runtimeClasses: z
+    .array(RuntimeClassConfigSchema)
+    .min(1)
+    .superRefine((classes, ctx) =>
+      checkUnique(
+        classes,
+        (c) => c.name,
+        (i) => [i],
+        (c) => `RuntimeClass "${c.name}"`,
+        'runtimeClasses',
+        ctx,
+      ),
+    )
+    .meta({ description: 'RuntimeClasses to compare, e.g. [{name: runc}, {name: rb-crun, handler: crun}]' }),
+  nodes: z
+    .union([
+      z.literal('all'),
+      z.strictObject({
+        selector: z.string().min(1).meta({ description: 'a label selector, e.g. pool=bench' }),
+      }),
+      z.strictObject({ names: z.array(DnsLabelSchema).min(1) }),
+    ])
+    .default('all')
+    .meta({ description: '"all" schedulable nodes, {selector: "k=v"} or {names: [...]}' }),
+  image: z.string().min(1).default('localhost/runtime-bench/bench:latest').meta({
+    description:
+      "the pods' image: one the nodes can pull (or, for a local stack, its image with imagePullPolicy Never)",
+  }),
+  imagePullPolicy: z.enum(['Always', 'IfNotPresent', 'Never']).default('IfNotPresent'),
+  podTimeoutSeconds: z
+    .number()
+    .positive()
+    .max(3600)
+    .default(120)
+    .meta({ description: 'deadline for one pod to become Ready (and to be gone after deletion)' }),
+});
+export type KubernetesTargetConfig = z.output<typeof KubernetesTargetConfigSchema>;
+
+/** A target of the config: a CRI endpoint (no `kind`, or kind "cri") or a Kubernetes cluster. */
+export const AnyTargetConfigSchema = z.discriminatedUnion('kind', [
+  TargetConfigSchema,
+  KubernetesTargetConfigSchema,
+]);
+export type AnyTargetConfig = z.output<typeof AnyTargetConfigSchema>;
+
+/** The CRI targets of a config (the kubernetes ones run through the cluster mode). */
+export function criTargets(targets: readonly AnyTargetConfig[]): TargetConfig[] {
+  return targets.filter((t): t is TargetConfig => t.kind !== 'kubernetes');
+}
+
 export const ImagesConfigSchema = z.strictObject({
   pause: z.string().min(1).default('localhost/runtime-bench/pause:latest'),
   bench: z.string().min(1).default('localhost/runtime-bench/bench:latest'),
@@ -119,7 +210,7 @@ export const StackConfigSchema = z.strictObject({
 export const ConfigSchema = z.strictObject({
   name: z.string().min(1).default('unnamed'),
   targets: z
-    .array(TargetConfigSchema)
+    .array(AnyTargetConfigSchema)
     .min(1)
     .default([{ cri: 'containerd', handlers: 'all', transport: 'grpc', crictl: 'crictl' }])
     .meta({ description: 'CRI endpoints × handlers; default: every handler of the local stack "default"' }),

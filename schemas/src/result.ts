@@ -32,7 +32,23 @@ export const TargetSchema = z.strictObject({
     version: z.string().min(1),
     path: z.string().nullable(),
   }),
-  transport: TransportSchema,
+  transport: z.union([TransportSchema, z.literal('kubernetes')]).meta({
+    description: 'how the numbers were taken: CRI over grpc or crictl, or pods through a Kubernetes cluster',
+  }),
+  kubernetes: z
+    .strictObject({
+      node: z.string().min(1),
+      runtimeClass: z.string().min(1),
+      kubeletVersion: z.string().min(1),
+      containerRuntimeVersion: z
+        .string()
+        .min(1)
+        .meta({ description: 'as the Node reports it, e.g. containerd://2.1.4' }),
+    })
+    .optional()
+    .meta({
+      description: 'for a kubernetes target: the node (the host of this result) and the RuntimeClass',
+    }),
 });
 export type Target = z.output<typeof TargetSchema>;
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerCheck } from './check.ts';
+import { registerCluster } from './cluster.ts';
 import { registerCompare } from './compare.ts';
 import { registerData } from './data.ts';
 import { registerInstall } from './install.ts';
@@ -28,4 +29,5 @@ export const commandModules: RegisterCommand[] = [
   registerUninstall,
   registerValidate,
   registerPlan,
+  registerCluster,
 ];

@@ -7,6 +7,7 @@ import { problemLines, summaryTable } from '../run/report.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
 import { writeResultFile, serializeResult } from '../results/io.ts';
 import { runPathInDataDir } from '../results/layout.ts';
+import { runKubernetes } from './run-kubernetes.ts';
 
 /** Exit status of a run stopped because its CRI endpoint died (sysexits' EX_UNAVAILABLE). */
 export const EXIT_ENDPOINT_DEAD = 69;
@@ -55,6 +56,10 @@ export function registerRun(program: Command): void {
       if (opts.out && opts.dataDir)
         throw new RbError('USAGE_RUN_OUTPUT', 'give either --out or --data-dir, not both');
       const config = await loadConfig(opts.config);
+      if (config.targets.some((t) => t.kind === 'kubernetes')) {
+        await runKubernetes(config, opts, opts.config);
+        return;
+      }
       // The selection is checked before anything starts, so its errors can name the file.
       selectBenchmarks(config.benchmarks, config.skip, BENCHMARKS, opts.config);
       const controller = new AbortController();

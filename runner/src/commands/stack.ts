@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ConfigSchema, type Config } from '@runtime-bench/schemas';
+import { ConfigSchema, criTargets, type Config } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
 import { loadConfig } from '../config/load.ts';
 import { stackAnswers, stackDown, stackUp } from '../stack/manager.ts';
@@ -46,7 +46,7 @@ function chooseCri(opts: StackOpts, config: Config): CriName {
       );
     cri = parsed.data;
   } else {
-    const target = config.targets.find((t) => t.stack === opts.name && !t.endpoint);
+    const target = criTargets(config.targets).find((t) => t.stack === opts.name && !t.endpoint);
     if (target) cri = target.cri;
   }
   if (cri === 'containerd' && opts.crio)

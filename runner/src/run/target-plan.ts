@@ -1,14 +1,19 @@
 // Pure planning of a run's targets: labels, where each endpoint's socket comes from, which handlers
 // it resolves to and what the result records about it. run/targets.ts executes the plan (reads the
 // stack state, connects, asks the runtime) and hands the answers back to describeEndpoint.
-import type { Component, Config, Target, Transport } from '@runtime-bench/schemas';
+import {
+  criTargets,
+  type Component,
+  type Config,
+  type Target,
+  type TargetConfig,
+  type Transport,
+} from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
 import type { VersionInfo } from '../cri/types.ts';
 import type { StackState } from '../stack/state.ts';
 import { parseSemver } from '../stack/versions.ts';
 import type { ResolvedTarget } from '../suites/types.ts';
-
-type TargetConfig = Config['targets'][number];
 
 /** The config path of field `name` of target `index`, as error messages name it. */
 export function targetField(index: number, name: string): string {
@@ -46,8 +51,10 @@ export interface EndpointPlan {
 
 /** One plan per configured target, in config order. */
 export function planEndpoints(config: Pick<Config, 'targets'>): EndpointPlan[] {
-  const labels = endpointLabels(config.targets);
-  return config.targets.map((t, index) => ({
+  // Kubernetes targets run through the cluster mode (kubernetes/execute.ts), never mixed with these.
+  const targets = criTargets(config.targets);
+  const labels = endpointLabels(targets);
+  return targets.map((t, index) => ({
     index,
     label: labels[index]!,
     cri: t.cri,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigSchema } from '@runtime-bench/schemas';
+import { ConfigSchema, criTargets } from '@runtime-bench/schemas';
 import {
   describeEndpoint,
   endpointLabels,
@@ -47,7 +47,7 @@ describe('endpointLabels', () => {
       ['containerd', 'cri-o'],
     ],
   ])('%j → %j', (targets, labels) => {
-    expect(endpointLabels(config(targets).targets)).toEqual(labels);
+    expect(endpointLabels(criTargets(config(targets).targets))).toEqual(labels);
   });
 });
 

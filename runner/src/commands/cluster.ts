@@ -1,0 +1,68 @@
+import type { Command } from 'commander';
+import { RbError } from '../errors.ts';
+import {
+  clusterDown,
+  clusterStateDir,
+  clusterUp,
+  defaultBinDir,
+  readClusterState,
+} from '../cluster/manager.ts';
+
+interface ClusterOpts {
+  name: string;
+  stack?: string;
+  binDir?: string;
+}
+
+const log = (line: string): void => console.error(`cluster: ${line}`);
+
+function checkName(name: string, flag: string): string {
+  if (!/^[a-z0-9][a-z0-9-]{0,30}$/.test(name))
+    throw new RbError(
+      'USAGE_CLUSTER_NAME',
+      `${flag} "${name}" is not a valid name`,
+      'use lower-case letters, digits and "-", at most 31 characters',
+    );
+  return name;
+}
+
+/** `runtime-bench cluster up|down|status`: a throw-away single-node Kubernetes on a local stack. */
+export function registerCluster(program: Command): void {
+  const cluster = program
+    .command('cluster')
+    .description(
+      'a local single-node Kubernetes (etcd, apiserver, scheduler, controller-manager, kubelet) on a stack',
+    );
+  cluster
+    .command('up')
+    .description('start the cluster on a running containerd stack; prints the kubeconfig path')
+    .option('--name <name>', 'cluster name', 'default')
+    .option('--stack <name>', 'the runtime-bench stack whose containerd the kubelet uses (default: --name)')
+    .option('--bin-dir <dir>', 'where scripts/build-kubernetes.sh put the binaries', defaultBinDir())
+    .action(async (opts: ClusterOpts) => {
+      const name = checkName(opts.name, '--name');
+      const stack = checkName(opts.stack ?? name, '--stack');
+      const state = await clusterUp({ name, stack, binDir: opts.binDir, log });
+      console.log(state.kubeconfig);
+    });
+  cluster
+    .command('down')
+    .description('stop the cluster and remove everything it left (pods, mounts, cgroups, sysctls restored)')
+    .option('--name <name>', 'cluster name', 'default')
+    .action(async (opts: ClusterOpts) => {
+      const problems = await clusterDown({ name: checkName(opts.name, '--name'), log });
+      if (problems.length > 0)
+        throw new RbError(
+          'CLUSTER_DOWN',
+          `cluster down left ${problems.length} thing(s): ${problems.join('; ')}`,
+        );
+    });
+  cluster
+    .command('status')
+    .description('print the cluster state (JSON), or nothing when it is down')
+    .option('--name <name>', 'cluster name', 'default')
+    .action(async (opts: ClusterOpts) => {
+      const state = await readClusterState(clusterStateDir(checkName(opts.name, '--name')));
+      if (state) console.log(JSON.stringify(state, null, 2));
+    });
+}

@@ -1,0 +1,222 @@
+// The cluster mode end to end on a real Kubernetes: `cluster up` (etcd, apiserver, scheduler,
+// controller-manager, kubelet built by scripts/build-kubernetes.sh) on a private containerd stack,
+// `run` of a kubernetes target with two RuntimeClasses (runc, crun), and `cluster down`, after
+// which the host must hold nothing of it. Budget: stack up (≈ 1–5 min, the images), cluster up
+// (≈ 15–60 s), the run (2 classes × 3 pods, ≈ 30 s), teardown (≈ 15 s).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CoreV1Api, KubeConfig, NodeV1Api } from '@kubernetes/client-node';
+import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
+import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
+import { runCli } from '../support/cli.ts';
+import { mountsUnder, realStackUnavailable, testStackName } from '../support/host.ts';
+
+const STACK = testStackName('kube');
+const CLUSTER = STACK;
+const STACK_DIR = `/var/lib/runtime-bench/stacks/${STACK}`;
+const CLUSTER_DIR = `/var/lib/runtime-bench/clusters/${CLUSTER}`;
+const CGROUP = `/sys/fs/cgroup/runtime-bench-cluster-${CLUSTER}`;
+const BIN = process.env.RB_KUBERNETES_BIN ?? '/opt/runtime-bench/kubernetes/1.34.4/bin';
+const BINARIES = ['etcd', 'kube-apiserver', 'kube-scheduler', 'kube-controller-manager', 'kubelet'];
+const SYSCTLS = ['vm/overcommit_memory', 'vm/panic_on_oom', 'kernel/panic', 'kernel/panic_on_oops'];
+
+function unavailable(): string | null {
+  const host = realStackUnavailable();
+  if (host) return host;
+  const missing = BINARIES.filter((b) => !existsSync(join(BIN, b)));
+  return missing.length
+    ? `no Kubernetes binaries in ${BIN} (${missing.join(', ')}): run bash scripts/build-kubernetes.sh`
+    : null;
+}
+const skip = unavailable();
+if (skip) console.warn(`SKIPPED kubernetes integration tests: ${skip}`);
+
+const work = mkdtempSync(join(tmpdir(), 'rb-kube-'));
+const readSysctls = (): Record<string, string> =>
+  Object.fromEntries(SYSCTLS.map((k) => [k, readFileSync(`/proc/sys/${k}`, 'utf8').trim()]));
+const fixedPaths = ['/var/lib/kubelet', '/var/log/pods'];
+
+/** Processes (any program) whose command line names the cluster's state dir. */
+function clusterProcesses(): string[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes(CLUSTER_DIR) && !l.includes('vitest') && !/\bps -eo\b/.test(l));
+}
+
+describe.skipIf(skip !== null)('a local Kubernetes on a containerd stack', () => {
+  const before = { sysctls: {} as Record<string, string>, paths: {} as Record<string, boolean> };
+  let kubeconfig = '';
+
+  beforeAll(async () => {
+    before.sysctls = readSysctls();
+    for (const p of fixedPaths) before.paths[p] = existsSync(p);
+    const up = await runCli(['stack', 'up', '--name', STACK, '--fix-host']);
+    expect(up.code, up.stderr).toBe(0);
+    const cluster = await runCli(['cluster', 'up', '--name', CLUSTER, '--stack', STACK, '--bin-dir', BIN]);
+    expect(cluster.code, cluster.stderr).toBe(0);
+    kubeconfig = cluster.stdout.trim();
+    expect(existsSync(kubeconfig)).toBe(true);
+  }, 900_000);
+
+  afterAll(async () => {
+    // A safety net when a test failed half-way; both are no-ops when already down.
+    await runCli(['cluster', 'down', '--name', CLUSTER]);
+    await runCli(['stack', 'down', '--name', STACK]);
+  }, 300_000);
+
+  test('pod startup per RuntimeClass: pods ran under the named handler, numbers ordered, nothing left', async () => {
+    const config = join(work, 'kube.yaml');
+    writeFileSync(
+      config,
+      `name: kube-itest
+targets:
+  - kind: kubernetes
+    kubeconfig: ${kubeconfig}
+    runtimeClasses: [{ name: rb-runc, handler: runc }, { name: rb-crun, handler: crun }]
+    image: localhost/runtime-bench/bench:latest
+    imagePullPolicy: Never
+    podTimeoutSeconds: 90
+benchmarks: [kubernetes]
+runs: 3
+warmup: 1
+`,
+    );
+    // The stack's CRI, polled during the run: which handler each kubelet-made sandbox runs under.
+    const cri = new GrpcCriClient(join(STACK_DIR, 'containerd.sock'), 10);
+    const seen = new Map<string, string>();
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        for (const p of await cri.listPodSandbox().catch(() => []))
+          if (p.labels['io.kubernetes.pod.name'])
+            seen.set(p.labels['io.kubernetes.pod.name'], p.runtimeHandler);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    })();
+    const out = join(work, 'kube.json');
+    const run = await runCli(['run', '--config', config, '--out', out]);
+    polling = false;
+    await poll;
+    cri.close();
+    expect(run.code, run.stderr).toBe(0);
+
+    const result: RunResult = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(result.status).toBe('complete');
+    expect(result.targets.map((t) => [t.id, t.handler, t.transport, t.kubernetes?.runtimeClass])).toEqual([
+      ['kubernetes/rb-runc', 'runc', 'kubernetes', 'rb-runc'],
+      ['kubernetes/rb-crun', 'crun', 'kubernetes', 'rb-crun'],
+    ]);
+    // The node is this host: its fingerprint, from Node status and the probe pod, says so.
+    expect(result.host.hostname).toBe('localhost');
+    expect(result.host.kernel).toBe(release());
+    expect(result.host.cpus).toBe(availableParallelism());
+    const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim();
+    if (model) expect(result.host.cpuModel).toBe(model);
+
+    // Every measured and warm-up pod ran under its class's handler, as the CRI tells.
+    const byClass = { 'rb-runc': 'runc', 'rb-crun': 'crun' } as const;
+    for (const [rc, handler] of Object.entries(byClass)) {
+      const pods = [...seen].filter(([name]) => name.startsWith('start-') && name.endsWith(`-${rc}`));
+      expect(pods.length, JSON.stringify([...seen])).toBe(4);
+      for (const [, h] of pods) expect(h).toBe(handler);
+    }
+
+    for (const r of result.results) {
+      expect(r.status, JSON.stringify(r)).toBe('ok');
+      const metric = (name: string): number[] => r.metrics.find((m) => m.name === name)!.samples;
+      const [scheduled, started, ready, criMs] = ['scheduled', 'started', 'ready', 'cri'].map(metric) as [
+        number[],
+        number[],
+        number[],
+        number[],
+      ];
+      expect(ready).toHaveLength(3);
+      for (let i = 0; i < 3; i++) {
+        expect(scheduled[i]!).toBeGreaterThan(0);
+        expect(scheduled[i]!).toBeLessThanOrEqual(started[i]!);
+        expect(started[i]!).toBeLessThanOrEqual(ready[i]!);
+      }
+      // The kubelet's own CRI time: present, and part of the node-side interval.
+      expect(criMs).toHaveLength(3);
+      for (const v of criMs) expect(v).toBeGreaterThan(0);
+    }
+
+    // Nothing of the run is left in the cluster.
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const namespaces = await kc.makeApiClient(CoreV1Api).listNamespace();
+    expect(
+      namespaces.items.map((n) => n.metadata!.name).filter((n) => n!.startsWith('runtime-bench-')),
+    ).toEqual([]);
+    const classes = await kc.makeApiClient(NodeV1Api).listRuntimeClass();
+    expect(classes.items.map((c) => c.metadata!.name)).toEqual([]);
+  });
+
+  test('SIGINT during a run: exit 130, a partial result, its namespace and RuntimeClasses deleted', async () => {
+    const config = join(work, 'kube-int.yaml');
+    writeFileSync(
+      config,
+      `targets:
+  - kind: kubernetes
+    kubeconfig: ${kubeconfig}
+    runtimeClasses: [{ name: rb-int-runc, handler: runc }]
+    imagePullPolicy: Never
+benchmarks: [kubernetes]
+runs: 50
+warmup: 0
+`,
+    );
+    const out = join(work, 'kube-int.json');
+    let sent = false;
+    const run = await runCli(['run', '--config', config, '--out', out], {
+      onStderr: (text, child) => {
+        // After the first measured pod: the run is mid-way, with a namespace and a class of its own.
+        if (!sent && /run 1\/50: ok/.test(text)) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    expect(sent, run.stderr).toBe(true);
+    expect(run.code, run.stderr).toBe(130);
+    const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(result.status).toBe('incomplete');
+    expect(result.results[0]!.status).toBe('interrupted');
+    expect(result.results[0]!.metrics.find((m) => m.name === 'ready')!.samples.length).toBeGreaterThanOrEqual(
+      1,
+    );
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfig);
+    const namespaces = await kc.makeApiClient(CoreV1Api).listNamespace();
+    expect(
+      namespaces.items.map((n) => n.metadata!.name).filter((n) => n!.startsWith('runtime-bench-')),
+    ).toEqual([]);
+    const classes = await kc.makeApiClient(NodeV1Api).listRuntimeClass();
+    expect(classes.items.map((c) => c.metadata!.name)).toEqual([]);
+  });
+
+  test('cluster down leaves nothing on the host and restores the sysctls', async () => {
+    const down = await runCli(['cluster', 'down', '--name', CLUSTER]);
+    expect(down.code, down.stderr).toBe(0);
+    expect(clusterProcesses()).toEqual([]);
+    expect(mountsUnder(CLUSTER_DIR)).toEqual([]);
+    expect(existsSync(CLUSTER_DIR)).toBe(false);
+    expect(existsSync(CGROUP)).toBe(false);
+    expect(readSysctls()).toEqual(before.sysctls);
+    for (const p of fixedPaths) expect(existsSync(p), p).toBe(before.paths[p]);
+    if (existsSync('/var/log/containers'))
+      expect(readdirSync('/var/log/containers').filter((f) => f.includes('runtime-bench-'))).toEqual([]);
+    // The kubelet's sandboxes are gone from the stack too.
+    const cri = new GrpcCriClient(join(STACK_DIR, 'containerd.sock'), 10);
+    try {
+      expect((await cri.listPodSandbox()).filter((p) => p.labels['io.kubernetes.pod.uid'])).toEqual([]);
+    } finally {
+      cri.close();
+    }
+    const again = await runCli(['cluster', 'down', '--name', CLUSTER]);
+    expect(again.code, again.stderr).toBe(0);
+  });
+});
