@@ -5,8 +5,13 @@ import { HostFingerprintSchema } from './host.ts';
 import { SummarySchema } from './summary.ts';
 import { checkRunTimes, checkSampleSigns, checkSummary, checkUnique } from './result-checks.ts';
 
-/** Bumped on every incompatible change; readers refuse versions they do not know. */
-export const RESULT_SCHEMA_VERSION = 1;
+/**
+ * Bumped on every change of the contract; readers refuse versions they do not know. 2 added
+ * kubernetes targets (transport "kubernetes", `target.kubernetes`): every version-1 file is a valid
+ * version-2 file, so both are read, and `runtime-bench` writes 2.
+ */
+export const RESULT_SCHEMA_VERSION = 2;
+export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2] as const;
 
 export const ComponentSchema = z.strictObject({
   name: z.string().min(1).meta({ description: 'e.g. containerd, runc, crun, sysbench, catatonit' }),
@@ -131,7 +136,9 @@ export type BenchmarkResult = z.output<typeof BenchmarkResultSchema>;
 
 export const RunResultSchema = z
   .strictObject({
-    schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
+    schemaVersion: z.literal(READABLE_RESULT_SCHEMA_VERSIONS).meta({
+      description: '2 (written now) or 1 (before kubernetes targets; read unchanged)',
+    }),
     runId: z
       .string()
       .regex(/^\d{8}T\d{6}Z-[0-9a-f]{8}$/, { message: 'a run id is <UTC yyyymmddThhmmssZ>-<8 hex digits>' }),

@@ -80,7 +80,7 @@ describe('RunResultSchema', () => {
   });
 
   test('refuses a schema version it does not know', () => {
-    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 2 }).success).toBe(false);
+    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 3 }).success).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
-import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
+import { READABLE_RESULT_SCHEMA_VERSIONS, RunResultSchema, type RunResult } from '@runtime-bench/schemas';
 import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 import { lineColumn } from '../util/position.ts';
 
@@ -34,10 +34,13 @@ export function parseResult(text: string, where: string): RunResult {
     );
   }
   const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (typeof version === 'number' && version !== 1) {
+  if (
+    typeof version === 'number' &&
+    !(READABLE_RESULT_SCHEMA_VERSIONS as readonly number[]).includes(version)
+  ) {
     throw new RbError(
       'RESULT_INVALID',
-      `${where}: schemaVersion ${version} is not supported by this runtime-bench (it reads 1)`,
+      `${where}: schemaVersion ${version} is not supported by this runtime-bench (it reads ${READABLE_RESULT_SCHEMA_VERSIONS.join(' and ')})`,
       'upgrade runtime-bench to read newer result files',
     );
   }
