@@ -12,12 +12,14 @@ import {
   holmAdjust,
   mean,
   median,
+  medianPolish,
   outlierIndices,
   stdev,
   studentTCdf,
   studentTQuantile,
   studentTTest,
 } from '../stats/index.ts';
+import { formatChange } from '../format/index.ts';
 import { baselineCutoff, EMPTY_ANNOTATIONS, type Annotations, type BaselineReset } from './annotations.ts';
 import { canonicalJson, targetIdentity, targetOf, thresholdFor } from './keys.ts';
 import { errorCounts, errorRatePValue, type ErrorCounts } from './two-sample.ts';
@@ -51,6 +53,12 @@ export interface GateOptions {
   scope?: 'preceding' | 'nearest';
   /** Significance level of each change point of the E-divisive search; default 0.001 (Otava's). */
   changePointAlpha?: number;
+  /**
+   * Remove each night's factor shared by the metrics of one benchmark × target before testing a
+   * metric (default true; needs COMMON_MODE_MIN_METRICS metrics), and test that factor itself in a
+   * row of its own (metric NIGHT_FACTOR_METRIC).
+   */
+  commonMode?: boolean;
 }
 
 /** Regressions are new or ongoing (already flagged in the previous run, so not alerted again). */
@@ -103,6 +111,12 @@ export interface GateMetricRow extends GateRowBase {
   outliers: string[];
   /** The latest change point of the metric's nightly series, including the current run. */
   changePoint: GateChangePoint | null;
+  /**
+   * The current night's factor shared by all metrics of this benchmark × target (ratio − 1, e.g.
+   * 0.08: everything 8 % slower than the metrics' usual levels), removed from `change` and from
+   * the window before the test; null when not applied (too few metrics or nights).
+   */
+  nightFactor: number | null;
 }
 
 /** A step in a metric's nightly series found by E-divisive means (stats/change-point.ts). */
@@ -188,6 +202,7 @@ interface Resolved {
   confidence: number;
   scope: 'preceding' | 'nearest';
   changePointAlpha: number;
+  commonMode: boolean;
 }
 
 /**
@@ -309,6 +324,7 @@ function resolveOptions(options: GateOptions): Resolved {
     confidence: options.confidence ?? 0.95,
     scope: options.scope ?? 'preceding',
     changePointAlpha: options.changePointAlpha ?? 0.001,
+    commonMode: options.commonMode ?? true,
   };
 }
 
@@ -408,7 +424,9 @@ function evaluate(
     if (status) rows.push(status);
     const errors = errorRateRow(ev, series);
     if (errors) rows.push(errors);
-    for (const metric of result.metrics) rows.push(metricRowOf(ev, series, metric));
+    const factors = options.commonMode ? nightFactors(series, run.runId) : null;
+    for (const metric of result.metrics) rows.push(metricRowOf(ev, series, metric, factors));
+    if (factors) rows.push(nightFactorRow(ev, series, factors));
   }
   adjustAndDecide(rows, options.alpha);
   return {
@@ -604,7 +622,12 @@ export const NO_BASELINE_REASONS = {
 } as const;
 
 /** One metric of the current run against its baseline window. */
-function metricRowOf(ev: Evaluation, series: Series, metric: MetricResult): GateMetricRow {
+function metricRowOf(
+  ev: Evaluation,
+  series: Series,
+  metric: MetricResult,
+  factors: NightFactors | null,
+): GateMetricRow {
   const usable = (p: SeriesPoint): boolean => {
     if (p.result.status !== 'ok') return false;
     const m = metricOf(p, metric.name);
@@ -620,7 +643,13 @@ function metricRowOf(ev: Evaluation, series: Series, metric: MetricResult): Gate
   // One-off outlier nights leave the window: one +40 % night would otherwise inflate the
   // run-to-run spread and hide a later step. They are reported, not silently dropped.
   const floor = Math.log1p(threshold);
-  const eligibleLogs = logMedians(baseline.eligible.map((p) => metricOf(p, metric.name)!.samples));
+  // The night factor is removed only when every night involved has one (all or nothing).
+  const sign = metric.direction === 'lower' ? 1 : -1;
+  const current = factors?.get(ev.run.runId);
+  const applies = current !== undefined && baseline.window.every((p) => factors!.has(p.run.runId));
+  const divisor = (runId: string): number => (applies ? Math.exp(sign * (factors!.get(runId) ?? 0)) : 1);
+  const rawLogs = logMedians(baseline.eligible.map((p) => metricOf(p, metric.name)!.samples));
+  const eligibleLogs = rawLogs?.map((l, i) => l - Math.log(divisor(baseline.eligible[i]!.run.runId)));
   const outlierIds = new Set(
     eligibleLogs ? outlierIndices(eligibleLogs, { floor }).map((i) => baseline.eligible[i]!.run.runId) : [],
   );
@@ -632,7 +661,14 @@ function metricRowOf(ev: Evaluation, series: Series, metric: MetricResult): Gate
     window.map((p) => metricOf(p, metric.name)!.samples),
     threshold,
     ev.options,
+    applies ? { window: window.map((p) => divisor(p.run.runId)), current: divisor(ev.run.runId) } : null,
   );
+  if (applies && row.scale !== null) {
+    row.nightFactor = Math.expm1(current);
+    row.notes.push(
+      `night factor ${formatChange(Math.expm1(current))} (shared by the ${series.result.benchmark} metrics of this target) removed before the test`,
+    );
+  }
   row.outliers = baseline.window.filter((p) => outlierIds.has(p.run.runId)).map((p) => p.run.runId);
   if (row.outliers.length)
     row.notes.push(`one-off outlier night(s) left out of the window: ${row.outliers.join(', ')}`);
@@ -648,7 +684,103 @@ function metricRowOf(ev: Evaluation, series: Series, metric: MetricResult): Gate
   return row;
 }
 
-/** ln of each sample's median, or null when some median is not positive. */
+/**
+ * The night factor itself against the window's: what removing it from the metrics hides — a
+ * slowdown of every metric of the target at once, or host drift — is tested here, by the same
+ * prediction test, outlier rule, threshold and Holm correction as a metric (unit ratio, relative
+ * to the metrics' usual levels).
+ */
+function nightFactorRow(ev: Evaluation, series: Series, factors: NightFactors): GateMetricRow {
+  const usable = (p: SeriesPoint): boolean => p.result.status === 'ok' && factors.has(p.run.runId);
+  const baseline = baselineWindow(ev, series, 'metric', NIGHT_FACTOR_METRIC, usable);
+  const threshold = thresholdFor(
+    series.result.benchmark,
+    NIGHT_FACTOR_METRIC,
+    ev.options.thresholds,
+    ev.options.threshold,
+  );
+  const logs = baseline.eligible.map((p) => factors.get(p.run.runId)!);
+  const outlierIds = new Set(
+    outlierIndices(logs, { floor: Math.log1p(threshold) }).map((i) => baseline.eligible[i]!.run.runId),
+  );
+  const window = baseline.window.filter((p) => !outlierIds.has(p.run.runId));
+  const row = metricRow(
+    { ...rowBase(series), frozenFrom: baseline.frozenFrom, notes: [] },
+    {
+      name: NIGHT_FACTOR_METRIC,
+      unit: 'ratio',
+      direction: 'lower',
+      samples: [Math.exp(factors.get(ev.run.runId)!)],
+    },
+    window.map((p) => p.run.runId),
+    window.map((p) => [Math.exp(factors.get(p.run.runId)!)]),
+    threshold,
+    ev.options,
+  );
+  row.outliers = baseline.window.filter((p) => outlierIds.has(p.run.runId)).map((p) => p.run.runId);
+  row.notes.push(
+    `factor shared by the ${series.result.benchmark} metrics of this target each night (median polish); the metric rows are tested without it`,
+  );
+  if (row.outliers.length)
+    row.notes.push(`one-off outlier night(s) left out of the window: ${row.outliers.join(', ')}`);
+  if (row.verdict === 'no baseline') row.notes.push(noBaselineReason(ev, series, baseline.beforeReset));
+  return row;
+}
+
+/** Name of the row that tests a benchmark × target's night factor against the window's. */
+export const NIGHT_FACTOR_METRIC = '(night factor)';
+
+/** Fewest metrics of one benchmark × target for a night factor: a median of fewer is not robust. */
+export const COMMON_MODE_MIN_METRICS = 5;
+
+/** ln of each night's factor (slower = positive) by run id, the current run included. */
+type NightFactors = Map<string, number>;
+
+/** What a window's run medians and the current median are divided by (the night factors). */
+interface Divisors {
+  window: number[];
+  current: number;
+}
+
+/**
+ * The factor each night shares across the metrics of one benchmark × target: the column effects
+ * of a median polish (stats/common-mode.ts) of the metrics' ln(night median) — negated for
+ * higher-is-better metrics, so that a slower night is positive for all — over the comparable ok
+ * runs (the latest CHANGE_POINT_HISTORY) and the current run. Recorded nights move together
+ * (README, "Targets of the nightly gate"), so removing it leaves a metric's own change against
+ * the within-run noise. Null with fewer than COMMON_MODE_MIN_METRICS metrics in the current run.
+ */
+function nightFactors(series: Series, runId: string): NightFactors | null {
+  const { result } = series;
+  if (result.status !== 'ok') return null;
+  const metrics = result.metrics.filter((m) => m.samples.length > 0 && median(m.samples) > 0);
+  if (metrics.length < COMMON_MODE_MIN_METRICS) return null;
+  const nights = [
+    ...series.points
+      .filter((p) => p.result.status === 'ok')
+      .slice(-CHANGE_POINT_HISTORY)
+      .map((p) => ({ runId: p.run.runId, result: p.result })),
+    { runId, result },
+  ];
+  const table = metrics.map((metric) =>
+    nights.map(({ result: r }) => {
+      const m = r.metrics.find(
+        (x) => x.name === metric.name && x.unit === metric.unit && x.direction === metric.direction,
+      );
+      if (!m || m.samples.length === 0) return null;
+      const med = median(m.samples);
+      return med > 0 ? (metric.direction === 'lower' ? 1 : -1) * Math.log(med) : null;
+    }),
+  );
+  const { columns } = medianPolish(table);
+  const factors: NightFactors = new Map();
+  columns.forEach((c, j) => {
+    const values = table.filter((row) => row[j] !== null).length;
+    if (c !== null && values >= COMMON_MODE_MIN_METRICS) factors.set(nights[j]!.runId, c);
+  });
+  return factors;
+}
+
 function logMedians(samples: readonly (readonly number[])[]): number[] | null {
   const medians = samples.map((s) => median(s));
   return medians.every((m) => m > 0) ? medians.map(Math.log) : null;
@@ -796,11 +928,12 @@ function metricRow(
   base: Pick<GateRowBase, 'benchmark' | 'target' | 'targetIdentity' | 'frozenFrom' | 'notes'> & {
     adjustedP: null;
   },
-  metric: MetricResult,
+  metric: Pick<MetricResult, 'name' | 'unit' | 'direction' | 'samples'>,
   baselineRuns: string[],
   baseSamples: readonly (readonly number[])[],
   threshold: number,
   options: Resolved,
+  divisors: Divisors | null = null,
 ): GateMetricRow {
   const samples = metric.samples;
   const pooled = baseSamples.flat();
@@ -825,12 +958,13 @@ function metricRow(
     detectable: null,
     outliers: [],
     changePoint: null,
+    nightFactor: null,
     verdict: baseSamples.length === 0 ? 'no baseline' : 'insufficient data',
   };
   const m0 = row.current.median;
   if (m0 === null || baseSamples.length === 0) return row;
   if (baseSamples.length >= RUN_LEVEL_MIN_RUNS) {
-    predictionTest(row, m0, baseSamples, [...pooled, ...samples], options.confidence);
+    predictionTest(row, m0, baseSamples, [...pooled, ...samples], options.confidence, divisors);
     return row;
   }
   // One or two baseline runs cannot tell a change from run-to-run drift (a pooled-sample test
@@ -856,8 +990,10 @@ function predictionTest(
   baseSamples: readonly (readonly number[])[],
   allValues: readonly number[],
   confidence: number,
+  divisors: Divisors | null,
 ): void {
-  const medians = baseSamples.map((s) => median(s));
+  const medians = baseSamples.map((s, i) => median(s) / (divisors?.window[i] ?? 1));
+  if (divisors) m0 /= divisors.current;
   const k = medians.length;
   const useLog = m0 > 0 && medians.every((m) => m > 0);
   const f = useLog ? Math.log : (v: number): number => v;
@@ -870,7 +1006,8 @@ function predictionTest(
   const se = spread * Math.sqrt(1 + 1 / k);
   const df = k - 1;
   const d = f(m0) - center;
-  row.baseline.level = level;
+  // Expressed at tonight's factor, so that current / level − 1 is the change.
+  row.baseline.level = level * (divisors?.current ?? 1);
   row.scale = se;
   row.test = `t prediction test on ${useLog ? 'log ' : ''}run medians (${k} runs)`;
   if (spread > stdev(ys)!)
