@@ -43,6 +43,7 @@ const { values } = parseArgs({
     drift: { type: 'string' },
     'metric-drift': { type: 'string' },
     'no-common-mode': { type: 'boolean', default: false },
+    'prior-df': { type: 'string' },
     data: { type: 'string', default: new URL('../../data/runs', import.meta.url).pathname },
     only: { type: 'string' },
   },
@@ -242,6 +243,7 @@ const options: GateOptions = {
   window: WINDOW,
   alpha: Number(values.alpha),
   commonMode: !values['no-common-mode'],
+  ...(values['prior-df'] === undefined ? {} : { priorDf: Number(values['prior-df']) }),
 };
 const header = ['scenario', 'target', ...values.samples.split(',').map((n) => `n = ${n}`)];
 const lines: string[][] = [];

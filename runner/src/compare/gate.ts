@@ -10,6 +10,7 @@ import {
 import {
   eDivisive,
   holmAdjust,
+  logSpread,
   mean,
   median,
   medianPolish,
@@ -59,6 +60,11 @@ export interface GateOptions {
    * row of its own (metric NIGHT_FACTOR_METRIC).
    */
   commonMode?: boolean;
+  /**
+   * Prior degrees of freedom of the moderated spread (see moderation()); default: the window's
+   * own, K − 1 (equal weight to a metric's own spread and to the pooled one); 0 turns it off.
+   */
+  priorDf?: number;
 }
 
 /** Regressions are new or ongoing (already flagged in the previous run, so not alerted again). */
@@ -117,6 +123,8 @@ export interface GateMetricRow extends GateRowBase {
    * the window before the test; null when not applied (too few metrics or nights).
    */
   nightFactor: number | null;
+  /** Nights the change was measured over (1, or more when a lasting change decided; see persistence). */
+  persistence: number;
 }
 
 /** A step in a metric's nightly series found by E-divisive means (stats/change-point.ts). */
@@ -203,6 +211,7 @@ interface Resolved {
   scope: 'preceding' | 'nearest';
   changePointAlpha: number;
   commonMode: boolean;
+  priorDf: number;
 }
 
 /**
@@ -304,6 +313,8 @@ function resolveOptions(options: GateOptions): Resolved {
     throw new RangeError(`window must be a positive integer, got ${window}`);
   const alpha = options.alpha ?? 0.05;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be within (0, 1), got ${alpha}`);
+  if (options.priorDf !== undefined && !(options.priorDf >= 0 && Number.isFinite(options.priorDf)))
+    throw new RangeError(`priorDf must be a finite number ≥ 0, got ${options.priorDf}`);
   const threshold = options.threshold ?? 0.05;
   // A finite bound: Infinity (or 1e400, which parses to it) would let a 10× slower run pass.
   if (!(threshold >= 0 && Number.isFinite(threshold)))
@@ -325,6 +336,7 @@ function resolveOptions(options: GateOptions): Resolved {
     scope: options.scope ?? 'preceding',
     changePointAlpha: options.changePointAlpha ?? 0.001,
     commonMode: options.commonMode ?? true,
+    priorDf: options.priorDf ?? window - 1,
   };
 }
 
@@ -425,7 +437,15 @@ function evaluate(
     const errors = errorRateRow(ev, series);
     if (errors) rows.push(errors);
     const factors = options.commonMode ? nightFactors(series, run.runId) : null;
-    for (const metric of result.metrics) rows.push(metricRowOf(ev, series, metric, factors));
+    // Two passes when the night factor applies: the metrics' own spreads first, pooled (moderation),
+    // then the rows tested with the moderated spreads.
+    const pooled = factors
+      ? moderation(
+          result.metrics.map((metric) => metricRowOf(ev, series, metric, factors, null, false)),
+          options.priorDf,
+        )
+      : null;
+    rows.push(...result.metrics.map((metric) => metricRowOf(ev, series, metric, factors, pooled)));
     if (factors) rows.push(nightFactorRow(ev, series, factors));
   }
   adjustAndDecide(rows, options.alpha);
@@ -627,6 +647,8 @@ function metricRowOf(
   series: Series,
   metric: MetricResult,
   factors: NightFactors | null,
+  pooled: Moderation | null,
+  complete = true,
 ): GateMetricRow {
   const usable = (p: SeriesPoint): boolean => {
     if (p.result.status !== 'ok') return false;
@@ -662,6 +684,7 @@ function metricRowOf(
     threshold,
     ev.options,
     applies ? { window: window.map((p) => divisor(p.run.runId)), current: divisor(ev.run.runId) } : null,
+    applies ? pooled : null,
   );
   if (applies && row.scale !== null) {
     row.nightFactor = Math.expm1(current);
@@ -673,6 +696,25 @@ function metricRowOf(
   if (row.outliers.length)
     row.notes.push(`one-off outlier night(s) left out of the window: ${row.outliers.join(', ')}`);
   if (row.verdict === 'no baseline') row.notes.push(noBaselineReason(ev, series, baseline.beforeReset));
+  if (!complete) return row;
+  if (baseline.frozenFrom === null && eligibleLogs && row.pValue !== null && row.current.median! > 0) {
+    const kept = baseline.eligible.filter((p) => !outlierIds.has(p.run.runId));
+    const keptLogs = eligibleLogs.filter((_, i) => !outlierIds.has(baseline.eligible[i]!.run.runId));
+    const currentLog = Math.log(row.current.median! / divisor(ev.run.runId));
+    const values = [...kept.slice(-ev.options.window - 1), { result: series.result, run: ev.run }].flatMap(
+      (p) =>
+        p.run.runId === ev.run.runId ? metric.samples : metricOf(p as SeriesPoint, metric.name)!.samples,
+    );
+    persistence(
+      row,
+      keptLogs,
+      currentLog,
+      threshold,
+      ev.options,
+      resolution(values),
+      applies ? pooled : null,
+    );
+  }
   row.changePoint = latestChangePoint(
     baseline.eligible,
     outlierIds,
@@ -725,6 +767,138 @@ function nightFactorRow(ev: Evaluation, series: Series, factors: NightFactors): 
     row.notes.push(`one-off outlier night(s) left out of the window: ${row.outliers.join(', ')}`);
   if (row.verdict === 'no baseline') row.notes.push(noBaselineReason(ev, series, baseline.beforeReset));
   return row;
+}
+
+/**
+ * Alarms from persistence: a step smaller than one night's noise shows as several nights in a
+ * row beyond the window. Besides the one-night prediction test, the mean of the last k nights
+ * (the current one and the k − 1 comparable nights before it, one-off outliers left out) is
+ * tested against the K nights before them, t = (ȳₖ − ȳ_K) / (s_K·√(1/k + 1/K)), df = K − 1 —
+ * provided the nights are beyond half the threshold in the same direction — both of two nights,
+ * the median of more (one slow night followed by normal ones is not a lasting change; a creep's
+ * first nights may be below the bar). The row's p-value is the
+ * weighted Bonferroni minimum over the scales, min(p_k / w_k) (each scale gets its share w_k of
+ * alpha, so the family-wise level holds). When a longer scale decides, the change shown is
+ * tonight's level against the K nights before the k (with its prediction interval) — it must
+ * reach the threshold — and the test says which scale decided.
+ */
+export const PERSISTENCE_SCALES: readonly { nights: number; weight: number }[] = [
+  { nights: 1, weight: 0.5 },
+  { nights: 2, weight: 0.2 },
+  { nights: 4, weight: 0.15 },
+  { nights: 6, weight: 0.15 },
+];
+
+function persistence(
+  row: GateMetricRow,
+  previousLogs: readonly number[],
+  currentLog: number,
+  threshold: number,
+  options: Resolved,
+  step: number | null,
+  moderated: Moderation | null,
+): void {
+  const single = row.pValue!;
+  const sampling = ownSpreads.get(row)?.sampling ?? null;
+  let best = { p: single / PERSISTENCE_SCALES[0]!.weight, k: 1 };
+  let chosen: { change: number; lower: number; upper: number; k: number } | null = null;
+  const K = options.window;
+  for (const { nights: k, weight } of PERSISTENCE_SCALES.slice(1)) {
+    // k − 1 earlier nights plus a window of at least RUN_LEVEL_MIN_RUNS before them.
+    if (previousLogs.length < k - 1 + RUN_LEVEL_MIN_RUNS) continue;
+    const recent = [...previousLogs.slice(previousLogs.length - (k - 1)), currentLog];
+    const window = previousLogs.slice(0, previousLogs.length - (k - 1)).slice(-K);
+    const center = mean(window);
+    const d = mean(recent) - center;
+    const bar = Math.log1p(threshold) / 2;
+    // The lower bar: with two nights, both; with more, their median (one wild night cannot pass it).
+    const beyond = (y: number): boolean =>
+      Math.sign(y - center) === Math.sign(d) && Math.abs(y - center) >= bar;
+    if (k <= 2 ? !recent.every(beyond) : !beyond(median(recent))) continue;
+    const floor = step === null ? 0 : step / (Math.sqrt(12) * Math.exp(center));
+    const m = moderate(stdev(window)!, window.length - 1, sampling, moderated);
+    const spread = Math.max(m.spread, floor);
+    const se = spread * Math.sqrt(1 / k + 1 / window.length);
+    const df = m.df;
+    const p = se === 0 ? 0 : Math.min(1, 2 * studentTCdf(-Math.abs(d / se), df));
+    // The size is tonight's level against the nights before the change began: a creep's mean
+    // over k nights lags its level.
+    const now = currentLog - center;
+    if (Math.sign(now) !== Math.sign(d) || Math.abs(Math.expm1(now)) < threshold || p / weight >= best.p)
+      continue;
+    const half =
+      studentTQuantile(1 - (1 - options.confidence) / 2, df) * spread * Math.sqrt(1 + 1 / window.length);
+    best = { p: p / weight, k };
+    chosen = { change: Math.expm1(now), lower: Math.expm1(now - half), upper: Math.expm1(now + half), k };
+  }
+  row.pValue = Math.min(1, best.p);
+  if (!chosen) return;
+  row.change = chosen.change;
+  row.changeLower = chosen.lower;
+  row.changeUpper = chosen.upper;
+  row.persistence = chosen.k;
+  row.test = `t test of the mean of the last ${chosen.k} nights against the ${K} before them (log run medians); change: tonight against those ${K}`;
+  row.notes.push(`lasting change: each of the last ${chosen.k} nights beyond half the threshold`);
+}
+
+/**
+ * The pooled spread of one benchmark × target's metrics once the night factor is removed. What
+ * is left of a metric's night-to-night variation is mostly the sampling noise of its median, so
+ * its window spread s² is about λ times that sampling variance v (π/2 · σ_w²/n from the nights'
+ * own samples, with many degrees of freedom), with λ common to the metrics. λ is pooled as the
+ * median over the metrics of s²/v (divided by the median of χ²_ν/ν, (1 − 2/(9ν))³ by
+ * Wilson–Hilferty, so that it estimates the mean); each metric's spread is then moderated
+ * towards λ·v as in limma's moderated t (Smyth 2004): s̃² = (d₀·λv + ν·s²)/(d₀ + ν), with
+ * d₀ + ν degrees of freedom. A window of 10 leaves a t test with 9 df, whose critical value at a
+ * Holm level of 0.05/40 is 5.0 against 3.2 for a normal: most of the gate's power lost.
+ */
+interface Moderation {
+  lambda: number;
+  priorDf: number;
+}
+
+/** Each tested row's own window spread and its median's sampling variance (log scale). */
+const ownSpreads = new WeakMap<GateMetricRow, { own: number; sampling: number; df: number }>();
+
+/** Degrees of freedom of each row's one-night test (more than K − 1 when moderated). */
+const testDfs = new WeakMap<GateMetricRow, number>();
+
+function moderation(rows: readonly GateMetricRow[], priorDf: number): Moderation | null {
+  if (!(priorDf > 0)) return null;
+  const spreads = rows
+    .filter((r) => r.nightFactor !== null)
+    .map((r) => ownSpreads.get(r))
+    .filter((v) => v !== undefined && v.sampling > 0 && v.df > 0);
+  if (spreads.length < COMMON_MODE_MIN_METRICS) return null;
+  const nu = median(spreads.map((v) => v!.df));
+  const ratio = median(spreads.map((v) => v!.own ** 2 / v!.sampling));
+  return { lambda: ratio / (1 - 2 / (9 * nu)) ** 3, priorDf };
+}
+
+/** The spread a test uses: its own, or moderated towards the pooled one. */
+function moderate(
+  own: number,
+  df: number,
+  sampling: number | null,
+  pooled: Moderation | null,
+): { spread: number; df: number } {
+  if (!pooled || sampling === null || !(sampling > 0)) return { spread: own, df };
+  const prior = pooled.lambda * sampling;
+  return {
+    spread: Math.sqrt((pooled.priorDf * prior + df * own ** 2) / (pooled.priorDf + df)),
+    df: pooled.priorDf + df,
+  };
+}
+
+/** Mean sampling variance of ln(median) of the nights: π/2 · σ_w²/n, σ_w the robust log spread. */
+function samplingVariance(nights: readonly (readonly number[])[]): number | null {
+  let sum = 0;
+  for (const s of nights) {
+    const sigma = logSpread(s);
+    if (sigma === null) return null;
+    sum += ((Math.PI / 2) * sigma ** 2) / s.length;
+  }
+  return sum / nights.length;
 }
 
 /** Name of the row that tests a benchmark × target's night factor against the window's. */
@@ -889,7 +1063,10 @@ function adjustAndDecide(rows: GateRow[], alpha: number): void {
  */
 function detectableChange(row: GateMetricRow, alpha: number, tests: number): number | null {
   if (row.scale === null || row.baseline.runs < RUN_LEVEL_MIN_RUNS) return null;
-  const critical = studentTQuantile(1 - alpha / (2 * Math.max(1, tests)), row.baseline.runs - 1);
+  // The one-night test gets its share of alpha (PERSISTENCE_SCALES) on metric rows.
+  const share = row.metric === NIGHT_FACTOR_METRIC ? 1 : PERSISTENCE_SCALES[0]!.weight;
+  const df = testDfs.get(row) ?? row.baseline.runs - 1;
+  const critical = studentTQuantile(1 - (alpha * share) / (2 * Math.max(1, tests)), df);
   const logScale = row.test?.includes('log') ?? false;
   const statistical = logScale ? Math.expm1(critical * row.scale) : critical * row.scale;
   return Math.max(statistical, row.threshold);
@@ -934,6 +1111,7 @@ function metricRow(
   threshold: number,
   options: Resolved,
   divisors: Divisors | null = null,
+  moderated: Moderation | null = null,
 ): GateMetricRow {
   const samples = metric.samples;
   const pooled = baseSamples.flat();
@@ -959,12 +1137,13 @@ function metricRow(
     outliers: [],
     changePoint: null,
     nightFactor: null,
+    persistence: 1,
     verdict: baseSamples.length === 0 ? 'no baseline' : 'insufficient data',
   };
   const m0 = row.current.median;
   if (m0 === null || baseSamples.length === 0) return row;
   if (baseSamples.length >= RUN_LEVEL_MIN_RUNS) {
-    predictionTest(row, m0, baseSamples, [...pooled, ...samples], options.confidence, divisors);
+    predictionTest(row, m0, baseSamples, [...pooled, ...samples], options.confidence, divisors, moderated);
     return row;
   }
   // One or two baseline runs cannot tell a change from run-to-run drift (a pooled-sample test
@@ -991,6 +1170,7 @@ function predictionTest(
   allValues: readonly number[],
   confidence: number,
   divisors: Divisors | null,
+  moderated: Moderation | null,
 ): void {
   const medians = baseSamples.map((s, i) => median(s) / (divisors?.window[i] ?? 1));
   if (divisors) m0 /= divisors.current;
@@ -1002,15 +1182,19 @@ function predictionTest(
   const level = useLog ? Math.exp(center) : center;
   const step = resolution(allValues);
   const floor = step === null ? 0 : useLog ? step / (Math.sqrt(12) * level) : step / Math.sqrt(12);
-  const spread = Math.max(stdev(ys)!, floor);
+  const own = stdev(ys)!;
+  const sampling = useLog ? samplingVariance(baseSamples) : null;
+  if (sampling !== null) ownSpreads.set(row, { own, sampling, df: k - 1 });
+  const { spread: moderatedSpread, df } = moderate(own, k - 1, sampling, moderated);
+  testDfs.set(row, df);
+  const spread = Math.max(moderatedSpread, floor);
   const se = spread * Math.sqrt(1 + 1 / k);
-  const df = k - 1;
   const d = f(m0) - center;
   // Expressed at tonight's factor, so that current / level − 1 is the change.
   row.baseline.level = level * (divisors?.current ?? 1);
   row.scale = se;
-  row.test = `t prediction test on ${useLog ? 'log ' : ''}run medians (${k} runs)`;
-  if (spread > stdev(ys)!)
+  row.test = `${df > k - 1 ? 'moderated ' : ''}t prediction test on ${useLog ? 'log ' : ''}run medians (${k} runs${df > k - 1 ? `, df ${df}` : ''})`;
+  if (spread > moderatedSpread)
     row.notes.push(`run medians vary less than the values' resolution (${step}): spread floored`);
   row.pValue = se === 0 ? (d === 0 ? 1 : 0) : Math.min(1, 2 * studentTCdf(-Math.abs(d / se), df));
   const half = se === 0 ? 0 : studentTQuantile(1 - (1 - confidence) / 2, df) * se;

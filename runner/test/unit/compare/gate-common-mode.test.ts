@@ -103,3 +103,43 @@ describe('night factor (common-mode drift removal)', () => {
     expect(row(report, 'StartContainer').nightFactor).toBeNull();
   });
 });
+
+describe('lasting changes and the moderated spread', () => {
+  test('a +7 % step in one metric under 10 % shared drift is flagged within two nights, and only that metric', () => {
+    const metrics = METRICS.map((m) => ({ ...m, sigma: 0.03 }));
+    const base = Array.from({ length: 12 }, (_, i) =>
+      entry(syntheticRun({ seed: 700 + i, startedAt: night(i + 1), runSigma: 0.1, n: 30, metrics })),
+    );
+    const stepNight = (d: number): HistoryEntry =>
+      entry(
+        syntheticRun({
+          seed: 800 + d,
+          startedAt: night(d),
+          runSigma: 0.1,
+          n: 30,
+          metrics,
+          targets: [{ ...RUNC, effect: { StartContainer: 1.07 } }],
+        }),
+      );
+    const first = runGate(stepNight(13), base);
+    const second = runGate(stepNight(14), [...base, stepNight(13)]);
+    const verdicts = [row(first, 'StartContainer').verdict, row(second, 'StartContainer').verdict];
+    expect([
+      ['regression', 'ongoing regression'],
+      ['ok', 'regression'],
+    ]).toContainEqual(verdicts);
+    expect(regressions(first).filter((m) => m !== 'StartContainer')).toEqual([]);
+    expect(regressions(second).filter((m) => m !== 'StartContainer')).toEqual([]);
+    // Without the night factor the same nights are inside the 10 % drift.
+    expect(row(runGate(stepNight(13), base, { commonMode: false }), 'StartContainer').verdict).toBe('ok');
+  });
+
+  test('with the night factor the one-night test uses a moderated spread with more degrees of freedom', () => {
+    const report = runGate(current({}), history);
+    const start = row(report, 'StartContainer');
+    expect(start.test).toMatch(/moderated t prediction test on log run medians \(10 runs, df 18\)/);
+    const off = runGate(current({}), history, { priorDf: 0 });
+    expect(row(off, 'StartContainer').test).toMatch(/^t prediction test on log run medians \(10 runs\)$/);
+    expect(() => runGate(current({}), history, { priorDf: -1 })).toThrow(/priorDf/);
+  });
+});
