@@ -61,8 +61,9 @@ export interface GateOptions {
    */
   commonMode?: boolean;
   /**
-   * Prior degrees of freedom of the moderated spread (see moderation()); default: the window's
-   * own, K − 1 (equal weight to a metric's own spread and to the pooled one); 0 turns it off.
+   * Prior degrees of freedom of the moderated spread (see moderation()); default: each test's
+   * own, k − 1 for a window of k runs (equal weight to a metric's own spread and to the pooled
+   * one); 0 turns it off.
    */
   priorDf?: number;
 }
@@ -211,7 +212,7 @@ interface Resolved {
   scope: 'preceding' | 'nearest';
   changePointAlpha: number;
   commonMode: boolean;
-  priorDf: number;
+  priorDf: number | null;
 }
 
 /**
@@ -336,7 +337,7 @@ function resolveOptions(options: GateOptions): Resolved {
     scope: options.scope ?? 'preceding',
     changePointAlpha: options.changePointAlpha ?? 0.001,
     commonMode: options.commonMode ?? true,
-    priorDf: options.priorDf ?? window - 1,
+    priorDf: options.priorDf ?? null,
   };
 }
 
@@ -722,6 +723,7 @@ function metricRowOf(
     series.result,
     metric,
     ev.options,
+    applies ? (runId) => Math.log(divisor(runId)) : null,
   );
   return row;
 }
@@ -854,7 +856,8 @@ function persistence(
  */
 interface Moderation {
   lambda: number;
-  priorDf: number;
+  /** null: each test's own degrees of freedom. */
+  priorDf: number | null;
 }
 
 /** Each tested row's own window spread and its median's sampling variance (log scale). */
@@ -863,8 +866,8 @@ const ownSpreads = new WeakMap<GateMetricRow, { own: number; sampling: number; d
 /** Degrees of freedom of each row's one-night test (more than K − 1 when moderated). */
 const testDfs = new WeakMap<GateMetricRow, number>();
 
-function moderation(rows: readonly GateMetricRow[], priorDf: number): Moderation | null {
-  if (!(priorDf > 0)) return null;
+function moderation(rows: readonly GateMetricRow[], priorDf: number | null): Moderation | null {
+  if (priorDf !== null && !(priorDf > 0)) return null;
   const spreads = rows
     .filter((r) => r.nightFactor !== null)
     .map((r) => ownSpreads.get(r))
@@ -884,10 +887,8 @@ function moderate(
 ): { spread: number; df: number } {
   if (!pooled || sampling === null || !(sampling > 0)) return { spread: own, df };
   const prior = pooled.lambda * sampling;
-  return {
-    spread: Math.sqrt((pooled.priorDf * prior + df * own ** 2) / (pooled.priorDf + df)),
-    df: pooled.priorDf + df,
-  };
+  const d0 = pooled.priorDf ?? df;
+  return { spread: Math.sqrt((d0 * prior + df * own ** 2) / (d0 + df)), df: d0 + df };
 }
 
 /** Mean sampling variance of ln(median) of the nights: π/2 · σ_w²/n, σ_w the robust log spread. */
@@ -962,7 +963,8 @@ function logMedians(samples: readonly (readonly number[])[]): number[] | null {
 
 /**
  * The latest change point of the metric's series (comparable runs after the latest reset, then
- * the current run; outlier nights left out), by E-divisive means: the night, the step with its
+ * the current run; outlier nights left out; night factors removed when the row's test removes
+ * them), by E-divisive means: the night, the step with its
  * interval, and which component versions changed between the run before and the run at it.
  */
 function latestChangePoint(
@@ -972,13 +974,15 @@ function latestChangePoint(
   result: BenchmarkResult,
   metric: MetricResult,
   options: Resolved,
+  offset: ((runId: string) => number) | null,
 ): GateChangePoint | null {
   if (metric.samples.length === 0) return null;
   const kept = points.filter((p) => !outliers.has(p.run.runId)).slice(-CHANGE_POINT_HISTORY);
   const runs = [...kept.map((p) => ({ run: p.run, result: p.result })), { run, result }];
+  // With the night factor removed (offset), the steps are the metric's own, as in the tests.
   const logs = logMedians(
     runs.map((r, i) => (i === runs.length - 1 ? metric.samples : metricOf(kept[i]!, metric.name)!.samples)),
-  );
+  )?.map((l, i) => l - (offset?.(runs[i]!.run.runId) ?? 0));
   if (!logs || logs.length < RUN_LEVEL_MIN_RUNS + 1) return null;
   const cp = eDivisive(logs, { alpha: options.changePointAlpha }).at(-1);
   if (!cp) return null;
