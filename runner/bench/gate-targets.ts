@@ -1,12 +1,10 @@
 // The nightly gate's targets (issue 12 item 4), on simulated nightly histories built from the
-// real lifecycle results in data/: each night resamples, for every lifecycle metric of the
-// nightly targets (containerd 2.1 with runc and crun), N samples from that metric's recorded
-// within-run distribution (each recorded run's samples divided by its median, so run offsets do
-// not leak into the within-run noise), scaled by the metric's recorded median and by a host
-// drift exp(δ), δ ~ Normal(0, σ_b) shared by all metrics of the night, where σ_b is estimated
-// from the recorded runs by `plan` (variance of the log run medians minus their sampling
-// variance; median over the lifecycle series). Then `check` runs every night against the nights
-// before it, as the nightly job would, and the table counts:
+// real lifecycle results in data/: each night draws, per nightly target (containerd 2.1 with runc
+// and crun), N whole recorded iterations (each call divided by its run's median; smoothed
+// bootstrap), recomputes the phases from the calls, and scales each call by its recorded level ×
+// exp(c + u): c the night factor of the target (sd σ_c), u a per-call drift (sd σ_m), both
+// estimated from the recorded runs by driftComponents (stats/common-mode.ts). Then `check` runs
+// every night against the nights before it, as the nightly job would, and the table counts:
 //
 //   false-alarm nights   unchanged history: nights with any new regression (target ≤ 1 %)
 //   +10 % in 2 nights    StartContainer (runc) +10 % from night W+1: flagged on W+1 or W+2 (≥ 90 %)
@@ -14,7 +12,8 @@
 //   +1 %/night creep     +1 % a night from W+1: flagged before the level passes +10 % (≥ 90 %)
 //
 //   node runner/bench/gate-targets.ts [--histories 100] [--samples 10,30] [--alpha 0.05]
-//        [--drift PERCENT (instead of the estimate)] [--data DIR] [--only TEXT (scenarios whose name contains it)]
+//        [--drift PERCENT (σ_c instead of the estimate)] [--metric-drift PERCENT (σ_m)] [--no-common-mode]
+//        [--prior-df D0] [--data DIR] [--only TEXT (scenarios whose name contains it)]
 import { parseArgs } from 'node:util';
 import type { RunResult } from '@runtime-bench/schemas';
 import {

@@ -447,7 +447,9 @@ function evaluate(
         )
       : null;
     rows.push(...result.metrics.map((metric) => metricRowOf(ev, series, metric, factors, pooled)));
-    if (factors) rows.push(nightFactorRow(ev, series, factors));
+    // A target without earlier nights has nothing to say about its factor: no extra uncovered row.
+    const factorRow = factors ? nightFactorRow(ev, series, factors) : null;
+    if (factorRow && factorRow.verdict !== 'no baseline') rows.push(factorRow);
   }
   adjustAndDecide(rows, options.alpha);
   return {
@@ -803,7 +805,7 @@ function persistence(
   const single = row.pValue!;
   const sampling = ownSpreads.get(row)?.sampling ?? null;
   let best = { p: single / PERSISTENCE_SCALES[0]!.weight, k: 1 };
-  let chosen: { change: number; lower: number; upper: number; k: number } | null = null;
+  let chosen: { change: number; lower: number; upper: number; k: number; runs: number } | null = null;
   const K = options.window;
   for (const { nights: k, weight } of PERSISTENCE_SCALES.slice(1)) {
     // k − 1 earlier nights plus a window of at least RUN_LEVEL_MIN_RUNS before them.
@@ -831,7 +833,13 @@ function persistence(
     const half =
       studentTQuantile(1 - (1 - options.confidence) / 2, df) * spread * Math.sqrt(1 + 1 / window.length);
     best = { p: p / weight, k };
-    chosen = { change: Math.expm1(now), lower: Math.expm1(now - half), upper: Math.expm1(now + half), k };
+    chosen = {
+      change: Math.expm1(now),
+      lower: Math.expm1(now - half),
+      upper: Math.expm1(now + half),
+      k,
+      runs: window.length,
+    };
   }
   row.pValue = Math.min(1, best.p);
   if (!chosen) return;
@@ -839,7 +847,7 @@ function persistence(
   row.changeLower = chosen.lower;
   row.changeUpper = chosen.upper;
   row.persistence = chosen.k;
-  row.test = `t test of the mean of the last ${chosen.k} nights against the ${K} before them (log run medians); change: tonight against those ${K}`;
+  row.test = `t test of the mean of the last ${chosen.k} nights against the ${chosen.runs} before them (log run medians); change: tonight against those ${chosen.runs}`;
   row.notes.push(`lasting change: each of the last ${chosen.k} nights beyond half the threshold`);
 }
 
