@@ -1,12 +1,10 @@
 // The nightly gate's targets (issue 12 item 4), on simulated nightly histories built from the
-// real lifecycle results in data/: each night resamples, for every lifecycle metric of the
-// nightly targets (containerd 2.1 with runc and crun), N samples from that metric's recorded
-// within-run distribution (each recorded run's samples divided by its median, so run offsets do
-// not leak into the within-run noise), scaled by the metric's recorded median and by a host
-// drift exp(δ), δ ~ Normal(0, σ_b) shared by all metrics of the night, where σ_b is estimated
-// from the recorded runs by `plan` (variance of the log run medians minus their sampling
-// variance; median over the lifecycle series). Then `check` runs every night against the nights
-// before it, as the nightly job would, and the table counts:
+// real lifecycle results in data/: each night draws, per nightly target (containerd 2.1 with runc
+// and crun), N whole recorded iterations (each call divided by its run's median; smoothed
+// bootstrap), recomputes the phases from the calls, and scales each call by its recorded level ×
+// exp(c + u): c the night factor of the target (sd σ_c), u a per-call drift (sd σ_m), both
+// estimated from the recorded runs by driftComponents (stats/common-mode.ts). Then `check` runs
+// every night against the nights before it, as the nightly job would, and the table counts:
 //
 //   false-alarm nights   unchanged history: nights with any new regression (target ≤ 1 %)
 //   +10 % in 2 nights    StartContainer (runc) +10 % from night W+1: flagged on W+1 or W+2 (≥ 90 %)
@@ -14,17 +12,27 @@
 //   +1 %/night creep     +1 % a night from W+1: flagged before the level passes +10 % (≥ 90 %)
 //
 //   node runner/bench/gate-targets.ts [--histories 100] [--samples 10,30] [--alpha 0.05]
-//        [--drift PERCENT (instead of the estimate)] [--data DIR] [--only TEXT (scenarios whose name contains it)]
+//        [--drift PERCENT (σ_c instead of the estimate)] [--metric-drift PERCENT (σ_m)] [--no-common-mode]
+//        [--prior-df D0] [--data DIR] [--only TEXT (scenarios whose name contains it)]
 import { parseArgs } from 'node:util';
 import type { RunResult } from '@runtime-bench/schemas';
 import {
   createGateReplay,
-  planSampleSizes,
   readHistoryDir,
   type GateOptions,
   type HistoryEntry,
 } from '../src/compare/index.ts';
-import { createRng, median, summarize, type Rng } from '../src/stats/index.ts';
+import { phaseValues } from '../src/suites/lifecycle.ts';
+import {
+  createRng,
+  driftComponents,
+  logSpread,
+  median,
+  quantile,
+  stdev,
+  summarize,
+  type Rng,
+} from '../src/stats/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +40,9 @@ const { values } = parseArgs({
     samples: { type: 'string', default: '10,30' },
     alpha: { type: 'string', default: '0.05' },
     drift: { type: 'string' },
+    'metric-drift': { type: 'string' },
+    'no-common-mode': { type: 'boolean', default: false },
+    'prior-df': { type: 'string' },
     data: { type: 'string', default: new URL('../../data/runs', import.meta.url).pathname },
     only: { type: 'string' },
   },
@@ -52,69 +63,145 @@ const template = recorded
 if (!template)
   throw new Error(`no run in ${values.data} has lifecycle results for ${NIGHTLY_TARGETS.join(', ')}`);
 
-/** Within-run noise of one series: samples / their run's median, pooled over recorded runs. */
-interface Series {
+/**
+ * Within-run noise of one target: its recorded iterations, each call's latency divided by that
+ * call's median in its run (so run offsets do not leak in), resampled whole so that the calls of
+ * one iteration keep their correlation; the phases (create, run, …) are recomputed from the calls
+ * as the benchmark does, so a step in StartContainer also moves run and create-and-run.
+ */
+interface TargetNoise {
   target: string;
-  metric: string;
-  level: number;
-  shape: number[];
+  /** Median over recorded runs of each call's run median. */
+  levels: Record<string, number>;
+  iterations: Record<string, number>[];
+  /** Smoothing bandwidth of each call on the log scale (Silverman's rule). */
+  bandwidth: Record<string, number>;
 }
-const series: Series[] = [];
-for (const target of NIGHTLY_TARGETS) {
-  const results = recorded.flatMap((r) =>
-    r.results.filter((x) => x.benchmark === LIFECYCLE && x.target === target && x.status === 'ok'),
-  );
-  for (const metric of results[0]!.metrics.map((m) => m.name)) {
-    const runs = results
-      .map((x) => x.metrics.find((m) => m.name === metric)!.samples)
-      .filter((s) => s.length > 0);
-    const medians = runs.map((s) => median(s));
-    if (medians.some((m) => !(m > 0))) continue;
-    series.push({
-      target,
-      metric,
-      level: median(medians),
-      shape: runs.flatMap((s, i) => s.map((v) => v / medians[i]!)),
-    });
+const CALL_NAMES = [
+  'RunPodSandbox',
+  'CreateContainer',
+  'StartContainer',
+  'StopContainer',
+  'RemoveContainer',
+  'StopPodSandbox',
+  'RemovePodSandbox',
+];
+const noise: TargetNoise[] = NIGHTLY_TARGETS.map((target) => {
+  const results = recorded
+    .filter((r) => r.host.kernel === template!.host.kernel)
+    .flatMap((r) =>
+      r.results.filter((x) => x.benchmark === LIFECYCLE && x.target === target && x.status === 'ok'),
+    );
+  const medians: Record<string, number[]> = {};
+  const iterations: Record<string, number>[] = [];
+  for (const x of results) {
+    const calls = CALL_NAMES.map((c) => x.metrics.find((m) => m.name === c)?.samples ?? []);
+    const n = calls[0]!.length;
+    if (n === 0 || calls.some((s) => s.length !== n)) continue;
+    const runMedians = calls.map((s) => median(s));
+    CALL_NAMES.forEach((c, i) => (medians[c] ??= []).push(runMedians[i]!));
+    for (let k = 0; k < n; k++)
+      iterations.push(Object.fromEntries(CALL_NAMES.map((c, i) => [c, calls[i]![k]! / runMedians[i]!])));
   }
-}
+  const levels = Object.fromEntries(CALL_NAMES.map((c) => [c, median(medians[c]!)]));
+  // A few dozen recorded iterations are a coarse picture of a continuous distribution: medians of
+  // raw resamples jump between a handful of values. The smoothed bootstrap (Silverman & Young
+  // 1987) adds kernel noise of Silverman's bandwidth, 0.9 · min(sd, IQR/1.34) · N^(−1/5), per call
+  // on the log scale.
+  const bandwidth = Object.fromEntries(
+    CALL_NAMES.map((c) => {
+      const logs = iterations.map((it) => Math.log(it[c]!));
+      const iqr = (quantile(logs, 0.75) - quantile(logs, 0.25)) / 1.34;
+      const spread = Math.min(stdev(logs) ?? 0, iqr > 0 ? iqr : Infinity);
+      return [c, 0.9 * spread * iterations.length ** -0.2];
+    }),
+  );
+  return { target, levels, iterations, bandwidth };
+});
 
-const lifecycleRuns = recorded.map((r) => ({
-  ...r,
-  results: r.results.filter((x) => x.benchmark === LIFECYCLE && NIGHTLY_TARGETS.includes(x.target)),
-}));
-const drifts = planSampleSizes(lifecycleRuns)
-  .rows.map((r) => r.sigmaBetween)
-  .filter((v): v is number => v !== null);
-const driftEstimate = drifts.length ? median(drifts) : 0;
-const SIGMA_B = values.drift === undefined ? driftEstimate : Number(values.drift) / 100;
+/**
+ * Night-to-night drift, estimated from the recorded runs of the template's host class: per
+ * target, a two-way table of ln(run median) (metrics × runs) split by driftComponents into a
+ * factor shared by the target's metrics each night and a per-metric part, both net of the
+ * medians' sampling variance (π/2 · σ_w²/n, σ_w the robust log spread of the metric's pooled
+ * within-run shape). The two targets' variances are averaged.
+ */
+const components = NIGHTLY_TARGETS.map((target) => {
+  const runs = recorded
+    .filter((r) => r.host.kernel === template!.host.kernel)
+    .map((r) => r.results.find((x) => x.benchmark === LIFECYCLE && x.target === target && x.status === 'ok'))
+    .filter((x) => x !== undefined);
+  const names = runs[0]!.metrics.map((m) => m.name);
+  const table = names.map((name) =>
+    runs.map((x) => {
+      const s = x.metrics.find((m) => m.name === name)?.samples ?? [];
+      return s.length && median(s) > 0 ? Math.log(median(s)) : null;
+    }),
+  );
+  const sampling = names.map((name) => {
+    const shape = runs.flatMap((x) => {
+      const s = x.metrics.find((m) => m.name === name)?.samples ?? [];
+      const med = s.length ? median(s) : 0;
+      return med > 0 ? s.map((v) => v / med) : [];
+    });
+    const sigma = logSpread(shape) ?? 0;
+    return runs.map((x) => {
+      const n = x.metrics.find((m) => m.name === name)?.samples.length ?? 0;
+      return n ? ((Math.PI / 2) * sigma ** 2) / n : null;
+    });
+  });
+  return driftComponents(table, sampling);
+});
+const avgSd = (f: (c: (typeof components)[number]) => number): number =>
+  Math.sqrt(components.reduce((a, c) => a + f(c) ** 2, 0) / components.length);
+const SIGMA_COMMON = values.drift === undefined ? avgSd((c) => c.sigmaCommon) : Number(values.drift) / 100;
+const SIGMA_METRIC =
+  values['metric-drift'] === undefined ? avgSd((c) => c.sigmaMetric) : Number(values['metric-drift']) / 100;
 
 function gaussian(rng: Rng): number {
   return Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
 }
 
 /** One simulated night: the template's lifecycle results with resampled, scaled samples. */
-function night(rng: Rng, index: number, n: number, effect: (s: Series) => number): HistoryEntry {
-  const drift = Math.exp(SIGMA_B * gaussian(rng));
+function night(
+  rng: Rng,
+  index: number,
+  n: number,
+  effect: (target: string, metric: string) => number,
+): HistoryEntry {
   const startedAt = new Date(Date.UTC(2027, 0, 1 + index, 3)).toISOString();
   const runId = `${startedAt.replace(/[-:]/g, '').replace(/\.\d+/, '')}-${index.toString(16).padStart(8, '0')}`;
   const results = template!.results
     .filter((x) => x.benchmark === LIFECYCLE && NIGHTLY_TARGETS.includes(x.target))
-    .map((x) => ({
-      ...x,
-      attempts: n,
-      failedAttempts: 0,
-      metrics: x.metrics.flatMap((m) => {
-        const s = series.find((v) => v.target === x.target && v.metric === m.name);
-        if (!s) return [];
-        const factor = s.level * drift * effect(s);
-        const samples = Array.from(
-          { length: n },
-          () => s.shape[Math.floor(rng.next() * s.shape.length)]! * factor,
+    .map((x) => {
+      const t = noise.find((v) => v.target === x.target)!;
+      const common = SIGMA_COMMON * gaussian(rng);
+      const factor = Object.fromEntries(
+        CALL_NAMES.map((c) => [
+          c,
+          t.levels[c]! * Math.exp(common + SIGMA_METRIC * gaussian(rng)) * effect(x.target, c),
+        ]),
+      );
+      const samples: Record<string, number[]> = {};
+      for (let k = 0; k < n; k++) {
+        const it = t.iterations[Math.floor(rng.next() * t.iterations.length)]!;
+        const calls = Object.fromEntries(
+          CALL_NAMES.map((c) => [c, it[c]! * factor[c]! * Math.exp(t.bandwidth[c]! * gaussian(rng))]),
         );
-        return [{ ...m, samples, summary: summarize(samples) }];
-      }),
-    }));
+        for (const [name, v] of Object.entries({ ...calls, ...phaseValues(calls) }))
+          (samples[name] ??= []).push(v);
+      }
+      return {
+        ...x,
+        attempts: n,
+        failedAttempts: 0,
+        metrics: x.metrics.map((m) => ({
+          ...m,
+          samples: samples[m.name]!,
+          summary: summarize(samples[m.name]!),
+        })),
+      };
+    });
   const run: RunResult = { ...template!, runId, startedAt, finishedAt: startedAt, results };
   return { run, file: `${runId}.json` };
 }
@@ -122,35 +209,41 @@ function night(rng: Rng, index: number, n: number, effect: (s: Series) => number
 type Scenario = {
   name: string;
   target: string;
-  effect: (s: Series, night: number) => number;
+  effect: (target: string, metric: string, night: number) => number;
   hit: (flagNights: number[]) => boolean;
 };
-const isStep = (s: Series): boolean => s.target === STEP_METRIC.target && s.metric === STEP_METRIC.metric;
+const isStep = (target: string, metric: string): boolean =>
+  target === STEP_METRIC.target && metric === STEP_METRIC.metric;
 const FIRST = WINDOW + 1;
 const scenarios: Scenario[] = [
   { name: 'false-alarm nights', target: '≤ 1 %', effect: () => 1, hit: () => false },
   {
     name: '+10 % flagged within 2 nights',
     target: '≥ 90 %',
-    effect: (s, d) => (isStep(s) && d >= FIRST ? 1.1 : 1),
+    effect: (t, m, d) => (isStep(t, m) && d >= FIRST ? 1.1 : 1),
     hit: (nights) => nights.some((d) => d === FIRST || d === FIRST + 1),
   },
   {
     name: '+20 % flagged on its first night',
     target: '≥ 90 %',
-    effect: (s, d) => (isStep(s) && d >= FIRST ? 1.2 : 1),
+    effect: (t, m, d) => (isStep(t, m) && d >= FIRST ? 1.2 : 1),
     hit: (nights) => nights.includes(FIRST),
   },
   {
     name: '+1 %/night creep flagged before +10 %',
     target: '≥ 90 %',
-    effect: (s, d) => (isStep(s) && d >= FIRST ? 1.01 ** (d - FIRST + 1) : 1),
+    effect: (t, m, d) => (isStep(t, m) && d >= FIRST ? 1.01 ** (d - FIRST + 1) : 1),
     // 1.01^k passes 1.10 at k = 10 (night FIRST + 9).
     hit: (nights) => nights.some((d) => d < FIRST + 9),
   },
 ];
 
-const options: GateOptions = { window: WINDOW, alpha: Number(values.alpha) };
+const options: GateOptions = {
+  window: WINDOW,
+  alpha: Number(values.alpha),
+  commonMode: !values['no-common-mode'],
+  ...(values['prior-df'] === undefined ? {} : { priorDf: Number(values['prior-df']) }),
+};
 const header = ['scenario', 'target', ...values.samples.split(',').map((n) => `n = ${n}`)];
 const lines: string[][] = [];
 const started = performance.now();
@@ -163,7 +256,7 @@ for (const scenario of scenarios.filter((s) => !values.only || s.name.includes(v
     for (let h = 0; h < HISTORIES; h++) {
       const rng = createRng(1 + h * 7919 + n);
       const history = Array.from({ length: WINDOW + EVALUATED }, (_, i) =>
-        night(rng, i + 1, n, (s) => scenario.effect(s, i + 1)),
+        night(rng, i + 1, n, (t, m) => scenario.effect(t, m, i + 1)),
       );
       const replay = createGateReplay(history, options);
       const flagNights: number[] = [];
@@ -194,10 +287,10 @@ for (const scenario of scenarios.filter((s) => !values.only || s.name.includes(v
 const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
 const row = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
 console.log(
-  `gate targets: ${HISTORIES} simulated histories per cell, window ${WINDOW}, ${EVALUATED} nights checked each, alpha ${options.alpha} (Holm over ${series.length} lifecycle metrics of ${NIGHTLY_TARGETS.join(', ')})`,
+  `gate targets: ${HISTORIES} simulated histories per cell, window ${WINDOW}, ${EVALUATED} nights checked each, alpha ${options.alpha}, night factor ${options.commonMode ? 'removed' : 'not removed'} (lifecycle of ${NIGHTLY_TARGETS.join(', ')})`,
 );
 console.log(
-  `noise model: within-run shapes from ${recorded.length} recorded runs in data/; night-to-night drift σ_b = ${(100 * SIGMA_B).toFixed(1)} %${values.drift === undefined ? ` (estimated: median over ${drifts.length} series)` : ' (given)'}`,
+  `noise model: whole iterations resampled from ${noise.map((t) => `${t.iterations.length} (${t.target})`).join(', ')} recorded iterations; night factor per target σ_c = ${(100 * SIGMA_COMMON).toFixed(1)} %, per-metric drift σ_m = ${(100 * SIGMA_METRIC).toFixed(1)} % (${values.drift === undefined ? 'estimated from data/' : 'given'}; per target: ${components.map((c) => `σ_c ${(100 * c.sigmaCommon).toFixed(1)} %, σ_m ${(100 * c.sigmaMetric).toFixed(1)} %, common share ${(100 * c.explained).toFixed(0)} %`).join('; ')})`,
 );
 console.log(row(header));
 console.log(row(widths.map((w) => '-'.repeat(w))));

@@ -10,14 +10,17 @@ import {
 import {
   eDivisive,
   holmAdjust,
+  logSpread,
   mean,
   median,
+  medianPolish,
   outlierIndices,
   stdev,
   studentTCdf,
   studentTQuantile,
   studentTTest,
 } from '../stats/index.ts';
+import { formatChange } from '../format/index.ts';
 import { baselineCutoff, EMPTY_ANNOTATIONS, type Annotations, type BaselineReset } from './annotations.ts';
 import { canonicalJson, targetIdentity, targetOf, thresholdFor } from './keys.ts';
 import { errorCounts, errorRatePValue, type ErrorCounts } from './two-sample.ts';
@@ -51,6 +54,18 @@ export interface GateOptions {
   scope?: 'preceding' | 'nearest';
   /** Significance level of each change point of the E-divisive search; default 0.001 (Otava's). */
   changePointAlpha?: number;
+  /**
+   * Remove each night's factor shared by the metrics of one benchmark × target before testing a
+   * metric (default true; needs COMMON_MODE_MIN_METRICS metrics), and test that factor itself in a
+   * row of its own (metric NIGHT_FACTOR_METRIC).
+   */
+  commonMode?: boolean;
+  /**
+   * Prior degrees of freedom of the moderated spread (see moderation()); default: each test's
+   * own, k − 1 for a window of k runs (equal weight to a metric's own spread and to the pooled
+   * one); 0 turns it off.
+   */
+  priorDf?: number;
 }
 
 /** Regressions are new or ongoing (already flagged in the previous run, so not alerted again). */
@@ -103,6 +118,14 @@ export interface GateMetricRow extends GateRowBase {
   outliers: string[];
   /** The latest change point of the metric's nightly series, including the current run. */
   changePoint: GateChangePoint | null;
+  /**
+   * The current night's factor shared by all metrics of this benchmark × target (ratio − 1, e.g.
+   * 0.08: everything 8 % slower than the metrics' usual levels), removed from `change` and from
+   * the window before the test; null when not applied (too few metrics or nights).
+   */
+  nightFactor: number | null;
+  /** Nights the change was measured over (1, or more when a lasting change decided; see persistence). */
+  persistence: number;
 }
 
 /** A step in a metric's nightly series found by E-divisive means (stats/change-point.ts). */
@@ -188,6 +211,8 @@ interface Resolved {
   confidence: number;
   scope: 'preceding' | 'nearest';
   changePointAlpha: number;
+  commonMode: boolean;
+  priorDf: number | null;
 }
 
 /**
@@ -289,6 +314,8 @@ function resolveOptions(options: GateOptions): Resolved {
     throw new RangeError(`window must be a positive integer, got ${window}`);
   const alpha = options.alpha ?? 0.05;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be within (0, 1), got ${alpha}`);
+  if (options.priorDf !== undefined && !(options.priorDf >= 0 && Number.isFinite(options.priorDf)))
+    throw new RangeError(`priorDf must be a finite number ≥ 0, got ${options.priorDf}`);
   const threshold = options.threshold ?? 0.05;
   // A finite bound: Infinity (or 1e400, which parses to it) would let a 10× slower run pass.
   if (!(threshold >= 0 && Number.isFinite(threshold)))
@@ -309,6 +336,8 @@ function resolveOptions(options: GateOptions): Resolved {
     confidence: options.confidence ?? 0.95,
     scope: options.scope ?? 'preceding',
     changePointAlpha: options.changePointAlpha ?? 0.001,
+    commonMode: options.commonMode ?? true,
+    priorDf: options.priorDf ?? null,
   };
 }
 
@@ -408,7 +437,19 @@ function evaluate(
     if (status) rows.push(status);
     const errors = errorRateRow(ev, series);
     if (errors) rows.push(errors);
-    for (const metric of result.metrics) rows.push(metricRowOf(ev, series, metric));
+    const factors = options.commonMode ? nightFactors(series, run.runId) : null;
+    // Two passes when the night factor applies: the metrics' own spreads first, pooled (moderation),
+    // then the rows tested with the moderated spreads.
+    const pooled = factors
+      ? moderation(
+          result.metrics.map((metric) => metricRowOf(ev, series, metric, factors, null, false)),
+          options.priorDf,
+        )
+      : null;
+    rows.push(...result.metrics.map((metric) => metricRowOf(ev, series, metric, factors, pooled)));
+    // A target without earlier nights has nothing to say about its factor: no extra uncovered row.
+    const factorRow = factors ? nightFactorRow(ev, series, factors) : null;
+    if (factorRow && factorRow.verdict !== 'no baseline') rows.push(factorRow);
   }
   adjustAndDecide(rows, options.alpha);
   return {
@@ -604,7 +645,14 @@ export const NO_BASELINE_REASONS = {
 } as const;
 
 /** One metric of the current run against its baseline window. */
-function metricRowOf(ev: Evaluation, series: Series, metric: MetricResult): GateMetricRow {
+function metricRowOf(
+  ev: Evaluation,
+  series: Series,
+  metric: MetricResult,
+  factors: NightFactors | null,
+  pooled: Moderation | null,
+  complete = true,
+): GateMetricRow {
   const usable = (p: SeriesPoint): boolean => {
     if (p.result.status !== 'ok') return false;
     const m = metricOf(p, metric.name);
@@ -620,7 +668,13 @@ function metricRowOf(ev: Evaluation, series: Series, metric: MetricResult): Gate
   // One-off outlier nights leave the window: one +40 % night would otherwise inflate the
   // run-to-run spread and hide a later step. They are reported, not silently dropped.
   const floor = Math.log1p(threshold);
-  const eligibleLogs = logMedians(baseline.eligible.map((p) => metricOf(p, metric.name)!.samples));
+  // The night factor is removed only when every night involved has one (all or nothing).
+  const sign = metric.direction === 'lower' ? 1 : -1;
+  const current = factors?.get(ev.run.runId);
+  const applies = current !== undefined && baseline.window.every((p) => factors!.has(p.run.runId));
+  const divisor = (runId: string): number => (applies ? Math.exp(sign * (factors!.get(runId) ?? 0)) : 1);
+  const rawLogs = logMedians(baseline.eligible.map((p) => metricOf(p, metric.name)!.samples));
+  const eligibleLogs = rawLogs?.map((l, i) => l - Math.log(divisor(baseline.eligible[i]!.run.runId)));
   const outlierIds = new Set(
     eligibleLogs ? outlierIndices(eligibleLogs, { floor }).map((i) => baseline.eligible[i]!.run.runId) : [],
   );
@@ -632,11 +686,38 @@ function metricRowOf(ev: Evaluation, series: Series, metric: MetricResult): Gate
     window.map((p) => metricOf(p, metric.name)!.samples),
     threshold,
     ev.options,
+    applies ? { window: window.map((p) => divisor(p.run.runId)), current: divisor(ev.run.runId) } : null,
+    applies ? pooled : null,
   );
+  if (applies && row.scale !== null) {
+    row.nightFactor = Math.expm1(current);
+    row.notes.push(
+      `night factor ${formatChange(Math.expm1(current))} (shared by the ${series.result.benchmark} metrics of this target) removed before the test`,
+    );
+  }
   row.outliers = baseline.window.filter((p) => outlierIds.has(p.run.runId)).map((p) => p.run.runId);
   if (row.outliers.length)
     row.notes.push(`one-off outlier night(s) left out of the window: ${row.outliers.join(', ')}`);
   if (row.verdict === 'no baseline') row.notes.push(noBaselineReason(ev, series, baseline.beforeReset));
+  if (!complete) return row;
+  if (baseline.frozenFrom === null && eligibleLogs && row.pValue !== null && row.current.median! > 0) {
+    const kept = baseline.eligible.filter((p) => !outlierIds.has(p.run.runId));
+    const keptLogs = eligibleLogs.filter((_, i) => !outlierIds.has(baseline.eligible[i]!.run.runId));
+    const currentLog = Math.log(row.current.median! / divisor(ev.run.runId));
+    const values = [...kept.slice(-ev.options.window - 1), { result: series.result, run: ev.run }].flatMap(
+      (p) =>
+        p.run.runId === ev.run.runId ? metric.samples : metricOf(p as SeriesPoint, metric.name)!.samples,
+    );
+    persistence(
+      row,
+      keptLogs,
+      currentLog,
+      threshold,
+      ev.options,
+      resolution(values),
+      applies ? pooled : null,
+    );
+  }
   row.changePoint = latestChangePoint(
     baseline.eligible,
     outlierIds,
@@ -644,11 +725,245 @@ function metricRowOf(ev: Evaluation, series: Series, metric: MetricResult): Gate
     series.result,
     metric,
     ev.options,
+    applies ? (runId) => Math.log(divisor(runId)) : null,
   );
   return row;
 }
 
-/** ln of each sample's median, or null when some median is not positive. */
+/**
+ * The night factor itself against the window's: what removing it from the metrics hides — a
+ * slowdown of every metric of the target at once, or host drift — is tested here, by the same
+ * prediction test, outlier rule, threshold and Holm correction as a metric (unit ratio, relative
+ * to the metrics' usual levels).
+ */
+function nightFactorRow(ev: Evaluation, series: Series, factors: NightFactors): GateMetricRow {
+  const usable = (p: SeriesPoint): boolean => p.result.status === 'ok' && factors.has(p.run.runId);
+  const baseline = baselineWindow(ev, series, 'metric', NIGHT_FACTOR_METRIC, usable);
+  const threshold = thresholdFor(
+    series.result.benchmark,
+    NIGHT_FACTOR_METRIC,
+    ev.options.thresholds,
+    ev.options.threshold,
+  );
+  const logs = baseline.eligible.map((p) => factors.get(p.run.runId)!);
+  const outlierIds = new Set(
+    outlierIndices(logs, { floor: Math.log1p(threshold) }).map((i) => baseline.eligible[i]!.run.runId),
+  );
+  const window = baseline.window.filter((p) => !outlierIds.has(p.run.runId));
+  const row = metricRow(
+    { ...rowBase(series), frozenFrom: baseline.frozenFrom, notes: [] },
+    {
+      name: NIGHT_FACTOR_METRIC,
+      unit: 'ratio',
+      direction: 'lower',
+      samples: [Math.exp(factors.get(ev.run.runId)!)],
+    },
+    window.map((p) => p.run.runId),
+    window.map((p) => [Math.exp(factors.get(p.run.runId)!)]),
+    threshold,
+    ev.options,
+  );
+  row.outliers = baseline.window.filter((p) => outlierIds.has(p.run.runId)).map((p) => p.run.runId);
+  row.notes.push(
+    `factor shared by the ${series.result.benchmark} metrics of this target each night (median polish); the metric rows are tested without it`,
+  );
+  if (row.outliers.length)
+    row.notes.push(`one-off outlier night(s) left out of the window: ${row.outliers.join(', ')}`);
+  if (row.verdict === 'no baseline') row.notes.push(noBaselineReason(ev, series, baseline.beforeReset));
+  return row;
+}
+
+/**
+ * Alarms from persistence: a step smaller than one night's noise shows as several nights in a
+ * row beyond the window. Besides the one-night prediction test, the mean of the last k nights
+ * (the current one and the k − 1 comparable nights before it, one-off outliers left out) is
+ * tested against the K nights before them, t = (ȳₖ − ȳ_K) / (s_K·√(1/k + 1/K)), df = K − 1 —
+ * provided the nights are beyond half the threshold in the same direction — both of two nights,
+ * the median of more (one slow night followed by normal ones is not a lasting change; a creep's
+ * first nights may be below the bar). The row's p-value is the
+ * weighted Bonferroni minimum over the scales, min(p_k / w_k) (each scale gets its share w_k of
+ * alpha, so the family-wise level holds). When a longer scale decides, the change shown is
+ * tonight's level against the K nights before the k (with its prediction interval) — it must
+ * reach the threshold — and the test says which scale decided.
+ */
+export const PERSISTENCE_SCALES: readonly { nights: number; weight: number }[] = [
+  { nights: 1, weight: 0.5 },
+  { nights: 2, weight: 0.2 },
+  { nights: 4, weight: 0.15 },
+  { nights: 6, weight: 0.15 },
+];
+
+function persistence(
+  row: GateMetricRow,
+  previousLogs: readonly number[],
+  currentLog: number,
+  threshold: number,
+  options: Resolved,
+  step: number | null,
+  moderated: Moderation | null,
+): void {
+  const single = row.pValue!;
+  const sampling = ownSpreads.get(row)?.sampling ?? null;
+  let best = { p: single / PERSISTENCE_SCALES[0]!.weight, k: 1 };
+  let chosen: { change: number; lower: number; upper: number; k: number; runs: number } | null = null;
+  const K = options.window;
+  for (const { nights: k, weight } of PERSISTENCE_SCALES.slice(1)) {
+    // k − 1 earlier nights plus a window of at least RUN_LEVEL_MIN_RUNS before them.
+    if (previousLogs.length < k - 1 + RUN_LEVEL_MIN_RUNS) continue;
+    const recent = [...previousLogs.slice(previousLogs.length - (k - 1)), currentLog];
+    const window = previousLogs.slice(0, previousLogs.length - (k - 1)).slice(-K);
+    const center = mean(window);
+    const d = mean(recent) - center;
+    const bar = Math.log1p(threshold) / 2;
+    // The lower bar: with two nights, both; with more, their median (one wild night cannot pass it).
+    const beyond = (y: number): boolean =>
+      Math.sign(y - center) === Math.sign(d) && Math.abs(y - center) >= bar;
+    if (k <= 2 ? !recent.every(beyond) : !beyond(median(recent))) continue;
+    const floor = step === null ? 0 : step / (Math.sqrt(12) * Math.exp(center));
+    const m = moderate(stdev(window)!, window.length - 1, sampling, moderated);
+    const spread = Math.max(m.spread, floor);
+    const se = spread * Math.sqrt(1 / k + 1 / window.length);
+    const df = m.df;
+    const p = se === 0 ? 0 : Math.min(1, 2 * studentTCdf(-Math.abs(d / se), df));
+    // The size is tonight's level against the nights before the change began: a creep's mean
+    // over k nights lags its level.
+    const now = currentLog - center;
+    if (Math.sign(now) !== Math.sign(d) || Math.abs(Math.expm1(now)) < threshold || p / weight >= best.p)
+      continue;
+    const half =
+      studentTQuantile(1 - (1 - options.confidence) / 2, df) * spread * Math.sqrt(1 + 1 / window.length);
+    best = { p: p / weight, k };
+    chosen = {
+      change: Math.expm1(now),
+      lower: Math.expm1(now - half),
+      upper: Math.expm1(now + half),
+      k,
+      runs: window.length,
+    };
+  }
+  row.pValue = Math.min(1, best.p);
+  if (!chosen) return;
+  row.change = chosen.change;
+  row.changeLower = chosen.lower;
+  row.changeUpper = chosen.upper;
+  row.persistence = chosen.k;
+  row.test = `t test of the mean of the last ${chosen.k} nights against the ${chosen.runs} before them (log run medians); change: tonight against those ${chosen.runs}`;
+  row.notes.push(`lasting change: each of the last ${chosen.k} nights beyond half the threshold`);
+}
+
+/**
+ * The pooled spread of one benchmark × target's metrics once the night factor is removed. What
+ * is left of a metric's night-to-night variation is mostly the sampling noise of its median, so
+ * its window spread s² is about λ times that sampling variance v (π/2 · σ_w²/n from the nights'
+ * own samples, with many degrees of freedom), with λ common to the metrics. λ is pooled as the
+ * median over the metrics of s²/v (divided by the median of χ²_ν/ν, (1 − 2/(9ν))³ by
+ * Wilson–Hilferty, so that it estimates the mean); each metric's spread is then moderated
+ * towards λ·v as in limma's moderated t (Smyth 2004): s̃² = (d₀·λv + ν·s²)/(d₀ + ν), with
+ * d₀ + ν degrees of freedom. A window of 10 leaves a t test with 9 df, whose critical value at a
+ * Holm level of 0.05/40 is 5.0 against 3.2 for a normal: most of the gate's power lost.
+ */
+interface Moderation {
+  lambda: number;
+  /** null: each test's own degrees of freedom. */
+  priorDf: number | null;
+}
+
+/** Each tested row's own window spread and its median's sampling variance (log scale). */
+const ownSpreads = new WeakMap<GateMetricRow, { own: number; sampling: number; df: number }>();
+
+/** Degrees of freedom of each row's one-night test (more than K − 1 when moderated). */
+const testDfs = new WeakMap<GateMetricRow, number>();
+
+function moderation(rows: readonly GateMetricRow[], priorDf: number | null): Moderation | null {
+  if (priorDf !== null && !(priorDf > 0)) return null;
+  const spreads = rows
+    .filter((r) => r.nightFactor !== null)
+    .map((r) => ownSpreads.get(r))
+    .filter((v) => v !== undefined && v.sampling > 0 && v.df > 0);
+  if (spreads.length < COMMON_MODE_MIN_METRICS) return null;
+  const nu = median(spreads.map((v) => v!.df));
+  const ratio = median(spreads.map((v) => v!.own ** 2 / v!.sampling));
+  return { lambda: ratio / (1 - 2 / (9 * nu)) ** 3, priorDf };
+}
+
+/** The spread a test uses: its own, or moderated towards the pooled one. */
+function moderate(
+  own: number,
+  df: number,
+  sampling: number | null,
+  pooled: Moderation | null,
+): { spread: number; df: number } {
+  if (!pooled || sampling === null || !(sampling > 0)) return { spread: own, df };
+  const prior = pooled.lambda * sampling;
+  const d0 = pooled.priorDf ?? df;
+  return { spread: Math.sqrt((d0 * prior + df * own ** 2) / (d0 + df)), df: d0 + df };
+}
+
+/** Mean sampling variance of ln(median) of the nights: π/2 · σ_w²/n, σ_w the robust log spread. */
+function samplingVariance(nights: readonly (readonly number[])[]): number | null {
+  let sum = 0;
+  for (const s of nights) {
+    const sigma = logSpread(s);
+    if (sigma === null) return null;
+    sum += ((Math.PI / 2) * sigma ** 2) / s.length;
+  }
+  return sum / nights.length;
+}
+
+/** Name of the row that tests a benchmark × target's night factor against the window's. */
+export const NIGHT_FACTOR_METRIC = '(night factor)';
+
+/** Fewest metrics of one benchmark × target for a night factor: a median of fewer is not robust. */
+export const COMMON_MODE_MIN_METRICS = 5;
+
+/** ln of each night's factor (slower = positive) by run id, the current run included. */
+type NightFactors = Map<string, number>;
+
+/** What a window's run medians and the current median are divided by (the night factors). */
+interface Divisors {
+  window: number[];
+  current: number;
+}
+
+/**
+ * The factor each night shares across the metrics of one benchmark × target: the column effects
+ * of a median polish (stats/common-mode.ts) of the metrics' ln(night median) — negated for
+ * higher-is-better metrics, so that a slower night is positive for all — over the comparable ok
+ * runs (the latest CHANGE_POINT_HISTORY) and the current run. Recorded nights move together
+ * (README, "Targets of the nightly gate"), so removing it leaves a metric's own change against
+ * the within-run noise. Null with fewer than COMMON_MODE_MIN_METRICS metrics in the current run.
+ */
+function nightFactors(series: Series, runId: string): NightFactors | null {
+  const { result } = series;
+  if (result.status !== 'ok') return null;
+  const metrics = result.metrics.filter((m) => m.samples.length > 0 && median(m.samples) > 0);
+  if (metrics.length < COMMON_MODE_MIN_METRICS) return null;
+  const nights = [
+    ...series.points
+      .filter((p) => p.result.status === 'ok')
+      .slice(-CHANGE_POINT_HISTORY)
+      .map((p) => ({ runId: p.run.runId, result: p.result })),
+    { runId, result },
+  ];
+  const table = metrics.map((metric) =>
+    nights.map(({ result: r }) => {
+      const m = r.metrics.find(
+        (x) => x.name === metric.name && x.unit === metric.unit && x.direction === metric.direction,
+      );
+      if (!m || m.samples.length === 0) return null;
+      const med = median(m.samples);
+      return med > 0 ? (metric.direction === 'lower' ? 1 : -1) * Math.log(med) : null;
+    }),
+  );
+  const { columns } = medianPolish(table);
+  const factors: NightFactors = new Map();
+  columns.forEach((c, j) => {
+    const values = table.filter((row) => row[j] !== null).length;
+    if (c !== null && values >= COMMON_MODE_MIN_METRICS) factors.set(nights[j]!.runId, c);
+  });
+  return factors;
+}
+
 function logMedians(samples: readonly (readonly number[])[]): number[] | null {
   const medians = samples.map((s) => median(s));
   return medians.every((m) => m > 0) ? medians.map(Math.log) : null;
@@ -656,7 +971,8 @@ function logMedians(samples: readonly (readonly number[])[]): number[] | null {
 
 /**
  * The latest change point of the metric's series (comparable runs after the latest reset, then
- * the current run; outlier nights left out), by E-divisive means: the night, the step with its
+ * the current run; outlier nights left out; night factors removed when the row's test removes
+ * them), by E-divisive means: the night, the step with its
  * interval, and which component versions changed between the run before and the run at it.
  */
 function latestChangePoint(
@@ -666,13 +982,15 @@ function latestChangePoint(
   result: BenchmarkResult,
   metric: MetricResult,
   options: Resolved,
+  offset: ((runId: string) => number) | null,
 ): GateChangePoint | null {
   if (metric.samples.length === 0) return null;
   const kept = points.filter((p) => !outliers.has(p.run.runId)).slice(-CHANGE_POINT_HISTORY);
   const runs = [...kept.map((p) => ({ run: p.run, result: p.result })), { run, result }];
+  // With the night factor removed (offset), the steps are the metric's own, as in the tests.
   const logs = logMedians(
     runs.map((r, i) => (i === runs.length - 1 ? metric.samples : metricOf(kept[i]!, metric.name)!.samples)),
-  );
+  )?.map((l, i) => l - (offset?.(runs[i]!.run.runId) ?? 0));
   if (!logs || logs.length < RUN_LEVEL_MIN_RUNS + 1) return null;
   const cp = eDivisive(logs, { alpha: options.changePointAlpha }).at(-1);
   if (!cp) return null;
@@ -757,7 +1075,10 @@ function adjustAndDecide(rows: GateRow[], alpha: number): void {
  */
 function detectableChange(row: GateMetricRow, alpha: number, tests: number): number | null {
   if (row.scale === null || row.baseline.runs < RUN_LEVEL_MIN_RUNS) return null;
-  const critical = studentTQuantile(1 - alpha / (2 * Math.max(1, tests)), row.baseline.runs - 1);
+  // The one-night test gets its share of alpha (PERSISTENCE_SCALES) on metric rows.
+  const share = row.metric === NIGHT_FACTOR_METRIC ? 1 : PERSISTENCE_SCALES[0]!.weight;
+  const df = testDfs.get(row) ?? row.baseline.runs - 1;
+  const critical = studentTQuantile(1 - (alpha * share) / (2 * Math.max(1, tests)), df);
   const logScale = row.test?.includes('log') ?? false;
   const statistical = logScale ? Math.expm1(critical * row.scale) : critical * row.scale;
   return Math.max(statistical, row.threshold);
@@ -796,11 +1117,13 @@ function metricRow(
   base: Pick<GateRowBase, 'benchmark' | 'target' | 'targetIdentity' | 'frozenFrom' | 'notes'> & {
     adjustedP: null;
   },
-  metric: MetricResult,
+  metric: Pick<MetricResult, 'name' | 'unit' | 'direction' | 'samples'>,
   baselineRuns: string[],
   baseSamples: readonly (readonly number[])[],
   threshold: number,
   options: Resolved,
+  divisors: Divisors | null = null,
+  moderated: Moderation | null = null,
 ): GateMetricRow {
   const samples = metric.samples;
   const pooled = baseSamples.flat();
@@ -825,12 +1148,14 @@ function metricRow(
     detectable: null,
     outliers: [],
     changePoint: null,
+    nightFactor: null,
+    persistence: 1,
     verdict: baseSamples.length === 0 ? 'no baseline' : 'insufficient data',
   };
   const m0 = row.current.median;
   if (m0 === null || baseSamples.length === 0) return row;
   if (baseSamples.length >= RUN_LEVEL_MIN_RUNS) {
-    predictionTest(row, m0, baseSamples, [...pooled, ...samples], options.confidence);
+    predictionTest(row, m0, baseSamples, [...pooled, ...samples], options.confidence, divisors, moderated);
     return row;
   }
   // One or two baseline runs cannot tell a change from run-to-run drift (a pooled-sample test
@@ -856,8 +1181,11 @@ function predictionTest(
   baseSamples: readonly (readonly number[])[],
   allValues: readonly number[],
   confidence: number,
+  divisors: Divisors | null,
+  moderated: Moderation | null,
 ): void {
-  const medians = baseSamples.map((s) => median(s));
+  const medians = baseSamples.map((s, i) => median(s) / (divisors?.window[i] ?? 1));
+  if (divisors) m0 /= divisors.current;
   const k = medians.length;
   const useLog = m0 > 0 && medians.every((m) => m > 0);
   const f = useLog ? Math.log : (v: number): number => v;
@@ -866,14 +1194,19 @@ function predictionTest(
   const level = useLog ? Math.exp(center) : center;
   const step = resolution(allValues);
   const floor = step === null ? 0 : useLog ? step / (Math.sqrt(12) * level) : step / Math.sqrt(12);
-  const spread = Math.max(stdev(ys)!, floor);
+  const own = stdev(ys)!;
+  const sampling = useLog ? samplingVariance(baseSamples) : null;
+  if (sampling !== null) ownSpreads.set(row, { own, sampling, df: k - 1 });
+  const { spread: moderatedSpread, df } = moderate(own, k - 1, sampling, moderated);
+  testDfs.set(row, df);
+  const spread = Math.max(moderatedSpread, floor);
   const se = spread * Math.sqrt(1 + 1 / k);
-  const df = k - 1;
   const d = f(m0) - center;
-  row.baseline.level = level;
+  // Expressed at tonight's factor, so that current / level − 1 is the change.
+  row.baseline.level = level * (divisors?.current ?? 1);
   row.scale = se;
-  row.test = `t prediction test on ${useLog ? 'log ' : ''}run medians (${k} runs)`;
-  if (spread > stdev(ys)!)
+  row.test = `${df > k - 1 ? 'moderated ' : ''}t prediction test on ${useLog ? 'log ' : ''}run medians (${k} runs${df > k - 1 ? `, df ${df}` : ''})`;
+  if (spread > moderatedSpread)
     row.notes.push(`run medians vary less than the values' resolution (${step}): spread floored`);
   row.pValue = se === 0 ? (d === 0 ? 1 : 0) : Math.min(1, 2 * studentTCdf(-Math.abs(d / se), df));
   const half = se === 0 ? 0 : studentTQuantile(1 - (1 - confidence) / 2, df) * se;

@@ -11,3 +11,4 @@ export * from './fisher.ts';
 export * from './median-interval.ts';
 export * from './change-point.ts';
 export * from './power.ts';
+export * from './common-mode.ts';
