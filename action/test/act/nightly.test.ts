@@ -69,7 +69,17 @@ async function artifactFiles(dir: string, name: string, into: string): Promise<s
 }
 
 /** A copy of `run` that looks like an earlier night: other run id and time, metrics scaled. */
-function craftedNight(run: RunResult, daysBefore: number, factor: number): RunResult {
+/**
+ * Night 1's result moved `daysBefore` days back with every metric scaled: by one factor, or by a
+ * factor per metric (its index over the whole run) — real nights vary metric by metric, and a
+ * history whose nights are exact multiples of one another has no spread left once the gate
+ * removes each night's shared factor.
+ */
+function craftedNight(
+  run: RunResult,
+  daysBefore: number,
+  factor: number | ((metricIndex: number) => number),
+): RunResult {
   const copy = structuredClone(run);
   const at = new Date(Date.parse(run.startedAt) - daysBefore * 86_400_000);
   const stamp = at
@@ -79,10 +89,12 @@ function craftedNight(run: RunResult, daysBefore: number, factor: number): RunRe
   copy.runId = `${stamp}-${(0xa0000000 + daysBefore).toString(16)}`;
   copy.startedAt = at.toISOString();
   copy.finishedAt = new Date(at.getTime() + 60_000).toISOString();
+  let metricIndex = 0;
   for (const r of copy.results)
     for (const m of r.metrics) {
+      const scale = typeof factor === 'number' ? factor : factor(metricIndex++);
       // "Faster" is smaller for lower-is-better metrics and larger for the others.
-      const f = m.direction === 'lower' ? factor : 1 / factor;
+      const f = m.direction === 'lower' ? scale : 1 / scale;
       m.samples = m.samples.map((x) => x * f);
       const summary = m.summary;
       if (summary)
@@ -287,13 +299,21 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
 
   test('night 2: the gate fails the target whose history was faster and passes the unchanged one', async () => {
     const night1Pair = await readResultFile(join(tmp, 'a-pair/pair.json'));
-    // Four earlier nights each: 5× faster with 2 % spread, or spread ±40 % around night 1.
-    const histories = { regressed: [0.2, 0.204, 0.196, 0.2], unchanged: [0.6, 0.85, 1.2, 1.6] };
-    for (const [leg, factors] of Object.entries(histories)) {
+    // Four earlier nights each: every metric 5× faster with 2 % spread, or every metric spread
+    // ±40 % around night 1, each metric on its own (the factors rotate over metrics and nights).
+    const spread = [0.6, 0.85, 1.2, 1.6];
+    const histories: Record<string, ((night: number) => number | ((metric: number) => number))[]> = {
+      regressed: [0.2, 0.204, 0.196, 0.2].map((f) => () => f),
+      unchanged: spread.map(() => (night: number) => (metric: number) => spread[(night + metric) % 4]!),
+    };
+    for (const [leg, nights] of Object.entries(histories)) {
       const dir = join(repos.workspace, `baseline-${leg}`);
       await mkdir(dir, { recursive: true });
-      for (const [i, f] of factors.entries())
-        await writeFile(join(dir, `night-${i}.json`), JSON.stringify(craftedNight(night1Pair, i + 1, f)));
+      for (const [i, factorOf] of nights.entries())
+        await writeFile(
+          join(dir, `night-${i}.json`),
+          JSON.stringify(craftedNight(night1Pair, i + 1, factorOf(i))),
+        );
     }
     night2 = await runAct({
       tmp,
