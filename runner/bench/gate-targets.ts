@@ -22,7 +22,7 @@ import {
   type GateOptions,
   type HistoryEntry,
 } from '../src/compare/index.ts';
-import { phaseValues } from '../src/suites/lifecycle.ts';
+import { LIFECYCLE_CALLS, phaseValues } from '../src/suites/lifecycle.ts';
 import {
   createRng,
   driftComponents,
@@ -77,15 +77,7 @@ interface TargetNoise {
   /** Smoothing bandwidth of each call on the log scale (Silverman's rule). */
   bandwidth: Record<string, number>;
 }
-const CALL_NAMES = [
-  'RunPodSandbox',
-  'CreateContainer',
-  'StartContainer',
-  'StopContainer',
-  'RemoveContainer',
-  'StopPodSandbox',
-  'RemovePodSandbox',
-];
+const CALL_NAMES: readonly string[] = LIFECYCLE_CALLS;
 const noise: TargetNoise[] = NIGHTLY_TARGETS.map((target) => {
   const results = recorded
     .filter((r) => r.host.kernel === template!.host.kernel)

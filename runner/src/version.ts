@@ -25,3 +25,13 @@ export function toolGitCommit(): string | null {
     return null;
   }
 }
+
+/** The `tool` record of a result: what wrote it, down to the commit (spawns git: call once per run). */
+export function toolRecord(): {
+  name: 'runtime-bench';
+  version: string;
+  gitCommit: string | null;
+  node: string;
+} {
+  return { name: 'runtime-bench', version: TOOL_VERSION, gitCommit: toolGitCommit(), node: process.version };
+}

@@ -21,7 +21,7 @@ import { guessOciKind } from '../stack/versions.ts';
 import { matchesPrefix } from '../suites/registry.ts';
 import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
 import { sleep } from '../util/exec.ts';
-import { TOOL_VERSION, toolGitCommit } from '../version.ts';
+import { toolRecord } from '../version.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
 import { describeStop, type StopCause } from '../run/execute.ts';
 import {
@@ -469,6 +469,7 @@ export async function executeKubernetesRun(opts: KubernetesRunOptions): Promise<
       ? { kind: 'signal', signal: typeof signal.reason === 'string' ? signal.reason : 'a signal' }
       : null;
 
+    const tool = toolRecord();
     const results = nodes.map((node, i): RunResult => {
       const nodeName = node.metadata!.name!;
       const cri = nodeCri(node);
@@ -502,12 +503,7 @@ export async function executeKubernetesRun(opts: KubernetesRunOptions): Promise<
         ...(stop ? { incompleteReason: describeStop(stop) } : {}),
         startedAt: started.toISOString(),
         finishedAt: now().toISOString(),
-        tool: {
-          name: 'runtime-bench',
-          version: TOOL_VERSION,
-          gitCommit: toolGitCommit(),
-          node: process.version,
-        },
+        tool,
         host: nodeHost(node, probes.get(nodeName) ?? null),
         components: [
           { name: 'kubelet', role: 'tool', version: kubeletVersion },

@@ -10,7 +10,7 @@ import { readHostFingerprint } from '../host/fingerprint.ts';
 import { assembleBenchmarkResult, configHash, newRunId } from '../results/assemble.ts';
 import { runLabel } from '../suites/pods.ts';
 import { selectBenchmarks } from '../suites/registry.ts';
-import { TOOL_VERSION, toolGitCommit } from '../version.ts';
+import { toolRecord } from '../version.ts';
 import { watchEndpoint } from './liveness.ts';
 import { orchestrate, type ProgressEvent } from './orchestrate.ts';
 import { prepareEndpoints } from './targets.ts';
@@ -115,12 +115,7 @@ export async function executeRun(opts: ExecuteOptions): Promise<RunOutcome> {
       ...(stop ? { incompleteReason: describeStop(stop) } : {}),
       startedAt: started.toISOString(),
       finishedAt: now().toISOString(),
-      tool: {
-        name: 'runtime-bench',
-        version: TOOL_VERSION,
-        gitCommit: toolGitCommit(),
-        node: process.version,
-      },
+      tool: toolRecord(),
       host,
       components: uniqueComponents(endpoints.flatMap((e) => e.components)),
       config: opts.config,

@@ -3,7 +3,8 @@ import { errorMessage } from '../errors.ts';
 import { containerConfig, discardPod, podConfig, timed } from './pods.ts';
 import type { Benchmark, IterationOutcome } from './types.ts';
 
-const CALLS = [
+/** The CRI calls of one pod lifecycle, in the order a lifecycle makes them. */
+export const LIFECYCLE_CALLS = [
   'RunPodSandbox',
   'CreateContainer',
   'StartContainer',
@@ -12,7 +13,7 @@ const CALLS = [
   'StopPodSandbox',
   'RemovePodSandbox',
 ] as const;
-type Call = (typeof CALLS)[number];
+type Call = (typeof LIFECYCLE_CALLS)[number];
 
 /** TouchStone's four phases, each the sum of the CRI calls it is made of. */
 export const PHASES: Record<string, readonly Call[]> = {
@@ -38,7 +39,7 @@ export const lifecycleBenchmark: Benchmark<LifecycleParameters> = {
       "Latency of each CRI call in the life of one pod with one long-running container (busybox sleep), and TouchStone's phases create, run, create-and-run and destroy. Client-side time of each call over the chosen transport.",
     origin: ['touchstone'],
     metrics: [
-      ...CALLS.map((call) => ({
+      ...LIFECYCLE_CALLS.map((call) => ({
         name: call,
         unit: 'ms' as const,
         direction: 'lower' as const,
