@@ -91,6 +91,7 @@ export async function executeRun(opts: ExecuteOptions): Promise<RunOutcome> {
       runId,
       signal,
       onProgress: opts.onProgress,
+      beforeRecordingFailure: (endpoint) => watches[endpoints.indexOf(endpoint)]!.settle(),
     });
     for (const w of watches) w.stop();
     for (const [i, [endpoint, tracker]] of [...trackers].entries()) {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { CriClient } from '../cri/types.ts';
 import { CriCallError } from '../cri/types.ts';
 import { errorMessage } from '../errors.ts';
-import { processAlive } from '../util/exec.ts';
+import { processAlive, sleep } from '../util/exec.ts';
 
 /** gRPC status UNAVAILABLE: the channel could not reach the server at all. */
 const GRPC_UNAVAILABLE = 14;
@@ -42,8 +42,12 @@ export interface EndpointObservation {
 /** Consecutive unreachable calls after which an endpoint counts as dead even without a pid to check. */
 export const DEAD_AFTER_CONNECTION_ERRORS = 3;
 
-/** How long a daemon whose socket stopped answering may take to finish exiting (see watchEndpoint). */
-export const DAEMON_EXIT_GRACE_MS = 2_000;
+/**
+ * How long a daemon whose socket stopped answering may take to finish exiting (see watchEndpoint).
+ * A SIGKILLed Go daemon on a loaded host can need seconds to tear down its threads and memory; a
+ * live daemon costs only this wait, and only after a call that could not reach it.
+ */
+export const DAEMON_EXIT_GRACE_MS = 5_000;
 
 /** Why the endpoint is dead, or null while it may be alive. */
 export function deathCause(o: EndpointObservation, threshold = DEAD_AFTER_CONNECTION_ERRORS): string | null {
@@ -70,6 +74,13 @@ export interface EndpointWatch {
   client: CriClient;
   /** Why the endpoint died, once it did. */
   readonly cause: string | null;
+  /**
+   * After a failure, before it is recorded: if the last call could not reach the endpoint and the
+   * daemon is ours, waits up to DAEMON_EXIT_GRACE_MS for it to be seen dying, and declares the
+   * death if it is. The in-flight call of a killed daemon fails ("Connection dropped") before the
+   * pid is gone; without this wait that failure would be recorded as the runtime's error.
+   */
+  settle(): Promise<void>;
   stop(): void;
 }
 
@@ -95,7 +106,7 @@ export function watchEndpoint(
     consecutiveConnectionErrors: errorsInARow,
   });
   const declare = (found: string): void => {
-    if (stopped) return;
+    if (stopped || cause) return;
     cause = found;
     clearInterval(timer);
     onDead(found);
@@ -150,6 +161,19 @@ export function watchEndpoint(
     client: counted,
     get cause() {
       return cause;
+    },
+    settle: async () => {
+      if (pid === null || errorsInARow === 0) return;
+      const deadline = Date.now() + DAEMON_EXIT_GRACE_MS;
+      while (!cause && !stopped) {
+        const o = observe();
+        if (!o.daemon?.alive || !o.socketExists) {
+          declare(deathCause({ ...o, consecutiveConnectionErrors: 0 }) ?? `${socket} is gone`);
+          return;
+        }
+        if (Date.now() >= deadline) return;
+        await sleep(50);
+      }
     },
     stop: () => {
       stopped = true;

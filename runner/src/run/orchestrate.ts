@@ -28,6 +28,11 @@ export interface OrchestrateOptions {
   runId: string;
   signal: AbortSignal;
   onProgress: (event: ProgressEvent) => void;
+  /**
+   * Called before a failed repetition is recorded: lets the endpoint's liveness watch decide
+   * whether the failure was the endpoint dying (then it aborts `signal` and nothing is recorded).
+   */
+  beforeRecordingFailure?: (endpoint: PreparedEndpoint) => Promise<void>;
 }
 
 export interface Slot {
@@ -105,6 +110,7 @@ export async function orchestrate(
           // A bug or an unexpected runtime answer: an error sample, never a crash of the whole run.
           outcome = { values: {}, errors: {}, failure: `unexpected error: ${errorMessage(error)}` };
         }
+        if (outcome.failure && !signal.aborted) await opts.beforeRecordingFailure?.(slot.endpoint);
         if (signal.aborted && outcome.failure) {
           // Failed because the run was being stopped (a signal, a dead endpoint): not the runtime's error.
           slot.accumulator.interrupted = true;

@@ -188,4 +188,67 @@ describe('watchEndpoint', () => {
     rmSync(gone);
     expect(await cause).toBe(`the CRI socket ${gone} is gone`);
   });
+
+  test(
+    'settle after one dropped call while the killed daemon is still exiting: declared dead, naming the daemon',
+    { timeout: 20_000 },
+    async () => {
+      const daemon = spawn('sleep', ['600'], { stdio: 'ignore' });
+      const dropped = new CriCallError('RunPodSandbox', 'Connection dropped', 14);
+      const causes: string[] = [];
+      const w = watchEndpoint(scriptedClient([dropped]), socket, daemon.pid!, (c) => causes.push(c), 60_000);
+      await w.client.version().catch(() => undefined);
+      // One unreachable call and a live pid: not dead by itself.
+      expect(causes).toEqual([]);
+      const settled = w.settle();
+      daemon.kill('SIGKILL');
+      await settled;
+      w.stop();
+      expect(causes).toEqual([`the CRI daemon (pid ${daemon.pid}) of ${socket} is gone`]);
+      expect(w.cause).toBe(causes[0]);
+    },
+  );
+
+  test(
+    'settle: nothing to wait for after a success or without a pid; a live daemon stays alive after the grace',
+    { timeout: 20_000 },
+    async () => {
+      const refused = new CriCallError('Version', 'connect ECONNREFUSED', 14);
+      const withoutPid = watchEndpoint(scriptedClient([refused]), socket, null, () => undefined, 60_000);
+      await withoutPid.client.version().catch(() => undefined);
+      await withoutPid.settle();
+      withoutPid.stop();
+      expect(withoutPid.cause).toBeNull();
+
+      const daemon = spawn('sleep', ['600'], { stdio: 'ignore' });
+      const causes: string[] = [];
+      const w = watchEndpoint(
+        scriptedClient([null, refused]),
+        socket,
+        daemon.pid!,
+        (c) => causes.push(c),
+        60_000,
+      );
+      await w.client.version();
+      let settledAfterSuccess = false;
+      await w.settle().then(() => (settledAfterSuccess = true));
+      expect(settledAfterSuccess).toBe(true);
+      await w.client.version().catch(() => undefined);
+      await w.settle();
+      w.stop();
+      expect(daemonAliveNow(daemon.pid!)).toBe(true);
+      daemon.kill('SIGKILL');
+      expect(causes).toEqual([]);
+      expect(w.cause).toBeNull();
+    },
+  );
 });
+
+function daemonAliveNow(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -55,4 +55,36 @@ describe('orchestrate when the run is stopped', () => {
     expect(acc.errors.get('x')!.size).toBe(0);
     expect(acc.interrupted).toBe(true);
   });
+
+  test('a failure the liveness watch finds to be the endpoint dying is not recorded; other failures are', async () => {
+    const controller = new AbortController();
+    const benchmark = scripted([
+      () => ({ values: { x: 1 }, errors: {} }),
+      () => ({ values: {}, errors: { x: 'Connection dropped' }, failure: 'Connection dropped' }),
+      () => ({ values: { x: 3 }, errors: {} }),
+      () => ({ values: {}, errors: { x: 'Connection dropped' }, failure: 'Connection dropped' }),
+      () => ({ values: { x: 5 }, errors: {} }),
+    ]);
+    const asked: string[] = [];
+    let failures = 0;
+    const { slots } = await orchestrate({
+      config: ConfigSchema.parse({ runs: 5, warmup: 0 }),
+      benchmarks: [benchmark],
+      endpoints: [endpoint],
+      runId: 'r',
+      signal: controller.signal,
+      onProgress: () => undefined,
+      beforeRecordingFailure: async (e) => {
+        asked.push(e.socket);
+        // The first failure: the daemon was still alive after the wait; the second: it died.
+        if (++failures === 2) controller.abort('endpoint died');
+      },
+    });
+    const acc = slots[0]!.accumulator;
+    expect(asked).toEqual(['/fake.sock', '/fake.sock']);
+    expect(acc.samples.get('x')).toEqual([1, 3]);
+    expect(acc.failedAttempts).toBe(1);
+    expect([...acc.errors.get('x')!.keys()]).toEqual(['Connection dropped']);
+    expect(acc.interrupted).toBe(true);
+  });
 });
