@@ -226,6 +226,16 @@ export const ConfigSchema = z.strictObject({
     .max(100000)
     .default(10)
     .meta({ description: 'measured repetitions per target × benchmark' }),
+  runsPerBenchmark: z
+    .record(
+      z.string().min(1),
+      z.int().min(1, { message: 'runs of a benchmark must be at least 1' }).max(100000),
+    )
+    .default({})
+    .meta({
+      description:
+        'measured repetitions of the benchmarks whose name starts with a key, instead of runs (the longest matching key wins), e.g. { "operations.container.lifecycle": 200 }: cheap calls need many samples a night for the gate to see a small step',
+    }),
   warmup: z
     .int()
     .min(0)
@@ -251,3 +261,16 @@ export const ConfigSchema = z.strictObject({
 });
 export type Config = z.output<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
+
+/**
+ * Measured repetitions of one benchmark: the longest key of runsPerBenchmark that is the name or
+ * a dotted prefix of it ("operations" matches "operations.container.lifecycle", not
+ * "operationsx"), else runs.
+ */
+export function runsFor(config: Pick<Config, 'runs' | 'runsPerBenchmark'>, benchmark: string): number {
+  let best: { key: string; runs: number } | null = null;
+  for (const [key, runs] of Object.entries(config.runsPerBenchmark))
+    if ((benchmark === key || benchmark.startsWith(`${key}.`)) && (!best || key.length > best.key.length))
+      best = { key, runs };
+  return best?.runs ?? config.runs;
+}

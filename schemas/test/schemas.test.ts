@@ -9,6 +9,7 @@ import {
   hostClassOf,
   jsonSchemas,
   renderJsonSchema,
+  runsFor,
 } from '../src/index.ts';
 import { sampleRunResult } from './sample.ts';
 
@@ -36,6 +37,27 @@ describe('ConfigSchema', () => {
     expect(describeIssues(result.error!, 'quick.yaml')).toEqual([
       'quick.yaml: runs: Too small: expected number to be >=1',
       'quick.yaml: parameters["performance.cpu"].threads: Invalid input: expected number, received string',
+    ]);
+  });
+
+  test('runsPerBenchmark: the longest matching key beats runs; other benchmarks keep runs', () => {
+    const config = ConfigSchema.parse({
+      runs: 10,
+      runsPerBenchmark: { operations: 50, 'operations.container.lifecycle': 200 },
+    });
+    expect(runsFor(config, 'operations.container.lifecycle')).toBe(200);
+    expect(runsFor(config, 'operations.other')).toBe(50);
+    expect(runsFor(config, 'operationsx.y')).toBe(10);
+    expect(runsFor(config, 'performance.cpu')).toBe(10);
+    // Backward compatible: an old config has no map, every benchmark runs `runs` times.
+    expect(runsFor(ConfigSchema.parse({ runs: 3 }), 'operations.container.lifecycle')).toBe(3);
+  });
+
+  test('a bad runsPerBenchmark value is named by its key', () => {
+    const result = ConfigSchema.safeParse({ runsPerBenchmark: { 'operations.container.lifecycle': 0 } });
+    expect(result.success).toBe(false);
+    expect(describeIssues(result.error!, 'nightly.yaml')).toEqual([
+      'nightly.yaml: runsPerBenchmark["operations.container.lifecycle"]: runs of a benchmark must be at least 1',
     ]);
   });
 

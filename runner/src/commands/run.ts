@@ -61,7 +61,13 @@ export function registerRun(program: Command): void {
         return;
       }
       // The selection is checked before anything starts, so its errors can name the file.
-      selectBenchmarks(config.benchmarks, config.skip, BENCHMARKS, opts.config);
+      selectBenchmarks(
+        config.benchmarks,
+        config.skip,
+        BENCHMARKS,
+        opts.config,
+        Object.keys(config.runsPerBenchmark),
+      );
       const controller = new AbortController();
       const onSignal = (signal: NodeJS.Signals): void => {
         if (controller.signal.aborted) {

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { CoreV1Api, KubeConfig, NodeV1Api, Watch, type V1Node, type V1Pod } from '@kubernetes/client-node';
 import {
   RESULT_SCHEMA_VERSION,
+  runsFor,
   type BenchmarkDefinition,
   type Config,
   type KubernetesTargetConfig,
@@ -431,8 +432,8 @@ export async function executeKubernetesRun(opts: KubernetesRunOptions): Promise<
     for (const b of benchmarks)
       for (const node of nodes)
         for (const rc of classes) acc.set(key(b.name, node.metadata!.name!, rc), new BenchmarkAccumulator(b));
-    const repetitions = config.warmup + config.runs;
     outer: for (const b of benchmarks) {
+      const repetitions = config.warmup + runsFor(config, b.name);
       for (let rep = 0; rep < repetitions; rep++) {
         const warmup = rep < config.warmup;
         for (const node of nodes) {
@@ -464,7 +465,8 @@ export async function executeKubernetesRun(opts: KubernetesRunOptions): Promise<
         }
       }
     }
-    if (signal.aborted) for (const a of acc.values()) if (a.attempts < config.runs) a.interrupted = true;
+    if (signal.aborted)
+      for (const [k, a] of acc) if (a.attempts < runsFor(config, k.split('\u0000')[0]!)) a.interrupted = true;
     const stop: StopCause | null = signal.aborted
       ? { kind: 'signal', signal: typeof signal.reason === 'string' ? signal.reason : 'a signal' }
       : null;

@@ -1,4 +1,4 @@
-import type { Config } from '@runtime-bench/schemas';
+import { runsFor, type Config } from '@runtime-bench/schemas';
 import { errorMessage } from '../errors.ts';
 import { BenchmarkAccumulator } from '../results/assemble.ts';
 import { ResourceTracker } from '../suites/tracker.ts';
@@ -82,9 +82,9 @@ export async function orchestrate(
       }
     }
   }
-  const repetitions = config.warmup + config.runs;
   outer: for (const benchmark of opts.benchmarks) {
     const mine = slots.filter((s) => s.benchmark === benchmark);
+    const repetitions = config.warmup + runsFor(config, benchmark.definition.name);
     for (let rep = 0; rep < repetitions; rep++) {
       const warmup = rep < config.warmup;
       for (const slot of mine) {
@@ -126,7 +126,10 @@ export async function orchestrate(
   if (signal.aborted) {
     // Whatever did not finish all its repetitions was cut short by the signal.
     for (const slot of slots)
-      if (slot.accumulator.attempts < config.runs && !slot.accumulator.unsupported)
+      if (
+        slot.accumulator.attempts < runsFor(config, slot.benchmark.definition.name) &&
+        !slot.accumulator.unsupported
+      )
         slot.accumulator.interrupted = true;
   }
   return { slots, trackers };

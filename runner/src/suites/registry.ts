@@ -42,6 +42,7 @@ export function selectBenchmarks(
   skip: string[],
   all: Benchmark<never>[] = BENCHMARKS,
   where = 'config',
+  runPrefixes: readonly string[] = [],
 ): Benchmark<never>[] {
   const names = all.map((b) => b.definition.name);
   const families = [...new Set(names.map((n) => n.slice(0, n.indexOf('.'))))];
@@ -59,6 +60,14 @@ export function selectBenchmarks(
       }
     });
   }
+  // runsPerBenchmark keys: a typo would silently leave a benchmark at the default runs.
+  for (const prefix of runPrefixes)
+    if (!names.some((name) => matchesPrefix(name, prefix)))
+      throw new RbError(
+        'CONFIG_INVALID',
+        `${where}: runsPerBenchmark: "${prefix}" matches no benchmark`,
+        `known benchmarks: ${names.join(', ')}; a key is a benchmark name or a leading part of one, e.g. operations.container.lifecycle`,
+      );
   const selected = all.filter(
     (b) =>
       include.some((p) => matchesPrefix(b.definition.name, p)) &&

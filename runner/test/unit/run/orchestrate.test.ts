@@ -88,3 +88,25 @@ describe('orchestrate when the run is stopped', () => {
     expect(acc.interrupted).toBe(true);
   });
 });
+
+describe('orchestrate repetitions', () => {
+  test('runsPerBenchmark sets one benchmark’s measured repetitions; the others keep runs', async () => {
+    const ok = (): IterationOutcome => ({ values: { x: 1 }, errors: {} });
+    const lifecycle = scripted(Array.from({ length: 20 }, () => ok));
+    const other = { ...scripted(Array.from({ length: 20 }, () => ok)) };
+    other.definition = { ...other.definition, name: 'performance.fake' };
+    const { slots } = await orchestrate({
+      config: ConfigSchema.parse({ runs: 3, warmup: 1, runsPerBenchmark: { 'operations.fake': 7 } }),
+      benchmarks: [lifecycle, other],
+      endpoints: [endpoint],
+      runId: 'r',
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+    });
+    const attempts = Object.fromEntries(
+      slots.map((s) => [s.benchmark.definition.name, s.accumulator.attempts]),
+    );
+    expect(attempts).toEqual({ 'operations.fake': 7, 'performance.fake': 3 });
+    expect(slots.every((s) => !s.accumulator.interrupted)).toBe(true);
+  });
+});

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config/load.ts';
+import { runsFor } from '@runtime-bench/schemas';
 import { BENCHMARKS, selectBenchmarks } from '../../../src/suites/registry.ts';
 
 const example = (name: string): string =>
@@ -8,7 +9,7 @@ const example = (name: string): string =>
 const families = (names: string[]): Set<string> => new Set(names.map((n) => n.split('.')[0]!));
 
 describe('example configs', () => {
-  test.each(['quick', 'paper', 'full', 'sample', 'sample-all-runtimes'])(
+  test.each(['quick', 'paper', 'full', 'sample', 'sample-all-runtimes', 'nightly'])(
     '%s.yaml is a valid config that selects benchmarks',
     async (name) => {
       const config = await loadConfig(example(name));
@@ -24,6 +25,16 @@ describe('example configs', () => {
         families(selectBenchmarks(config.benchmarks, config.skip).map((b) => b.definition.name)),
       ).toEqual(all);
     }
+  });
+
+  test('nightly.yaml runs the lifecycle calls 200 times (the gate targets need it) and the rest 10', async () => {
+    const c = await loadConfig(example('nightly'));
+    expect(runsFor(c, 'operations.container.lifecycle')).toBe(200);
+    expect(runsFor(c, 'performance.cpu')).toBe(10);
+    expect(
+      selectBenchmarks(c.benchmarks, c.skip, BENCHMARKS, 'nightly.yaml', Object.keys(c.runsPerBenchmark))
+        .length,
+    ).toBeGreaterThan(1);
   });
 
   test("paper.yaml keeps TouchStone's parameters", async () => {

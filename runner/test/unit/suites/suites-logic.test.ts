@@ -55,6 +55,16 @@ describe('registry', () => {
     ).toEqual(['scalability.runtime.5', 'scalability.runtime.10']);
   });
 
+  test('a runsPerBenchmark key that matches no benchmark is an error naming the field', () => {
+    expect(() =>
+      selectBenchmarks(['operations'], [], BENCHMARKS, 'nightly.yaml', ['operations.lifecycle']),
+    ).toThrow('nightly.yaml: runsPerBenchmark: "operations.lifecycle" matches no benchmark');
+    expect(
+      selectBenchmarks(['operations'], [], BENCHMARKS, 'nightly.yaml', ['operations.container.lifecycle'])
+        .length,
+    ).toBeGreaterThan(0);
+  });
+
   test('an old config (no new parameter keys, no images.large) still parses, with defaults', () => {
     const config = ConfigSchema.parse({
       parameters: { 'performance.cpu': { maxPrime: 100 } },
