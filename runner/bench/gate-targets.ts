@@ -11,7 +11,7 @@
 //   +20 % first night    the same with +20 %, flagged on W+1 (≥ 90 %)
 //   +1 %/night creep     +1 % a night from W+1: flagged before the level passes +10 % (≥ 90 %)
 //
-//   node runner/bench/gate-targets.ts [--histories 100] [--samples 10,30] [--alpha 0.05]
+//   node runner/bench/gate-targets.ts [--histories 100] [--samples 100,200] [--alpha 0.02]
 //        [--drift PERCENT (σ_c instead of the estimate)] [--metric-drift PERCENT (σ_m)] [--no-common-mode]
 //        [--prior-df D0] [--data DIR] [--only TEXT (scenarios whose name contains it)]
 import { parseArgs } from 'node:util';
@@ -37,8 +37,8 @@ import {
 const { values } = parseArgs({
   options: {
     histories: { type: 'string', default: '100' },
-    samples: { type: 'string', default: '10,30' },
-    alpha: { type: 'string', default: '0.05' },
+    samples: { type: 'string', default: '100,200' },
+    alpha: { type: 'string', default: '0.02' },
     drift: { type: 'string' },
     'metric-drift': { type: 'string' },
     'no-common-mode': { type: 'boolean', default: false },

@@ -70,7 +70,7 @@ export function registerCheck(program: Command): void {
         .argParser(parsePercent)
         .default(0.05, '5'),
     )
-    .option('--alpha <p>', 'family-wise significance level (Holm)', parseProbability, 0.05)
+    .option('--alpha <p>', 'family-wise significance level (Holm)', parseProbability, 0.02)
     .option(
       '--annotations <file>',
       'annotations file (default: annotations.json/.yaml at the top of the history)',

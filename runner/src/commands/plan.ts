@@ -34,7 +34,7 @@ export function registerPlan(program: Command): void {
     .option('--run <file>', 'one result file (within-run noise only; drift assumed 0)')
     .option('--step <percent>', 'step to detect, in percent', parseStepPercent, 0.1)
     .option('--window <runs>', "the gate's baseline window", parseCount, 10)
-    .option('--alpha <p>', 'family-wise level, divided over the metrics (Holm)', parseProbability, 0.05)
+    .option('--alpha <p>', 'family-wise level, divided over the metrics (Holm)', parseProbability, 0.02)
     .option('--power <p>', 'probability of flagging the step on its first night', parseProbability, 0.9)
     .addOption(formatOption())
     .addHelpText('after', '\nExample:\n  runtime-bench plan --history data/runs --step 10')

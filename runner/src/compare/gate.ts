@@ -10,6 +10,7 @@ import {
 import {
   eDivisive,
   holmAdjust,
+  linearTrend,
   logSpread,
   mean,
   median,
@@ -34,7 +35,11 @@ export interface HistoryEntry {
 export interface GateOptions {
   /** Baseline window: the last K comparable runs with data; default 10. */
   window?: number;
-  /** Family-wise significance level after Holm's correction; default 0.05. */
+  /**
+   * Family-wise significance level after Holm's correction; default 0.02, calibrated on
+   * simulated nights to at most 1 % of nights with any false alarm (Holm over correlated rows is
+   * conservative; stats README, "Targets of the nightly gate").
+   */
   alpha?: number;
   /** Practical threshold (fraction, 0.05 = 5 %) a change must reach to be flagged; default 0.05. */
   threshold?: number;
@@ -312,7 +317,7 @@ function resolveOptions(options: GateOptions): Resolved {
   const window = options.window ?? 10;
   if (!Number.isInteger(window) || window < 1)
     throw new RangeError(`window must be a positive integer, got ${window}`);
-  const alpha = options.alpha ?? 0.05;
+  const alpha = options.alpha ?? 0.02;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be within (0, 1), got ${alpha}`);
   if (options.priorDf !== undefined && !(options.priorDf >= 0 && Number.isFinite(options.priorDf)))
     throw new RangeError(`priorDf must be a finite number ≥ 0, got ${options.priorDf}`);
@@ -787,11 +792,22 @@ function nightFactorRow(ev: Evaluation, series: Series, factors: NightFactors): 
  * reach the threshold — and the test says which scale decided.
  */
 export const PERSISTENCE_SCALES: readonly { nights: number; weight: number }[] = [
-  { nights: 1, weight: 0.5 },
-  { nights: 2, weight: 0.2 },
-  { nights: 4, weight: 0.15 },
-  { nights: 6, weight: 0.15 },
+  { nights: 1, weight: 0.4 },
+  { nights: 2, weight: 0.15 },
+  { nights: 4, weight: 0.1 },
+  { nights: 6, weight: 0.05 },
 ];
+
+/**
+ * The trend alarm's share of alpha (with PERSISTENCE_SCALES' the shares sum to 1). A creep of a
+ * percent a night is absorbed by the rolling window — each night is near the few before it, and
+ * the k-night means lag — but it is a slope of the whole window: the OLS slope of the window's
+ * log medians and tonight's (night factor removed, outliers left out), t = b·√Sxx / s, df n − 2,
+ * s the residual spread moderated like the others. It counts only when tonight is beyond the
+ * threshold against the window's early level (the mean of its first half) in the slope's
+ * direction, and that is the change shown.
+ */
+export const TREND_WEIGHT = 0.3;
 
 function persistence(
   row: GateMetricRow,
@@ -841,14 +857,67 @@ function persistence(
       runs: window.length,
     };
   }
+  const trend = trendAlarm(
+    [...previousLogs.slice(-K), currentLog],
+    threshold,
+    options.confidence,
+    sampling,
+    moderated,
+  );
+  let trendChosen = false;
+  if (trend && trend.p / TREND_WEIGHT < best.p) {
+    best = { p: trend.p / TREND_WEIGHT, k: 1 };
+    chosen = { ...trend, k: 1, runs: trend.runs };
+    trendChosen = true;
+  }
   row.pValue = Math.min(1, best.p);
   if (!chosen) return;
+  if (trendChosen) {
+    row.change = chosen.change;
+    row.changeLower = chosen.lower;
+    row.changeUpper = chosen.upper;
+    row.test = `t test of the slope of the log run medians over the last ${chosen.runs} nights (tonight included); change: tonight against the first ${Math.floor((chosen.runs - 1) / 2)} of them`;
+    row.notes.push(`trend: tonight is the end of a steady drift over ${chosen.runs} nights`);
+    return;
+  }
   row.change = chosen.change;
   row.changeLower = chosen.lower;
   row.changeUpper = chosen.upper;
   row.persistence = chosen.k;
   row.test = `t test of the mean of the last ${chosen.k} nights against the ${chosen.runs} before them (log run medians); change: tonight against those ${chosen.runs}`;
   row.notes.push(`lasting change: each of the last ${chosen.k} nights beyond half the threshold`);
+}
+
+/**
+ * The trend alarm (TREND_WEIGHT) on the window's log medians and tonight's (the last value): the
+ * two-sided p of the OLS slope (before the weight), and tonight's change against the early
+ * level; null when there is no trend worth flagging (too few nights, or tonight within the
+ * threshold or against the slope). Exported for its tests.
+ */
+export function trendAlarm(
+  logs: readonly number[],
+  threshold: number,
+  confidence: number,
+  sampling: number | null = null,
+  moderated: Moderation | null = null,
+): { p: number; change: number; lower: number; upper: number; runs: number } | null {
+  const fit = linearTrend(logs);
+  if (!fit || logs.length < RUN_LEVEL_MIN_RUNS + 2) return null;
+  const early = logs.slice(0, Math.floor((logs.length - 1) / 2));
+  const center = mean(early);
+  const now = logs.at(-1)! - center;
+  if (Math.sign(now) !== Math.sign(fit.slope) || Math.abs(Math.expm1(now)) < threshold) return null;
+  const m = moderate(fit.residualSd, fit.df, sampling, moderated);
+  const se = m.spread / Math.sqrt(fit.sxx);
+  const p = se === 0 ? 0 : Math.min(1, 2 * studentTCdf(-Math.abs(fit.slope / se), m.df));
+  const half = studentTQuantile(1 - (1 - confidence) / 2, m.df) * m.spread * Math.sqrt(1 + 1 / early.length);
+  return {
+    p,
+    change: Math.expm1(now),
+    lower: Math.expm1(now - half),
+    upper: Math.expm1(now + half),
+    runs: logs.length,
+  };
 }
 
 /**

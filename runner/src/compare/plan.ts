@@ -2,19 +2,21 @@ import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import {
   logSpread,
   median,
+  medianPolish,
   nightlyLogSd,
   normalQuantile,
   requiredSamplesPerNight,
   variance,
 } from '../stats/index.ts';
 import { canonicalJson, targetIdentity, targetOf } from './keys.ts';
+import { COMMON_MODE_MIN_METRICS, PERSISTENCE_SCALES } from './gate.ts';
 
 export interface PlanOptions {
   /** The step to detect, as a fraction; default 0.1 (+10 %). */
   step?: number;
   /** Baseline window of the gate; default 10. */
   window?: number;
-  /** Family-wise level; divided by the number of metric rows (Holm's strictest step). Default 0.05. */
+  /** Family-wise level; divided by the number of metric rows (Holm's strictest step). Default 0.02 (the gate's). */
   alpha?: number;
   /** Probability of flagging the step on its first night; default 0.9. */
   power?: number;
@@ -30,8 +32,17 @@ export interface PlanRow {
   runs: number;
   /** Within-run spread of ln(sample) (robust, median over runs). */
   sigmaWithin: number | null;
-  /** Night-to-night spread of ln(run median) beyond sampling noise; null from one run. */
+  /**
+   * Night-to-night spread of ln(run median) beyond sampling noise — net of the night factor when
+   * the gate removes it (nightFactor not null), as the gate's tests see it; null from one run.
+   */
   sigmaBetween: number | null;
+  /**
+   * Spread of the night factor the gate removes (shared by the metrics of this benchmark ×
+   * target, median polish as in the gate); null when the gate cannot remove it (fewer than
+   * COMMON_MODE_MIN_METRICS metrics, or fewer than 3 runs).
+   */
+  nightFactor: number | null;
   /** Smallest step the gate flags on its first night at the current sample count (same power). */
   detectableNow: number | null;
   /** Samples per night needed for the step; null when unreachable or unknown. */
@@ -61,13 +72,21 @@ export interface Plan {
 export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions = {}): Plan {
   const step = options.step ?? 0.1;
   const window = options.window ?? 10;
-  const alpha = options.alpha ?? 0.05;
+  const alpha = options.alpha ?? 0.02;
   const power = options.power ?? 0.9;
   if (!(step > 0 && Number.isFinite(step)))
     throw new RangeError(`step must be a finite fraction > 0, got ${step}`);
   const series = new Map<
     string,
-    { benchmark: string; target: string; metric: string; samples: number[][] }
+    {
+      group: string;
+      benchmark: string;
+      target: string;
+      metric: string;
+      sign: number;
+      runIds: string[];
+      samples: number[][];
+    }
   >();
   for (const run of runs)
     for (const result of run.results) {
@@ -75,33 +94,41 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
       const target = targetOf(run, result);
       for (const m of result.metrics) {
         if (m.samples.length === 0) continue;
-        const key = [
+        const group = [
           hostClassOf(run.host),
           result.benchmark,
           targetIdentity(target),
           canonicalJson(result.parameters),
-          m.name,
         ].join('\u0000');
+        const key = `${group}\u0000${m.name}\u0000${m.unit}\u0000${m.direction}`;
         const s = series.get(key) ?? {
+          group,
+          sign: m.direction === 'lower' ? 1 : -1,
+          runIds: [],
           benchmark: result.benchmark,
           target: target.id,
           metric: m.name,
           samples: [],
         };
         s.samples.push(m.samples);
+        s.runIds.push(run.runId);
         series.set(key, s);
       }
     }
-  const perTestAlpha = alpha / Math.max(1, series.size);
+  const factors = nightFactorsByGroup([...series.values()]);
+  // The gate's one-night test gets its share of alpha (PERSISTENCE_SCALES), Holm's strictest step.
+  const perTestAlpha = (alpha * PERSISTENCE_SCALES[0]!.weight) / Math.max(1, series.size);
   const z = normalQuantile(1 - perTestAlpha / 2) + normalQuantile(power);
   const rows = [...series.values()].map((s): PlanRow => {
     const n = Math.round(median(s.samples.map((x) => x.length)));
     const spreads = s.samples.map((x) => logSpread(x)).filter((v): v is number => v !== null);
     const sigmaWithin = spreads.length ? median(spreads) : null;
+    const factor = factors.get(s.group) ?? null;
+    // With the night factor removed (as the gate does), only the metric's own drift is left.
     const logMedians = s.samples
-      .map((x) => median(x))
-      .filter((v) => v > 0)
-      .map(Math.log);
+      .map((x, i) => ({ m: median(x), c: factor ? factor.byRun.get(s.runIds[i]!) : 0 }))
+      .filter((v): v is { m: number; c: number } => v.m > 0 && v.c !== undefined)
+      .map((v) => Math.log(v.m) - s.sign * v.c);
     let sigmaBetween: number | null = null;
     if (sigmaWithin !== null && logMedians.length >= 3) {
       const total = variance(logMedians)!;
@@ -115,6 +142,7 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
       runs: s.samples.length,
       sigmaWithin,
       sigmaBetween,
+      nightFactor: factor?.sd ?? null,
     };
     if (sigmaWithin === null)
       return { ...base, detectableNow: null, needed: null, note: 'no positive samples: no log spread' };
@@ -126,14 +154,51 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
     );
     const note =
       needed === null
-        ? `not reachable by samples: night-to-night drift ${(100 * drift).toFixed(1)} % alone is too large`
+        ? `not reachable by samples: night-to-night drift ${(100 * drift).toFixed(1)} %${factor ? ' (night factor removed)' : ''} alone is too large`
         : sigmaBetween === null
           ? 'drift unknown (fewer than 3 runs): assumed 0, a lower bound'
-          : '';
+          : factor
+            ? `night factor (${(100 * factor.sd).toFixed(1)} %) removed, as the gate does`
+            : '';
     return { ...base, detectableNow, needed, note };
   });
   rows.sort(
     (a, b) => (b.needed ?? Infinity) - (a.needed ?? Infinity) || a.benchmark.localeCompare(b.benchmark),
   );
   return { kind: 'runtime-bench.plan', step, window, alpha, perTestAlpha, power, runs: runs.length, rows };
+}
+
+/**
+ * Each night's factor of one benchmark × target, as the gate estimates it (gate.ts nightFactors):
+ * the column effects of a median polish of the metrics' signed ln(run median), with at least
+ * COMMON_MODE_MIN_METRICS metrics and 3 runs; its spread (sd of the effects) for the report.
+ */
+function nightFactorsByGroup(
+  all: readonly { group: string; sign: number; runIds: string[]; samples: number[][] }[],
+): Map<string, { byRun: Map<string, number>; sd: number }> {
+  const groups = new Map<string, typeof all>();
+  for (const s of all) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
+  const out = new Map<string, { byRun: Map<string, number>; sd: number }>();
+  for (const [group, members] of groups) {
+    if (members.length < COMMON_MODE_MIN_METRICS) continue;
+    const runIds = [...new Set(members.flatMap((m) => m.runIds))];
+    if (runIds.length < 3) continue;
+    const table = members.map((m) =>
+      runIds.map((id) => {
+        const i = m.runIds.indexOf(id);
+        const med = i < 0 ? 0 : median(m.samples[i]!);
+        return med > 0 ? m.sign * Math.log(med) : null;
+      }),
+    );
+    const { columns } = medianPolish(table);
+    const byRun = new Map<string, number>();
+    columns.forEach((c, j) => {
+      const values = table.filter((row) => row[j] !== null).length;
+      if (c !== null && values >= COMMON_MODE_MIN_METRICS) byRun.set(runIds[j]!, c);
+    });
+    const effects = [...byRun.values()];
+    if (effects.length < 3) continue;
+    out.set(group, { byRun, sd: Math.sqrt(variance(effects)!) });
+  }
+  return out;
 }

@@ -12,3 +12,4 @@ export * from './median-interval.ts';
 export * from './change-point.ts';
 export * from './power.ts';
 export * from './common-mode.ts';
+export * from './trend.ts';

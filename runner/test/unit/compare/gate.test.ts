@@ -2,7 +2,10 @@ import { describe, expect, test } from 'vitest';
 import type { RunResult } from '@runtime-bench/schemas';
 import {
   createGateReplay,
+  PERSISTENCE_SCALES,
   runGate,
+  TREND_WEIGHT,
+  trendAlarm,
   type GateMetricRow,
   type GateReport,
   type HistoryEntry,
@@ -148,7 +151,7 @@ describe('regression gate on synthetic nightly history', () => {
 });
 
 describe('ongoing regressions are not re-alerted', () => {
-  const slow = { ...RUNC, effect: { StartContainer: 1.3 } };
+  const slow = { ...RUNC, effect: { StartContainer: 1.5 } };
   const history = [
     ...nights(1, 10),
     entry(syntheticRun({ seed: 2011, startedAt: night(11), runSigma: 0.03, targets: [slow] })),
@@ -385,5 +388,32 @@ describe('false alarms on an unchanged configuration', () => {
       if (mannWhitneyU(pick(history[i]!), pooled).pValue < 0.05) significant++;
     }
     expect(significant / 20).toBeGreaterThanOrEqual(0.15); // 3× its nominal 5 %
+  });
+});
+
+describe('trend alarm (a creep the rolling window absorbs)', () => {
+  // Ten nights and tonight, log medians creeping about 0.7 % a night. Worked independently (Python,
+  // no library): OLS slope 0.0070909, residual sd 0.0096190 (df 9), t = 7.7316, two-sided
+  // p = 2.9043e-5 (t density integrated by Simpson's rule); tonight 0.07 against the mean of the
+  // first five (0.006): +6.609 %.
+  const ys = [0, 0.01, -0.01, 0.02, 0.01, 0.03, 0.04, 0.03, 0.05, 0.06, 0.07];
+
+  test('tests the slope of the window and tonight, and reports tonight against the early level', () => {
+    const trend = trendAlarm(ys, 0.05, 0.95)!;
+    expect(trend.p).toBeCloseTo(2.9043e-5, 8);
+    expect(trend.change).toBeCloseTo(0.0660924, 6);
+    expect(trend.runs).toBe(11);
+    expect(trend.lower).toBeLessThan(trend.change);
+    expect(trend.upper).toBeGreaterThan(trend.change);
+  });
+
+  test('no alarm when tonight is within the threshold of the early level, or with too few nights', () => {
+    expect(trendAlarm(ys, 0.1, 0.95)).toBeNull();
+    expect(trendAlarm(ys.slice(0, 4), 0.001, 0.95)).toBeNull();
+  });
+
+  test('the alarm shares of alpha sum to 1 (the family-wise level holds)', () => {
+    const total = PERSISTENCE_SCALES.reduce((a, s) => a + s.weight, 0) + TREND_WEIGHT;
+    expect(total).toBeCloseTo(1, 12);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { planSampleSizes } from '../../../src/compare/index.ts';
-import { night, syntheticRun } from './synthetic.ts';
+import { LIFECYCLE, night, syntheticRun, type SyntheticMetric } from './synthetic.ts';
 
 // Synthetic nights: within-run sd of ln(sample) 0.08 for StartContainer (synthetic.ts), and a
 // night-to-night log offset of sd `runSigma`.
@@ -17,14 +17,15 @@ describe('plan', () => {
     expect(row.sigmaWithin!).toBeLessThan(0.1);
     expect(row.sigmaBetween!).toBeGreaterThan(0.015);
     expect(row.sigmaBetween!).toBeLessThan(0.05);
-    expect(plan.perTestAlpha).toBeCloseTo(0.05 / 4, 15); // four metrics in the synthetic suite
+    // Default α 0.02, the one-night test's share 0.4 (the gate's PERSISTENCE_SCALES), four metrics.
+    expect(plan.perTestAlpha).toBeCloseTo((0.02 * 0.4) / 4, 15);
   });
   test('without drift a +10 % step needs a handful of samples; with a drift beyond it none suffice', () => {
     const quiet = planSampleSizes(nights(28, 0, 20), { step: 0.1 }).rows.find(
       (r) => r.metric === 'StartContainer',
     )!;
-    // z = Φ⁻¹(1 - 0.0125/2) + Φ⁻¹(0.9) ≈ 2.50 + 1.28; sd allowed = ln 1.1 / (3.78 · √1.1) ≈ 0.0240;
-    // n = π/2 · 0.08² / 0.0240² ≈ 17 (σ within estimated, so a range).
+    // z = Φ⁻¹(1 - 0.002/2) + Φ⁻¹(0.9) ≈ 3.09 + 1.28; sd allowed = ln 1.1 / (4.37 · √1.1) ≈ 0.0208;
+    // n = π/2 · 0.08² / 0.0208² ≈ 23 (σ within estimated, so a range).
     expect(quiet.needed!).toBeGreaterThan(8);
     expect(quiet.needed!).toBeLessThan(35);
     const noisy = planSampleSizes(nights(10, 0.08, 10)).rows.find((r) => r.metric === 'StartContainer')!;
@@ -35,5 +36,32 @@ describe('plan', () => {
     const row = planSampleSizes(nights(1, 0)).rows.find((r) => r.metric === 'StartContainer')!;
     expect(row.sigmaBetween).toBeNull();
     expect(row.note).toMatch(/lower bound/);
+  });
+  test('removes the night factor shared by five or more metrics, as the gate does', () => {
+    // Six lifecycle metrics with one shared night offset of sd 0.15: raw, that drift alone puts
+    // a +10 % step out of reach; net of the night factor only sampling noise is left.
+    const six: SyntheticMetric[] = ['A', 'B', 'C', 'D', 'E', 'F'].map((name, i) => ({
+      benchmark: LIFECYCLE,
+      name,
+      unit: 'ms',
+      direction: 'lower',
+      median: 20 + 10 * i,
+      sigma: 0.08,
+    }));
+    const runs = (metrics: SyntheticMetric[]) =>
+      Array.from({ length: 28 }, (_, i) =>
+        syntheticRun({ seed: 900 + i, startedAt: night(i + 1), runSigma: 0.15, n: 20, metrics }),
+      );
+    const corrected = planSampleSizes(runs(six)).rows.find((r) => r.metric === 'B')!;
+    expect(corrected.nightFactor!).toBeGreaterThan(0.09);
+    expect(corrected.nightFactor!).toBeLessThan(0.22);
+    expect(corrected.sigmaBetween!).toBeLessThan(0.03);
+    expect(corrected.needed).not.toBeNull();
+    expect(corrected.note).toMatch(/night factor/);
+    // Four metrics: the gate does not remove a factor, and neither does the plan.
+    const raw = planSampleSizes(runs(six.slice(0, 4))).rows.find((r) => r.metric === 'B')!;
+    expect(raw.nightFactor).toBeNull();
+    expect(raw.sigmaBetween!).toBeGreaterThan(0.09);
+    expect(raw.needed).toBeNull();
   });
 });
