@@ -80,7 +80,7 @@ export function registerPlan(program: Command): void {
         r.needed === null ? '–' : String(r.needed),
         r.note,
       ]);
-      const head = `step ${formatChange(plan.step)} on its first night, power ${plan.power}, window ${plan.window}; alpha ${plan.alpha} over ${plan.rows.length} metrics (${plan.perTestAlpha.toPrecision(2)} each); ${plan.runs} run(s)`;
+      const head = `step ${formatChange(plan.step)} on its first night, power ${plan.power}, window ${plan.window}; alpha ${plan.alpha}, the one-night test's share over the ${plan.rowsPerRun} rows of a run (${plan.perTestAlpha.toPrecision(2)} each); ${plan.rows.length} metric series; ${plan.runs} run(s)`;
       process.stdout.write(
         `${head}\n\n${opts.format === 'markdown' ? markdownTable(header, rows) : terminalTable(header, rows)}\n`,
       );

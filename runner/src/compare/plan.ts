@@ -1,5 +1,6 @@
 import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import {
+  driftComponents,
   logSpread,
   median,
   medianPolish,
@@ -56,6 +57,8 @@ export interface Plan {
   window: number;
   alpha: number;
   perTestAlpha: number;
+  /** Rows one run of the history gives the gate (its most), over which Holm divides alpha. */
+  rowsPerRun: number;
   power: number;
   runs: number;
   rows: PlanRow[];
@@ -117,7 +120,17 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
     }
   const factors = nightFactorsByGroup([...series.values()]);
   // The gate's one-night test gets its share of alpha (PERSISTENCE_SCALES), Holm's strictest step.
-  const perTestAlpha = (alpha * PERSISTENCE_SCALES[0]!.weight) / Math.max(1, series.size);
+  // Holm in the gate is over the rows of one run: the most metrics one run holds (plus the
+  // night-factor rows), not every series of a history that mixes configurations.
+  const rowsPerRun = Math.max(
+    1,
+    ...runs.map(
+      (run) =>
+        run.results.filter((r) => r.status === 'ok').reduce((a, r) => a + r.metrics.length, 0) +
+        run.results.filter((r) => r.status === 'ok' && r.metrics.length >= COMMON_MODE_MIN_METRICS).length,
+    ),
+  );
+  const perTestAlpha = (alpha * PERSISTENCE_SCALES[0]!.weight) / rowsPerRun;
   const z = normalQuantile(1 - perTestAlpha / 2) + normalQuantile(power);
   const rows = [...series.values()].map((s): PlanRow => {
     const n = Math.round(median(s.samples.map((x) => x.length)));
@@ -130,7 +143,12 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
       .filter((v): v is { m: number; c: number } => v.m > 0 && v.c !== undefined)
       .map((v) => Math.log(v.m) - s.sign * v.c);
     let sigmaBetween: number | null = null;
-    if (sigmaWithin !== null && logMedians.length >= 3) {
+    if (factor) {
+      // The gate moderates each metric's spread towards the pooled one: the pooled per-metric
+      // drift of the group (driftComponents) is what its tests see, and 5–10 runs of one metric
+      // are too few for a stable estimate of its own.
+      sigmaBetween = factor.sigmaMetric;
+    } else if (sigmaWithin !== null && logMedians.length >= 3) {
       const total = variance(logMedians)!;
       sigmaBetween = Math.sqrt(Math.max(0, total - ((Math.PI / 2) * sigmaWithin ** 2) / n));
     }
@@ -158,14 +176,24 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
         : sigmaBetween === null
           ? 'drift unknown (fewer than 3 runs): assumed 0, a lower bound'
           : factor
-            ? `night factor (${(100 * factor.sd).toFixed(1)} %) removed, as the gate does`
+            ? `night factor (${(100 * factor.sd).toFixed(1)} %) removed and drift pooled over the target's metrics, as the gate does`
             : '';
     return { ...base, detectableNow, needed, note };
   });
   rows.sort(
     (a, b) => (b.needed ?? Infinity) - (a.needed ?? Infinity) || a.benchmark.localeCompare(b.benchmark),
   );
-  return { kind: 'runtime-bench.plan', step, window, alpha, perTestAlpha, power, runs: runs.length, rows };
+  return {
+    kind: 'runtime-bench.plan',
+    step,
+    window,
+    alpha,
+    perTestAlpha,
+    rowsPerRun,
+    power,
+    runs: runs.length,
+    rows,
+  };
 }
 
 /**
@@ -175,10 +203,10 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
  */
 function nightFactorsByGroup(
   all: readonly { group: string; sign: number; runIds: string[]; samples: number[][] }[],
-): Map<string, { byRun: Map<string, number>; sd: number }> {
+): Map<string, { byRun: Map<string, number>; sd: number; sigmaMetric: number }> {
   const groups = new Map<string, typeof all>();
   for (const s of all) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
-  const out = new Map<string, { byRun: Map<string, number>; sd: number }>();
+  const out = new Map<string, { byRun: Map<string, number>; sd: number; sigmaMetric: number }>();
   for (const [group, members] of groups) {
     if (members.length < COMMON_MODE_MIN_METRICS) continue;
     const runIds = [...new Set(members.flatMap((m) => m.runIds))];
@@ -190,6 +218,15 @@ function nightFactorsByGroup(
         return med > 0 ? m.sign * Math.log(med) : null;
       }),
     );
+    const sampling = members.map((m) =>
+      runIds.map((id) => {
+        const i = m.runIds.indexOf(id);
+        const spread = i < 0 ? null : logSpread(m.samples[i]!);
+        return spread === null ? null : ((Math.PI / 2) * spread ** 2) / m.samples[i]!.length;
+      }),
+    );
+    // Cells without a sampling variance cannot be netted: left out of both tables.
+    const cells = table.map((row, i) => row.map((v, j) => (sampling[i]![j] === null ? null : v)));
     const { columns } = medianPolish(table);
     const byRun = new Map<string, number>();
     columns.forEach((c, j) => {
@@ -198,7 +235,13 @@ function nightFactorsByGroup(
     });
     const effects = [...byRun.values()];
     if (effects.length < 3) continue;
-    out.set(group, { byRun, sd: Math.sqrt(variance(effects)!) });
+    let sigmaMetric: number;
+    try {
+      sigmaMetric = driftComponents(cells, sampling).sigmaMetric;
+    } catch {
+      continue; // too few cells for the components
+    }
+    out.set(group, { byRun, sd: Math.sqrt(variance(effects)!), sigmaMetric });
   }
   return out;
 }
