@@ -1,9 +1,24 @@
 // The regression gate of `runtime-bench check`, replayed at build time by the home page (the
 // nightly status) and the Regressions page.
-import { createGateReplay } from '@runtime-bench/runner/compare';
+import { createGateReplay, type GateReplay } from '@runtime-bench/runner/compare';
 import type { StatusGate } from './lib/views/status.ts';
 
 export const gate: StatusGate = (history) => {
   const replay = createGateReplay(history);
   return (current) => replay.report(current);
 };
+
+/**
+ * The gate with one replay per history: a second call with the same runs (the home page asks
+ * about the newest run of the history the Regressions page replays) reuses the first replay and
+ * its memo of reports instead of evaluating every run again. For one build's few histories.
+ */
+export function sharedGate(): StatusGate {
+  const replays = new Map<string, GateReplay>();
+  return (history) => {
+    const key = history.map((h) => `${h.file}\u0000${h.run.runId}`).join('\u0001');
+    let replay = replays.get(key);
+    if (!replay) replays.set(key, (replay = createGateReplay(history)));
+    return (current) => replay.report(current);
+  };
+}

@@ -1,11 +1,11 @@
 // A worker thread for the build's few heavy computations that do not grow with the history (the
-// gate replayed for the status and Regressions pages, the pre-rendered compare pairs, the
+// gate replayed once for the status and Regressions pages, the pre-rendered compare pairs, the
 // matrix's significance tests, all bootstrap-heavy): site-data.ts runs them here, two at a time,
 // while the main thread renders pages. Each task is the same pure function the pages would call.
 import { parentPort } from 'node:worker_threads';
 import type { Direction } from '@runtime-bench/schemas';
 import { errorMessage } from '@runtime-bench/runner';
-import { gate } from '../gate.ts';
+import { sharedGate } from '../gate.ts';
 import { renderedPairs } from './compare-data.ts';
 import type { LoadedRun } from './load.ts';
 import { regressionReport } from './regressions.ts';
@@ -13,15 +13,17 @@ import { compareWithBest } from './significance.ts';
 import { nightlyStatus } from './views/status.ts';
 
 export type ComputeTask =
-  | { task: 'status' | 'regressions' | 'pairs'; runs: LoadedRun[] }
+  | { task: 'gate' | 'pairs'; runs: LoadedRun[] }
   | { task: 'verdicts'; rows: [readonly (readonly number[])[], Direction][] };
 
 function run(t: ComputeTask): unknown {
   switch (t.task) {
-    case 'status':
-      return nightlyStatus(t.runs, gate);
-    case 'regressions':
-      return regressionReport(t.runs, gate);
+    case 'gate': {
+      // One replay per host class serves both pages: the status is the Regressions page's report
+      // on the newest run, so the two pages never disagree and the runs are evaluated once.
+      const gate = sharedGate();
+      return { regressions: regressionReport(t.runs, gate), status: nightlyStatus(t.runs, gate) };
+    }
     case 'pairs':
       return renderedPairs(t.runs);
     case 'verdicts':

@@ -98,6 +98,11 @@ export interface SiteIndex {
    * `where` picks run targets (indexes into runTargets) before anything is made.
    */
   observationsOf(metricKey: string, where?: (runTarget: number) => boolean): Observation[];
+  /**
+   * The same rows as read-only columns, for views that scan every row of a metric (the pooled
+   * version trends) and would otherwise make an object and a sample copy per row.
+   */
+  rowsOf(metricKey: string): MetricRows | undefined;
   /** Every observation, made on each access: for small indexes (tests), not for pages. */
   readonly observations: Observation[];
 }
@@ -295,6 +300,24 @@ export function digestRun(run: RunResult, file: string): RunDigest {
   };
 }
 
+/** The status code of an "ok" row in MetricRows.status. */
+export const STATUS_OK = 0;
+
+/**
+ * One metric's rows across runs as columns, oldest run first: row i belongs to run target
+ * runTarget[i] and has samples samples[start[i]] … samples[start[i] + n[i] - 1].
+ */
+export interface MetricRows {
+  readonly runTarget: readonly number[];
+  /** coded by position in STATUSES; STATUS_OK is "ok" */
+  readonly status: readonly number[];
+  /** NaN: no samples */
+  readonly median: readonly number[];
+  readonly start: readonly number[];
+  readonly n: readonly number[];
+  readonly samples: readonly number[];
+}
+
 /** One metric's rows across runs, as columns. */
 interface MetricColumns {
   runTarget: number[];
@@ -437,6 +460,7 @@ export class IndexBuilder {
       runTargets,
       metricKeysByHost: this.keysByHost,
       observationsOf,
+      rowsOf: (metricKey) => columns.get(metricKey),
       get observations() {
         return [...columns.keys()].flatMap((k) => observationsOf(k));
       },

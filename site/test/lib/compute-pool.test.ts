@@ -4,6 +4,7 @@ import { expect, test } from 'vitest';
 import { ComputePool } from '../../src/lib/compute-pool.ts';
 import { compareWithBest } from '../../src/lib/significance.ts';
 import { regressionReport } from '../../src/lib/regressions.ts';
+import { nightlyStatus } from '../../src/lib/views/status.ts';
 import { gate } from '../../src/gate.ts';
 import { syntheticRun } from '../../bench/synthetic.ts';
 
@@ -25,10 +26,10 @@ test("verdicts and a gate replay in the pool equal the main thread's, and errors
     const runs = Array.from({ length: 6 }, (_, i) => ({ run: syntheticRun(i * 2), file: `runs/${i}.json` }));
     const [verdicts, report] = await Promise.all([
       pool.run({ task: 'verdicts', rows }),
-      pool.run({ task: 'regressions', runs }),
+      pool.run({ task: 'gate', runs }),
     ]);
     expect(verdicts).toEqual(rows.map(([r, d]) => compareWithBest(r, d)));
-    expect(report).toEqual(regressionReport(runs, gate));
+    expect(report).toEqual({ regressions: regressionReport(runs, gate), status: nightlyStatus(runs, gate) });
     // a task that throws rejects with its message; the pool goes on
     const bad: [number[][], 'lower'][] = [
       [

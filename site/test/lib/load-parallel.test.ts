@@ -25,10 +25,11 @@ afterAll(async () => {
 
 /** Everything an index shows, as plain data. */
 function plain(index: SiteIndex) {
-  const { observationsOf: _, ...rest } = index;
+  const { observationsOf: _, rowsOf: __, ...rest } = index;
   return {
     ...rest,
     observations: index.metrics.flatMap((m) => index.observationsOf(m.key)),
+    rows: index.metrics.map((m) => index.rowsOf(m.key)),
     metricKeysByHost: [...index.metricKeysByHost].map(([h, keys]) => [h, [...keys].sort()]),
   };
 }

@@ -7,8 +7,10 @@ import {
   type ComboRef,
   type MetricInfo,
   type Observation,
+  type MetricRows,
   type RunMeta,
   type SiteIndex,
+  STATUS_OK,
 } from '../site-index.ts';
 import { compareVersions, sortVersions } from '../versions.ts';
 
@@ -85,50 +87,112 @@ export interface BenchmarkView {
 /** How many of the newest runs per combination the time trend ships. */
 export const TIME_POINTS = 60;
 
-interface Pool {
-  samples: number[];
-  runs: Set<number>;
+/** The pools of one kind of version trend: one per host class × runtime × partner × version. */
+interface PoolKeys {
+  /** per run target of the index: its pool */
+  poolOf: Int32Array;
+  /** per pool: the series it belongs to and the version on the x axis */
+  series: string[];
+  version: string[];
 }
 
-/** Pooled samples per host class × runtime × partner × version, for one metric. */
-function versionPools(obs: readonly Observation[], kind: 'cri' | 'oci'): Map<string, Map<string, Pool>> {
-  const pools = new Map<string, Map<string, Pool>>();
-  for (const o of obs) {
-    // The partner's version is part of the key: a trend over runc versions is only drawn across
-    // runs with the same containerd version, so a containerd upgrade never reads as a runc change.
-    const partnerVersion = kind === 'cri' ? o.ociVersion : o.criVersion;
-    const key = `${o.hostClassId}\u0000${o.criName}\u0000${o.ociName}\u0000${partnerVersion}`;
-    const version = kind === 'cri' ? o.criVersion : o.ociVersion;
-    let byVersion = pools.get(key);
-    if (!byVersion) pools.set(key, (byVersion = new Map()));
-    let pool = byVersion.get(version);
-    if (!pool) byVersion.set(version, (pool = { samples: [], runs: new Set() }));
-    for (const v of o.samples) pool.samples.push(v);
-    pool.runs.add(o.run);
+const poolKeysByIndex = new WeakMap<SiteIndex, Record<'cri' | 'oci', PoolKeys>>();
+
+/**
+ * Which pool each run target's samples go to. The same for every metric, so it is made once per
+ * index: the per-row work of the trends is then integer arithmetic, not string keys.
+ */
+function poolKeysOf(index: SiteIndex, kind: 'cri' | 'oci'): PoolKeys {
+  let both = poolKeysByIndex.get(index);
+  if (!both) {
+    const make = (k: 'cri' | 'oci'): PoolKeys => {
+      const ids = new Map<string, number>();
+      const keys: PoolKeys = { poolOf: new Int32Array(index.runTargets.length), series: [], version: [] };
+      index.runTargets.forEach((t, rt) => {
+        // The partner's version is part of the key: a trend over runc versions is only drawn across
+        // runs with the same containerd version, so a containerd upgrade never reads as a runc change.
+        const partnerVersion = k === 'cri' ? t.ociVersion : t.criVersion;
+        const series = `${t.hostClassId}\u0000${t.criName}\u0000${t.ociName}\u0000${partnerVersion}`;
+        const version = k === 'cri' ? t.criVersion : t.ociVersion;
+        const id = `${series}\u0000${version}`;
+        let pool = ids.get(id);
+        if (pool === undefined) {
+          ids.set(id, (pool = keys.series.length));
+          keys.series.push(series);
+          keys.version.push(version);
+        }
+        keys.poolOf[rt] = pool;
+      });
+      return keys;
+    };
+    poolKeysByIndex.set(index, (both = { cri: make('cri'), oci: make('oci') }));
   }
-  return pools;
+  return both[kind];
 }
 
-function versionPoint(version: string, pool: Pool): VersionPoint {
-  // Pools hold up to tens of thousands of samples: sort once for the median and its interval.
-  const sorted = Float64Array.from(pool.samples).sort();
-  const ci = medianIntervalOfSorted(sorted);
-  return {
-    version,
-    median: quantileOfSorted(sorted, 0.5),
-    lower: ci?.lower ?? null,
-    upper: ci?.upper ?? null,
-    n: pool.samples.length,
-    runs: pool.runs.size,
-  };
+/**
+ * The pooled points of one metric and kind, by series: every "ok" sample of a pool in one typed
+ * array, sized by a first counting pass (no growing arrays, no object per row).
+ */
+function versionPools(index: SiteIndex, rows: MetricRows, kind: 'cri' | 'oci'): Map<string, VersionPoint[]> {
+  const keys = poolKeysOf(index, kind);
+  const pools = keys.series.length;
+  const count = new Int32Array(pools);
+  const runs = new Int32Array(pools);
+  const lastRun = new Int32Array(pools).fill(-1);
+  const { runTarget, status, start, n, samples } = rows;
+  for (let i = 0; i < runTarget.length; i++) {
+    if (status[i] !== STATUS_OK || n[i] === 0) continue;
+    const rt = runTarget[i]!;
+    const p = keys.poolOf[rt]!;
+    count[p] = count[p]! + n[i]!;
+    // Rows come oldest run first, so a pool's distinct runs are its changes of run.
+    const run = index.runTargets[rt]!.run;
+    if (lastRun[p] !== run) {
+      lastRun[p] = run;
+      runs[p] = runs[p]! + 1;
+    }
+  }
+  const pooled: (Float64Array | undefined)[] = Array.from({ length: pools }, (_, p) =>
+    count[p]! > 0 ? new Float64Array(count[p]!) : undefined,
+  );
+  const filled = new Int32Array(pools);
+  for (let i = 0; i < runTarget.length; i++) {
+    if (status[i] !== STATUS_OK || n[i] === 0) continue;
+    const p = keys.poolOf[runTarget[i]!]!;
+    const into = pooled[p]!;
+    let at = filled[p]!;
+    for (let j = start[i]!, end = j + n[i]!; j < end; j++) into[at++] = samples[j]!;
+    filled[p] = at;
+  }
+  const bySeries = new Map<string, VersionPoint[]>();
+  pooled.forEach((sorted, p) => {
+    if (!sorted) return;
+    // Pools hold up to tens of thousands of samples: sort once for the median and its interval.
+    sorted.sort();
+    const ci = medianIntervalOfSorted(sorted);
+    const list = bySeries.get(keys.series[p]!) ?? [];
+    list.push({
+      version: keys.version[p]!,
+      median: quantileOfSorted(sorted, 0.5),
+      lower: ci?.lower ?? null,
+      upper: ci?.upper ?? null,
+      n: sorted.length,
+      runs: runs[p]!,
+    });
+    bySeries.set(keys.series[p]!, list);
+  });
+  return bySeries;
 }
 
-function versionCharts(obs: readonly Observation[]): VersionChart[] {
+function versionCharts(index: SiteIndex, metricKey: string): VersionChart[] {
+  const rows = index.rowsOf(metricKey);
+  if (!rows) return [];
   const charts: VersionChart[] = [];
   for (const kind of ['oci', 'cri'] as const) {
     const byRuntime = new Map<string, VersionSeries[]>();
     const versions = new Map<string, Set<string>>();
-    for (const [key, byVersion] of versionPools(obs, kind)) {
+    for (const [key, points] of versionPools(index, rows, kind)) {
       const [hostClassId, criName, ociName, partnerVersion] = key.split('\u0000') as [
         string,
         string,
@@ -136,19 +200,19 @@ function versionCharts(obs: readonly Observation[]): VersionChart[] {
         string,
       ];
       const runtime = kind === 'cri' ? criName : ociName;
-      const ordered = [...byVersion.keys()].sort(compareVersions);
+      points.sort((a, b) => compareVersions(a.version, b.version));
       const series: VersionSeries = {
         hostClassId,
         criName,
         ociName,
         partner: `${kind === 'cri' ? ociName : criName} ${partnerVersion}`,
-        points: ordered.map((v) => versionPoint(v, byVersion.get(v)!)),
+        points,
       };
       const list = byRuntime.get(runtime) ?? [];
       list.push(series);
       byRuntime.set(runtime, list);
       const vs = versions.get(runtime) ?? new Set();
-      for (const v of ordered) vs.add(v);
+      for (const p of points) vs.add(p.version);
       versions.set(runtime, vs);
     }
     for (const runtime of [...byRuntime.keys()].sort()) {
@@ -161,12 +225,25 @@ function versionCharts(obs: readonly Observation[]): VersionChart[] {
   return charts;
 }
 
-const chartsByMetric = new WeakMap<SiteIndex, Map<string, VersionChart[]>>();
+const comboGroups = new WeakMap<SiteIndex, Int32Array>();
 
-/** Observations with samples and status "ok" of one metric. */
-function okObservations(all: readonly Observation[]): Observation[] {
-  return all.filter((o) => o.status === 'ok' && o.samples.length > 0);
+/** Per run target of the index: its host class × combination (a line of the time trend), as a number. */
+function comboGroupsOf(index: SiteIndex): Int32Array {
+  let groups = comboGroups.get(index);
+  if (!groups) {
+    const ids = new Map<string, number>();
+    groups = Int32Array.from(index.runTargets, (t) => {
+      const key = `${t.hostClassId}\u0000${t.combo}`;
+      let id = ids.get(key);
+      if (id === undefined) ids.set(key, (id = ids.size));
+      return id;
+    });
+    comboGroups.set(index, groups);
+  }
+  return groups;
 }
+
+const chartsByMetric = new WeakMap<SiteIndex, Map<string, VersionChart[]>>();
 
 /**
  * The version trends of one metric, computed once per index: benchmark pages and runtime pages
@@ -176,44 +253,63 @@ export function versionChartsOf(index: SiteIndex, metricKey: string): VersionCha
   let map = chartsByMetric.get(index);
   if (!map) chartsByMetric.set(index, (map = new Map()));
   let charts = map.get(metricKey);
-  if (!charts) map.set(metricKey, (charts = versionCharts(okObservations(index.observationsOf(metricKey)))));
+  if (!charts) map.set(metricKey, (charts = versionCharts(index, metricKey)));
   return charts;
 }
 
 /** Everything one benchmark page (one metric) shows. */
 export function benchmarkView(index: SiteIndex, metric: MetricInfo): BenchmarkView {
-  const all = index.observationsOf(metric.key);
-  const ok = okObservations(all);
-  const excluded = all.filter((o) => o.samples.length > 0).length - ok.length;
-
-  const timeGroups = new Map<string, Observation[]>();
-  for (const o of ok) {
-    const key = `${o.hostClassId}\u0000${o.combo}`;
-    const list = timeGroups.get(key) ?? [];
-    list.push(o);
-    timeGroups.set(key, list);
+  const rows = index.rowsOf(metric.key);
+  const groups = comboGroupsOf(index);
+  // Time trends and counts straight from the columns: a metric has a row per run target of ten
+  // thousand runs, and only the newest TIME_POINTS per line reach the page.
+  const okRows = new Map<number, number[]>();
+  const newest = new Map<number, number>();
+  let withSamples = 0;
+  let okCount = 0;
+  const count = rows?.runTarget.length ?? 0;
+  for (let i = 0; i < count; i++) {
+    const rt = rows!.runTarget[i]!;
+    const g = groups[rt]!;
+    // The newest run target per host class × combination, whatever its status (rows are oldest first).
+    if (!newest.has(g) || index.runTargets[newest.get(g)!]!.run < index.runTargets[rt]!.run)
+      newest.set(g, rt);
+    if (rows!.n[i] === 0) continue;
+    withSamples++;
+    if (rows!.status[i] !== STATUS_OK) continue;
+    okCount++;
+    const list = okRows.get(g) ?? [];
+    list.push(i);
+    okRows.set(g, list);
   }
-  const timeSeries: TimeSeries[] = [...timeGroups.values()]
+  const excluded = withSamples - okCount;
+  const timeSeries: TimeSeries[] = [...okRows.values()]
     .map((list) => {
       const kept = list.slice(-TIME_POINTS);
-      const first = list[0]!;
+      const first = index.runTargets[rows!.runTarget[list[0]!]!]!;
       return {
         hostClassId: first.hostClassId,
         combo: first.combo,
         criName: first.criName,
         ociName: first.ociName,
         omitted: list.length - kept.length,
-        points: kept.map((o) => ({
-          t: o.time,
-          median: o.median!,
-          n: o.samples.length,
-          runId: index.runs[o.run]!.runId,
-          versions: `${o.criName} ${o.criVersion} · ${o.ociName} ${o.ociVersion}`,
-        })),
+        points: kept.map((i) => {
+          const t = index.runTargets[rows!.runTarget[i]!]!;
+          const run = index.runs[t.run]!;
+          return {
+            t: run.time,
+            median: rows!.median[i]!,
+            n: rows!.n[i]!,
+            runId: run.runId,
+            versions: `${t.criName} ${t.criVersion} · ${t.ociName} ${t.ociVersion}`,
+          };
+        }),
       };
     })
     .sort((a, b) => a.hostClassId.localeCompare(b.hostClassId) || a.combo.localeCompare(b.combo));
 
+  const newestTargets = new Set(newest.values());
+  const all = index.observationsOf(metric.key, (rt) => newestTargets.has(rt));
   // The newest observation per host class × combination, whatever its status, so that a latest
   // failure is shown rather than an older success.
   const latest = new Map<string, Observation>();

@@ -6,14 +6,19 @@
 import type { GateReport, GateRow } from '@runtime-bench/runner/compare';
 import { hostClassOf } from '@runtime-bench/schemas';
 import type { LoadedRun } from '../load.ts';
+import { REGRESSION_HISTORY, REGRESSION_WINDOW } from '../regressions.ts';
 import { isSynthetic } from '../site-index.ts';
 import { slugify } from '../slug.ts';
 
 /** The gate as the site uses it: a replay over a history, reporting on one run of it. */
 export type StatusGate = (history: readonly LoadedRun[]) => (current: LoadedRun) => GateReport;
 
-/** How many runs before the newest one the gate sees (its window is 10 by default, plus "ongoing"). */
-export const STATUS_HISTORY = 30;
+/**
+ * How many runs before the newest one the gate sees (its window is 10 by default, plus "ongoing"):
+ * the history the Regressions page replays, so that both pages report the same on the newest run
+ * and the build replays the gate once (compute-worker.ts).
+ */
+export const STATUS_HISTORY = REGRESSION_WINDOW + REGRESSION_HISTORY - 1;
 
 export interface HostStatus {
   hostClassId: string;
