@@ -14,7 +14,7 @@ import {
   logSpread,
   mean,
   median,
-  medianPolish,
+  nightFactors,
   outlierIndices,
   stdev,
   studentTCdf,
@@ -442,7 +442,7 @@ function evaluate(
     if (status) rows.push(status);
     const errors = errorRateRow(ev, series);
     if (errors) rows.push(errors);
-    const factors = options.commonMode ? nightFactors(series, run.runId) : null;
+    const factors = options.commonMode ? nightFactorsOf(series, run.runId) : null;
     // Two passes when the night factor applies: the metrics' own spreads first, pooled (moderation),
     // then the rows tested with the moderated spreads.
     const pooled = factors
@@ -1002,7 +1002,7 @@ interface Divisors {
  * (README, "Targets of the nightly gate"), so removing it leaves a metric's own change against
  * the within-run noise. Null with fewer than COMMON_MODE_MIN_METRICS metrics in the current run.
  */
-function nightFactors(series: Series, runId: string): NightFactors | null {
+function nightFactorsOf(series: Series, runId: string): NightFactors | null {
   const { result } = series;
   if (result.status !== 'ok') return null;
   const metrics = result.metrics.filter((m) => m.samples.length > 0 && median(m.samples) > 0);
@@ -1024,11 +1024,9 @@ function nightFactors(series: Series, runId: string): NightFactors | null {
       return med > 0 ? (metric.direction === 'lower' ? 1 : -1) * Math.log(med) : null;
     }),
   );
-  const { columns } = medianPolish(table);
   const factors: NightFactors = new Map();
-  columns.forEach((c, j) => {
-    const values = table.filter((row) => row[j] !== null).length;
-    if (c !== null && values >= COMMON_MODE_MIN_METRICS) factors.set(nights[j]!.runId, c);
+  nightFactors(table, COMMON_MODE_MIN_METRICS).forEach((c, j) => {
+    if (c !== null) factors.set(nights[j]!.runId, c);
   });
   return factors;
 }

@@ -3,7 +3,7 @@ import {
   driftComponents,
   logSpread,
   median,
-  medianPolish,
+  nightFactors,
   nightlyLogSd,
   normalQuantile,
   requiredSamplesPerNight,
@@ -225,13 +225,12 @@ function nightFactorsByGroup(
         return spread === null ? null : ((Math.PI / 2) * spread ** 2) / m.samples[i]!.length;
       }),
     );
-    // Cells without a sampling variance cannot be netted: left out of both tables.
+    // Cells without a sampling variance cannot be netted: left out of the drift components (the
+    // factors themselves come from every cell, as in the gate).
     const cells = table.map((row, i) => row.map((v, j) => (sampling[i]![j] === null ? null : v)));
-    const { columns } = medianPolish(table);
     const byRun = new Map<string, number>();
-    columns.forEach((c, j) => {
-      const values = table.filter((row) => row[j] !== null).length;
-      if (c !== null && values >= COMMON_MODE_MIN_METRICS) byRun.set(runIds[j]!, c);
+    nightFactors(table, COMMON_MODE_MIN_METRICS).forEach((c, j) => {
+      if (c !== null) byRun.set(runIds[j]!, c);
     });
     const effects = [...byRun.values()];
     if (effects.length < 3) continue;

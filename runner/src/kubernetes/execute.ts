@@ -466,7 +466,7 @@ export async function executeKubernetesRun(opts: KubernetesRunOptions): Promise<
       }
     }
     if (signal.aborted)
-      for (const [k, a] of acc) if (a.attempts < runsFor(config, k.split('\u0000')[0]!)) a.interrupted = true;
+      for (const a of acc.values()) if (a.attempts < runsFor(config, a.definition.name)) a.interrupted = true;
     const stop: StopCause | null = signal.aborted
       ? { kind: 'signal', signal: typeof signal.reason === 'string' ? signal.reason : 'a signal' }
       : null;

@@ -111,6 +111,15 @@ export function watchEndpoint(
     clearInterval(timer);
     onDead(found);
   };
+  /** Polls until the daemon or its socket is gone, at most DAEMON_EXIT_GRACE_MS; the last look. */
+  const awaitDaemonExit = async (): Promise<EndpointObservation> => {
+    const deadline = Date.now() + DAEMON_EXIT_GRACE_MS;
+    for (;;) {
+      const o = observe();
+      if (!o.daemon?.alive || !o.socketExists || cause || stopped || Date.now() >= deadline) return o;
+      await sleep(50);
+    }
+  };
   const check = (): void => {
     if (cause || settling) return;
     const o = observe();
@@ -121,13 +130,7 @@ export function watchEndpoint(
     // runs. Give a daemon we know DAEMON_EXIT_GRACE_MS to finish dying, so the cause names it.
     if (o.daemon?.alive && deathCause({ ...o, consecutiveConnectionErrors: 0 }) === null) {
       settling = true;
-      const deadline = Date.now() + DAEMON_EXIT_GRACE_MS;
-      const settle = (): void => {
-        const later = observe();
-        if (later.daemon?.alive && Date.now() < deadline) setTimeout(settle, 50).unref();
-        else declare(deathCause(later) ?? found);
-      };
-      setTimeout(settle, 50).unref();
+      void awaitDaemonExit().then((later) => declare(deathCause(later) ?? found));
       return;
     }
     declare(found);
@@ -163,17 +166,9 @@ export function watchEndpoint(
       return cause;
     },
     settle: async () => {
-      if (pid === null || errorsInARow === 0) return;
-      const deadline = Date.now() + DAEMON_EXIT_GRACE_MS;
-      while (!cause && !stopped) {
-        const o = observe();
-        if (!o.daemon?.alive || !o.socketExists) {
-          declare(deathCause({ ...o, consecutiveConnectionErrors: 0 }) ?? `${socket} is gone`);
-          return;
-        }
-        if (Date.now() >= deadline) return;
-        await sleep(50);
-      }
+      if (pid === null || errorsInARow === 0 || cause) return;
+      const found = deathCause({ ...(await awaitDaemonExit()), consecutiveConnectionErrors: 0 });
+      if (found) declare(found);
     },
     stop: () => {
       stopped = true;

@@ -127,7 +127,7 @@ export async function orchestrate(
     // Whatever did not finish all its repetitions was cut short by the signal.
     for (const slot of slots)
       if (
-        slot.accumulator.attempts < runsFor(config, slot.benchmark.definition.name) &&
+        slot.accumulator.attempts < runsFor(config, slot.accumulator.definition.name) &&
         !slot.accumulator.unsupported
       )
         slot.accumulator.interrupted = true;

@@ -68,6 +68,17 @@ export function medianPolish(table: TwoWayTable, iterations = 10): MedianPolish 
   return { overall, rows, columns, residuals: e };
 }
 
+/**
+ * Each night's common factor of a two-way table: the column effect of its median polish, null
+ * for a night with fewer than `minMetrics` metric values (too few for a robust factor). The gate
+ * removes these factors before it tests a metric; `plan` removes the same ones.
+ */
+export function nightFactors(table: TwoWayTable, minMetrics: number): (number | null)[] {
+  return medianPolish(table).columns.map((c, j) =>
+    c !== null && table.filter((row) => row[j] !== null).length >= minMetrics ? c : null,
+  );
+}
+
 export interface DriftComponents {
   /** Night-to-night sd of the common factor (ln scale), beyond the noise of its estimate. */
   sigmaCommon: number;
