@@ -1,21 +1,22 @@
 // A small pool of compute worker threads (compute-worker.ts): each task goes to the next idle
 // worker, and its promise settles with the task's result (or its error, as an Error).
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ComputeTask } from './compute-worker.ts';
+import { startWorker, type WorkerThread } from './worker-thread.ts';
 
 export class ComputePool {
   private readonly idle: Worker[] = [];
   private readonly queue: { task: ComputeTask; resolve: (v: unknown) => void; reject: (e: Error) => void }[] =
     [];
-  private readonly workers: Worker[];
+  private readonly threads: WorkerThread[];
   private nextId = 0;
 
   constructor(workerFile: string, size: number) {
-    this.workers = Array.from({ length: size }, () => new Worker(workerFile));
-    for (const w of this.workers) {
+    this.threads = Array.from({ length: size }, () => startWorker(workerFile));
+    for (const { worker } of this.threads) {
       // A compute worker never keeps the process alive: the build ends when its pages are done.
-      w.unref();
-      this.idle.push(w);
+      worker.unref();
+      this.idle.push(worker);
     }
   }
 
@@ -50,7 +51,8 @@ export class ComputePool {
     }
   }
 
+  /** Ends every worker after the tasks it was already given. */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all(this.threads.map((t) => t.end()));
   }
 }

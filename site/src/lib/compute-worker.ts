@@ -3,6 +3,7 @@
 // matrix's significance tests, all bootstrap-heavy): site-data.ts runs them here, two at a time,
 // while the main thread renders pages. Each task is the same pure function the pages would call.
 import { parentPort } from 'node:worker_threads';
+import { serveParent } from './worker-thread.ts';
 import type { Direction } from '@runtime-bench/schemas';
 import { errorMessage } from '@runtime-bench/runner';
 import { sharedGate } from '../gate.ts';
@@ -31,7 +32,7 @@ function run(t: ComputeTask): unknown {
   }
 }
 
-parentPort!.on('message', ({ id, task }: { id: number; task: ComputeTask }) => {
+serveParent<{ id: number; task: ComputeTask }>(({ id, task }) => {
   try {
     parentPort!.postMessage({ id, result: run(task) });
   } catch (error) {

@@ -6,7 +6,6 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import {
   checkedLoad,
   jsonFiles,
@@ -19,6 +18,7 @@ import {
 import { assertDataDir, LOAD_OPTIONS, type LoadedRun } from './load.ts';
 import { IndexBuilder, type RunDigest, type SiteIndex } from './site-index.ts';
 import type { CompareRunRef } from './views/compare.ts';
+import { startWorker, type WorkerThread } from './worker-thread.ts';
 
 /** What a worker is asked: a batch of files. */
 export interface WorkerRequest {
@@ -113,12 +113,14 @@ async function runWorkers(
   if (batches.length === 0) return [];
   const replies: (WorkerReply & { shapes: Map<number, Pick<RunDigest, 'definitions' | 'keys'>> })[] = [];
   let next = 0;
-  const workers: Worker[] = [];
+  const threads: WorkerThread[] = [];
   try {
     await Promise.all(
-      Array.from({ length: count }, () => {
-        const worker = new Worker(workerFile, { workerData: { cacheDir } });
-        workers.push(worker);
+      // No more workers than batches: a spare one would only load its modules to be ended.
+      Array.from({ length: Math.min(count, batches.length) }, () => {
+        const thread = startWorker(workerFile, { workerData: { cacheDir } });
+        threads.push(thread);
+        const { worker } = thread;
         // A worker's shapes arrive in its own replies, in order; batches refer to them by id.
         const shapes = new Map<number, Pick<RunDigest, 'definitions' | 'keys'>>();
         return new Promise<void>((resolve, reject) => {
@@ -142,7 +144,10 @@ async function runWorkers(
       }),
     );
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    // After a failure the others stop taking batches (next is past the end or the load has
+    // failed); each ends after the batch it is on.
+    next = batches.length;
+    await Promise.all(threads.map((t) => t.end()));
   }
   return replies;
 }

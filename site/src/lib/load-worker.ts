@@ -10,6 +10,7 @@ import { DigestCache } from './digest-cache.ts';
 import { digestRun, type RunDigest } from './site-index.ts';
 import type { CompareRunRef } from './views/compare.ts';
 import type { WorkerReply, WorkerRequest, WireDigest } from './load-parallel.ts';
+import { serveParent } from './worker-thread.ts';
 
 type Shape = Pick<RunDigest, 'definitions' | 'keys'>;
 
@@ -70,7 +71,7 @@ function digestOf(bytes: Buffer, where: string, file: string): Cached & { shape:
   return { ...made, shape: { definitions, keys } };
 }
 
-parentPort!.on('message', (request: WorkerRequest) => {
+serveParent<WorkerRequest>((request) => {
   const transfer = new Set<ArrayBuffer>();
   const results = request.files.map((entry): WireDigest | { problem: string } => {
     const bytes = readRegularBytes(entry.file);

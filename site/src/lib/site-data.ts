@@ -106,6 +106,9 @@ async function load(dataDir: string, settings: LoadSettings): Promise<SiteData> 
   // meanwhile instead of the replay starting last and ending after them.
   const pairs = started(pool.run<RenderedPair[]>({ task: 'pairs', runs: recent }));
   const matrices = started(parallelOverview(index, pool));
+  // Every task is queued by now (the overview's come from its own pass): once all have settled
+  // the workers are ended, rather than left for the process's exit to tear down.
+  void Promise.allSettled([gate, pairs, matrices]).then(() => pool.close());
   return {
     dataDir,
     index,
