@@ -4,13 +4,12 @@
 // each node × RuntimeClass a target — so compare, check, the gate and the site read them as any
 // other run. The namespace and the RuntimeClasses the run creates are deleted at the end, also
 // after a signal (the pods go with the namespace).
-import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { CoreV1Api, KubeConfig, NodeV1Api, Watch, type V1Node, type V1Pod } from '@kubernetes/client-node';
+import type { V1Node } from '@kubernetes/client-node';
+import { KubeConfig, type CoreV1Api } from '@kubernetes/client-node';
 import {
   RESULT_SCHEMA_VERSION,
   runsFor,
-  type BenchmarkDefinition,
   type Config,
   type KubernetesTargetConfig,
   type RunResult,
@@ -25,23 +24,12 @@ import { sleep } from '../util/exec.ts';
 import { toolRecord } from '../version.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
 import { describeStop, type StopCause } from '../run/execute.ts';
-import {
-  PROBE_SCRIPT,
-  criMillisBetween,
-  hostnameLabel,
-  nodeCri,
-  nodeHost,
-  observePod,
-  parseProbe,
-  podStuck,
-  runtimeOperationSums,
-  usableNodes,
-  type NodeProbe,
-  type PodPhaseTimes,
-} from './nodes.ts';
-import { KUBERNETES_BENCHMARKS, podStartupValues } from './pod-startup.ts';
+import { KUBERNETES_BENCHMARKS } from './benchmarks.ts';
+import { Cluster, MANAGED_BY, statusCode } from './cluster-api.ts';
+import { nodeCri, nodeHost, usableNodes, type NodeProbe } from './nodes.ts';
+import type { KubernetesBenchmark } from './pod-benchmark.ts';
 
-export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'runtime-bench' };
+export { MANAGED_BY };
 
 export interface KubernetesRunOptions {
   config: Config;
@@ -62,18 +50,13 @@ export interface KubernetesRunOutcome {
 
 const field = (index: number, name: string): string => `targets[${index}].${name}`;
 
-const statusCode = (error: unknown): number | undefined =>
-  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number'
-    ? error.code
-    : undefined;
-
 /** The kubernetes benchmarks the config's `benchmarks` and `skip` prefixes select. */
 export function selectKubernetesBenchmarks(
   config: Pick<Config, 'benchmarks' | 'skip'>,
   where: string,
-): BenchmarkDefinition[] {
+): KubernetesBenchmark[] {
   const selected = KUBERNETES_BENCHMARKS.filter(
-    (b) =>
+    ({ definition: b }) =>
       config.benchmarks.some((p) => matchesPrefix(b.name, p)) &&
       !config.skip.some((p) => matchesPrefix(b.name, p)),
   );
@@ -81,7 +64,7 @@ export function selectKubernetesBenchmarks(
     throw new RbError(
       'CONFIG_INVALID',
       `${where}: benchmarks: [${config.benchmarks.join(', ')}] selects no benchmark a kubernetes target runs`,
-      `a kubernetes target runs ${KUBERNETES_BENCHMARKS.map((b) => b.name).join(', ')}: set benchmarks: [kubernetes]`,
+      `a kubernetes target runs ${KUBERNETES_BENCHMARKS.map((b) => b.definition.name).join(', ')}: set benchmarks: [kubernetes] or some of these`,
     );
   return selected;
 }
@@ -110,211 +93,6 @@ export function loadKubeConfig(target: KubernetesTargetConfig, index: number): K
       "set targets[].kubeconfig to the cluster's kubeconfig file",
     );
   return kc;
-}
-
-/** Resolves when `done()` holds; throws on timeout, and InterruptedError on the signal. */
-async function until(
-  done: () => boolean,
-  timeoutMs: number,
-  signal: AbortSignal | null,
-  what: string,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!done()) {
-    if (signal?.aborted) throw new InterruptedError();
-    if (performance.now() > deadline)
-      throw new Error(`${what}: not within ${Math.round(timeoutMs / 1000)} s`);
-    await sleep(20);
-  }
-}
-
-class Cluster {
-  readonly core: CoreV1Api;
-  readonly nodeApi: NodeV1Api;
-  readonly watch: Watch;
-  readonly namespace: string;
-  readonly target: KubernetesTargetConfig;
-  readonly runLabel: Record<string, string>;
-  private seq = 0;
-
-  readonly kc: KubeConfig;
-
-  constructor(kc: KubeConfig, target: KubernetesTargetConfig, namespace: string, runId: string) {
-    this.kc = kc;
-    this.core = kc.makeApiClient(CoreV1Api);
-    this.nodeApi = kc.makeApiClient(NodeV1Api);
-    this.watch = new Watch(kc);
-    this.namespace = namespace;
-    this.target = target;
-    this.runLabel = { ...MANAGED_BY, 'runtime-bench/run': runId.toLowerCase() };
-  }
-
-  podName(kind: string, runtimeClass: string): string {
-    return `${kind}-${++this.seq}-${runtimeClass}`.slice(0, 63).replace(/-+$/, '');
-  }
-
-  podBody(name: string, node: V1Node, runtimeClass: string, command: string[], restart: 'Never'): V1Pod {
-    return {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name, labels: this.runLabel },
-      spec: {
-        runtimeClassName: runtimeClass,
-        nodeSelector: { 'kubernetes.io/hostname': hostnameLabel(node) },
-        // A service-account token volume adds its own set-up to every start; benchmark pods need none.
-        automountServiceAccountToken: false,
-        enableServiceLinks: false,
-        terminationGracePeriodSeconds: 0,
-        restartPolicy: restart,
-        containers: [
-          {
-            name: 'bench',
-            image: this.target.image,
-            imagePullPolicy: this.target.imagePullPolicy,
-            command,
-          },
-        ],
-      },
-    };
-  }
-
-  async kubeletSums(node: V1Node): Promise<Map<string, number> | null> {
-    try {
-      const text = await this.core.connectGetNodeProxyWithPath({
-        name: node.metadata!.name!,
-        path: 'metrics',
-      });
-      return runtimeOperationSums(String(text));
-    } catch {
-      // The apiserver's node proxy refuses loopback node addresses (a local test cluster's kubelet
-      // is reached as "localhost"): ask that kubelet directly with the kubeconfig's credentials.
-      return this.kubeletSumsDirect(node).catch(() => null);
-    }
-  }
-
-  private async kubeletSumsDirect(node: V1Node): Promise<Map<string, number> | null> {
-    const host = node.status?.addresses?.find((a) => a.type === 'Hostname')?.address;
-    const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port;
-    if (host !== 'localhost' || !port) return null;
-    const opts: https.RequestOptions = { host: '127.0.0.1', port, path: '/metrics', method: 'GET' };
-    await this.kc.applyToHTTPSOptions(opts);
-    // The kubelet's serving certificate is self-signed; the apiserver does not verify it either.
-    opts.rejectUnauthorized = false;
-    const text = await new Promise<string>((resolve, reject) => {
-      const req = https.request(opts, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (body += d));
-        res.on('end', () =>
-          res.statusCode === 200 ? resolve(body) : reject(new Error(`HTTP ${res.statusCode}`)),
-        );
-      });
-      req.on('error', reject);
-      req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
-      req.end();
-    });
-    return runtimeOperationSums(text);
-  }
-
-  /** Watches one pod by name; the callback gets every state and DELETED. */
-  async watchPod(
-    name: string,
-    onPod: (type: string, pod: V1Pod, at: number) => void,
-  ): Promise<AbortController> {
-    return this.watch.watch(
-      `/api/v1/namespaces/${this.namespace}/pods`,
-      { fieldSelector: `metadata.name=${name}` },
-      (type, obj) => onPod(type, obj as V1Pod, performance.now()),
-      () => undefined,
-    );
-  }
-
-  /** Deletes a pod at once and waits until it is gone (so that the next start has the node alone). */
-  async deletePod(name: string): Promise<void> {
-    try {
-      await this.core.deleteNamespacedPod({ name, namespace: this.namespace, gracePeriodSeconds: 0 });
-    } catch (error) {
-      if (statusCode(error) !== 404) throw error;
-    }
-    const deadline = performance.now() + this.target.podTimeoutSeconds * 1000;
-    while (performance.now() < deadline) {
-      try {
-        await this.core.readNamespacedPod({ name, namespace: this.namespace });
-      } catch (error) {
-        if (statusCode(error) === 404) return;
-      }
-      await sleep(100);
-    }
-    throw new Error(`pod ${name} still present ${this.target.podTimeoutSeconds} s after its deletion`);
-  }
-
-  /** One measured pod start (kubernetes.pod-startup). */
-  async podStartup(node: V1Node, runtimeClass: string, signal: AbortSignal): Promise<IterationOutcome> {
-    const name = this.podName('start', runtimeClass);
-    const before = await this.kubeletSums(node);
-    const times: PodPhaseTimes = { created: 0 };
-    let stuck: string | null = null;
-    const ctrl = await this.watchPod(name, (type, pod, at) => {
-      if (type === 'DELETED' || times.created === 0) return;
-      observePod(times, pod, at);
-      stuck ??= podStuck(pod);
-    });
-    try {
-      times.created = performance.now();
-      await this.core.createNamespacedPod({
-        namespace: this.namespace,
-        body: this.podBody(name, node, runtimeClass, ['/bin/sleep', '3600'], 'Never'),
-      });
-      try {
-        await until(
-          () => times.ready !== undefined || stuck !== null,
-          this.target.podTimeoutSeconds * 1000,
-          signal,
-          `pod ${name} Ready`,
-        );
-      } catch (error) {
-        if (error instanceof InterruptedError) throw error;
-        return { values: {}, errors: {}, failure: errorMessage(error) };
-      }
-      if (stuck !== null || times.ready === undefined)
-        return { values: {}, errors: {}, failure: `pod ${name}: ${stuck ?? 'not Ready'}` };
-      const after = await this.kubeletSums(node);
-      const { values, errors } = podStartupValues(
-        { created: times.created, scheduled: times.scheduled!, started: times.started!, ready: times.ready },
-        before && after ? criMillisBetween(before, after) : null,
-      );
-      return { values, errors };
-    } finally {
-      ctrl.abort();
-      await this.deletePod(name);
-    }
-  }
-
-  /** Runs the probe pod on the node and returns what it printed (null, with a log line, on failure). */
-  async probe(node: V1Node, runtimeClass: string, log: (line: string) => void): Promise<NodeProbe | null> {
-    const name = this.podName('probe', runtimeClass);
-    try {
-      await this.core.createNamespacedPod({
-        namespace: this.namespace,
-        body: this.podBody(name, node, runtimeClass, ['/bin/sh', '-c', PROBE_SCRIPT], 'Never'),
-      });
-      const deadline = performance.now() + this.target.podTimeoutSeconds * 1000;
-      for (;;) {
-        const pod = await this.core.readNamespacedPod({ name, namespace: this.namespace });
-        if (pod.status?.phase === 'Succeeded') break;
-        if (pod.status?.phase === 'Failed') throw new Error(`probe pod failed: ${pod.status.message ?? ''}`);
-        if (performance.now() > deadline) throw new Error('probe pod did not finish');
-        await sleep(200);
-      }
-      const text = await this.core.readNamespacedPodLog({ name, namespace: this.namespace });
-      return parseProbe(String(text));
-    } catch (error) {
-      log(`node ${node.metadata!.name!}: no probe (${errorMessage(error)}): CPU model unknown`);
-      return null;
-    } finally {
-      await this.deletePod(name).catch(() => undefined);
-    }
-  }
 }
 
 async function selectNodes(
@@ -356,7 +134,8 @@ export async function executeKubernetesRun(opts: KubernetesRunOptions): Promise<
   const started = now();
   const runId = newRunId(started);
   const where = `targets[${index}]`;
-  const benchmarks = selectKubernetesBenchmarks(config, where);
+  const selected = selectKubernetesBenchmarks(config, where);
+  const benchmarks = selected.map((k) => k.definition);
   const kc = loadKubeConfig(target, index);
   const namespace = `${target.namespacePrefix}${runId.toLowerCase()}`.slice(0, 63);
   const cluster = new Cluster(kc, target, namespace, runId);
@@ -432,7 +211,8 @@ export async function executeKubernetesRun(opts: KubernetesRunOptions): Promise<
     for (const b of benchmarks)
       for (const node of nodes)
         for (const rc of classes) acc.set(key(b.name, node.metadata!.name!, rc), new BenchmarkAccumulator(b));
-    outer: for (const b of benchmarks) {
+    outer: for (const kb of selected) {
+      const b = kb.definition;
       const repetitions = config.warmup + runsFor(config, b.name);
       for (let rep = 0; rep < repetitions; rep++) {
         const warmup = rep < config.warmup;
@@ -450,7 +230,7 @@ export async function executeKubernetesRun(opts: KubernetesRunOptions): Promise<
             opts.onProgress(progress);
             let outcome: IterationOutcome;
             try {
-              outcome = await cluster.podStartup(node, rc, signal);
+              outcome = await kb.iterate({ cluster, node, runtimeClass: rc, config, signal });
             } catch (error) {
               if (error instanceof InterruptedError || signal.aborted) {
                 a.interrupted = true;
@@ -515,12 +295,13 @@ export async function executeKubernetesRun(opts: KubernetesRunOptions): Promise<
         configHash: configHash(config),
         targets,
         benchmarks,
-        results: benchmarks.flatMap((b) =>
+        results: selected.flatMap(({ definition: b, parameters }) =>
           classes.map((rc) =>
             assembleBenchmarkResult(
               acc.get(key(b.name, nodeName, rc))!,
               `${target.name}/${rc}`,
               {
+                ...parameters?.(config),
                 image: target.image,
                 imagePullPolicy: target.imagePullPolicy,
                 runtimeClass: rc,

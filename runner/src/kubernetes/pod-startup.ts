@@ -15,7 +15,13 @@
 //   a time, so the difference is this pod's);
 // - kubelet-share: started − scheduled − cri: node-side time not spent in those CRI calls (volume
 //   set-up, status sync, PLEG delay, watch delivery).
+import { performance } from 'node:perf_hooks';
 import type { BenchmarkDefinition } from '@runtime-bench/schemas';
+import { errorMessage } from '../errors.ts';
+import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
+import { until } from './cluster-api.ts';
+import { criMillisBetween, observePod, podStuck, type PodPhaseTimes } from './nodes.ts';
+import type { KubernetesBenchmark, PodContext } from './pod-benchmark.ts';
 
 export const POD_STARTUP: BenchmarkDefinition = {
   name: 'kubernetes.pod-startup',
@@ -46,9 +52,6 @@ export const POD_STARTUP: BenchmarkDefinition = {
   ],
 };
 
-/** The kubernetes benchmarks, for prefix selection by the config's `benchmarks` and `skip`. */
-export const KUBERNETES_BENCHMARKS: BenchmarkDefinition[] = [POD_STARTUP];
-
 /** Metric values of one pod start from its phase times and CRI milliseconds (pure). */
 export function podStartupValues(
   times: { created: number; scheduled: number; started: number; ready: number },
@@ -72,3 +75,52 @@ export function podStartupValues(
   }
   return { values, errors };
 }
+
+/** One measured pod start: created, watched to Ready, deleted and waited for. */
+async function measurePodStartup({
+  cluster,
+  node,
+  runtimeClass,
+  signal,
+}: PodContext): Promise<IterationOutcome> {
+  const name = cluster.podName('start', runtimeClass);
+  const before = await cluster.kubeletSums(node);
+  const times: PodPhaseTimes = { created: 0 };
+  let stuck: string | null = null;
+  const ctrl = await cluster.watchPods({ fieldSelector: `metadata.name=${name}` }, (type, pod, at) => {
+    if (type === 'DELETED' || times.created === 0) return;
+    observePod(times, pod, at);
+    stuck ??= podStuck(pod);
+  });
+  try {
+    times.created = performance.now();
+    await cluster.createPod(cluster.podBody(name, node, runtimeClass, ['/bin/sleep', '3600']));
+    try {
+      await until(
+        () => times.ready !== undefined || stuck !== null,
+        cluster.target.podTimeoutSeconds * 1000,
+        signal,
+        `pod ${name} Ready`,
+      );
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      return { values: {}, errors: {}, failure: errorMessage(error) };
+    }
+    if (stuck !== null || times.ready === undefined)
+      return { values: {}, errors: {}, failure: `pod ${name}: ${stuck ?? 'not Ready'}` };
+    const after = await cluster.kubeletSums(node);
+    const { values, errors } = podStartupValues(
+      { created: times.created, scheduled: times.scheduled!, started: times.started!, ready: times.ready },
+      before && after ? criMillisBetween(before, after) : null,
+    );
+    return { values, errors };
+  } finally {
+    ctrl.abort();
+    await cluster.deletePod(name);
+  }
+}
+
+export const podStartupBenchmark: KubernetesBenchmark = {
+  definition: POD_STARTUP,
+  iterate: measurePodStartup,
+};

@@ -4,7 +4,18 @@ import { finish, part, withPod } from './kit.ts';
 import { containerConfig, runToCompletion } from './pods.ts';
 import type { Benchmark } from './types.ts';
 
-const METRICS_BY_MODE = { time: ['events_per_second', 'latency_avg'], events: ['total_time'] } as const;
+export const METRICS_BY_MODE = {
+  time: ['events_per_second', 'latency_avg'],
+  events: ['total_time'],
+} as const;
+
+/** The metric values of one sysbench cpu run in `mode`, from its output (the pod-level benchmark's too). */
+export function cpuMetricValues(mode: 'time' | 'events', stdout: string): Record<string, number> {
+  const report = parseSysbenchCpu(stdout);
+  return mode === 'time'
+    ? { events_per_second: report.eventsPerSecond, latency_avg: report.latencyAvgMs }
+    : { total_time: report.totalTimeSeconds };
+}
 
 export const cpuBenchmark: Benchmark<CpuParameters> = {
   definition: {
@@ -50,13 +61,7 @@ export const cpuBenchmark: Benchmark<CpuParameters> = {
               ]);
               const expectedMs = mode === 'time' ? params.timeSeconds * 1000 : 0;
               const { stdout } = await runToCompletion(ctx, pod, container, expectedMs);
-              const report = parseSysbenchCpu(stdout);
-              if (mode === 'time') {
-                gathered.values.events_per_second = report.eventsPerSecond;
-                gathered.values.latency_avg = report.latencyAvgMs;
-              } else {
-                gathered.values.total_time = report.totalTimeSeconds;
-              }
+              Object.assign(gathered.values, cpuMetricValues(mode, stdout));
             }),
           );
         }

@@ -41,16 +41,18 @@ export const memoryBenchmark: Benchmark<MemoryParameters> = {
         ...sysbenchMemoryArgs(params),
       ]);
       const { stdout } = await runToCompletion(ctx, pod, container, 0);
-      const r = parseSysbenchMemory(stdout);
-      return {
-        values: {
-          total_time: r.totalTimeSeconds,
-          latency_min: r.latencyMinMs,
-          latency_avg: r.latencyAvgMs,
-          latency_max: r.latencyMaxMs,
-          mib_per_second: r.mibPerSecond,
-        },
-        errors: {},
-      };
+      return { values: memoryMetricValues(stdout), errors: {} };
     }),
 };
+
+/** The metric values of one sysbench memory run, from its output (the pod-level benchmark's too). */
+export function memoryMetricValues(stdout: string): Record<string, number> {
+  const r = parseSysbenchMemory(stdout);
+  return {
+    total_time: r.totalTimeSeconds,
+    latency_min: r.latencyMinMs,
+    latency_avg: r.latencyAvgMs,
+    latency_max: r.latencyMaxMs,
+    mib_per_second: r.mibPerSecond,
+  };
+}

@@ -7,17 +7,17 @@ import { InterruptedError, type Benchmark, type BenchmarkContext, type Iteration
 
 /** The container counts of TouchStone's Scalability5/10/50; one benchmark name each. */
 export const SCALABILITY_COUNTS = [5, 10, 50] as const;
-const MODES = ['serial', 'parallel'] as const;
-type Mode = (typeof MODES)[number];
+export const MODES = ['serial', 'parallel'] as const;
+export type Mode = (typeof MODES)[number];
 
-const SUFFIXES = [
+export const SUFFIXES = [
   'start_all',
   'destroy_all',
   'start_latency_median',
   'start_latency_p90',
   'start_latency_max',
 ] as const;
-const metricName = (mode: Mode, suffix: (typeof SUFFIXES)[number]): string => `${mode}_${suffix}`;
+export const metricName = (mode: Mode, suffix: (typeof SUFFIXES)[number]): string => `${mode}_${suffix}`;
 
 /**
  * Runs `task` over `items` with at most `limit` in flight; resolves when all settled. Results in item
@@ -87,7 +87,9 @@ async function destroyOne(ctx: BenchmarkContext, s: Started): Promise<void> {
   ctx.tracker.podRemoved(s.podId);
 }
 
-function firstRejection(results: PromiseSettledResult<unknown>[]): { count: number; message: string } | null {
+export function firstRejection(
+  results: PromiseSettledResult<unknown>[],
+): { count: number; message: string } | null {
   const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (rejected.length === 0) return null;
   if (rejected.some((r) => r.reason instanceof InterruptedError)) throw new InterruptedError();
@@ -116,7 +118,34 @@ async function runMode(
   // Whatever failed to destroy is left to the tracker; an interruption wins over everything.
   const startFailure = firstRejection(starts);
   const destroyFailure = firstRejection(destroys);
-  const latencies = started.map((s) => s.ms);
+  return modeValues(mode, n, {
+    startAll,
+    destroyAll,
+    latencies: started.map((s) => s.ms),
+    startFailure,
+    destroyFailure,
+  });
+}
+
+/** What one mode of one iteration measured, before it becomes metric values. */
+export interface ModeMeasurement {
+  /** seconds until every start had settled */
+  startAll: number;
+  /** seconds until every destroy had settled */
+  destroyAll: number;
+  /** ms per started container */
+  latencies: number[];
+  startFailure: { count: number; message: string } | null;
+  destroyFailure: { count: number; message: string } | null;
+}
+
+/** The metric values of one mode (and its failure): shared by the CRI-level and the pod-level benchmark. */
+export function modeValues(
+  mode: Mode,
+  n: number,
+  m: ModeMeasurement,
+): { values: Record<string, number>; failure?: string } {
+  const { startAll, destroyAll, latencies, startFailure, destroyFailure } = m;
   const values: Record<string, number> = {};
   if (latencies.length > 0) {
     values[metricName(mode, 'start_latency_median')] = quantile(latencies, 0.5);
@@ -178,22 +207,30 @@ export function scalabilityBenchmark(n: number): Benchmark<ScalabilityParameters
   return {
     definition: scalabilityDefinition(n),
     parameters: (config) => config.parameters['scalability.runtime'],
-    async iterate(ctx, params): Promise<IterationOutcome> {
-      const values: Record<string, number> = {};
-      const errors: Record<string, string> = {};
-      let failure: string | undefined;
-      for (const mode of params.modes) {
-        const r = await runMode(ctx, params, n, mode);
-        Object.assign(values, r.values);
-        if (r.failure) {
-          failure ??= `${mode}: ${r.failure}`;
-          for (const s of SUFFIXES)
-            if (!(metricName(mode, s) in values)) errors[metricName(mode, s)] = r.failure;
-        }
-      }
-      return failure ? { values, errors, failure } : { values, errors };
-    },
+    iterate: (ctx, params) => eachMode(params.modes, (mode) => runMode(ctx, params, n, mode)),
   };
+}
+
+/**
+ * One iteration over the modes: their values together; a failed mode's missing metrics get its
+ * failure as their error, and the first failure is the iteration's.
+ */
+export async function eachMode(
+  modes: readonly Mode[],
+  run: (mode: Mode) => Promise<{ values: Record<string, number>; failure?: string }>,
+): Promise<IterationOutcome> {
+  const values: Record<string, number> = {};
+  const errors: Record<string, string> = {};
+  let failure: string | undefined;
+  for (const mode of modes) {
+    const r = await run(mode);
+    Object.assign(values, r.values);
+    if (r.failure) {
+      failure ??= `${mode}: ${r.failure}`;
+      for (const s of SUFFIXES) if (!(metricName(mode, s) in values)) errors[metricName(mode, s)] = r.failure;
+    }
+  }
+  return failure ? { values, errors, failure } : { values, errors };
 }
 
 export const scalabilityBenchmarks = SCALABILITY_COUNTS.map(scalabilityBenchmark);

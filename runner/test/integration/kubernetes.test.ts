@@ -46,6 +46,32 @@ function clusterProcesses(): string[] {
     .filter((l) => l.includes(CLUSTER_DIR) && !l.includes('vitest') && !/\bps -eo\b/.test(l));
 }
 
+/**
+ * The stack's CRI, polled until stop(): which handler each kubelet-made sandbox ran under, by pod
+ * name, and the most sandboxes of one name prefix seen at once.
+ */
+function watchHandlers(): { stop(): Promise<Map<string, string>> } {
+  const cri = new GrpcCriClient(join(STACK_DIR, 'containerd.sock'), 10);
+  const seen = new Map<string, string>();
+  let polling = true;
+  const poll = (async () => {
+    while (polling) {
+      for (const p of await cri.listPodSandbox().catch(() => []))
+        if (p.labels['io.kubernetes.pod.name'])
+          seen.set(p.labels['io.kubernetes.pod.name'], p.runtimeHandler);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  })();
+  return {
+    async stop() {
+      polling = false;
+      await poll;
+      cri.close();
+      return seen;
+    },
+  };
+}
+
 describe.skipIf(skip !== null)('a local Kubernetes on a containerd stack', () => {
   const before = { sysctls: {} as Record<string, string>, paths: {} as Record<string, boolean> };
   let kubeconfig = '';
@@ -79,28 +105,15 @@ targets:
     image: localhost/runtime-bench/bench:latest
     imagePullPolicy: Never
     podTimeoutSeconds: 90
-benchmarks: [kubernetes]
+benchmarks: [kubernetes.pod-startup]
 runs: 3
 warmup: 1
 `,
     );
-    // The stack's CRI, polled during the run: which handler each kubelet-made sandbox runs under.
-    const cri = new GrpcCriClient(join(STACK_DIR, 'containerd.sock'), 10);
-    const seen = new Map<string, string>();
-    let polling = true;
-    const poll = (async () => {
-      while (polling) {
-        for (const p of await cri.listPodSandbox().catch(() => []))
-          if (p.labels['io.kubernetes.pod.name'])
-            seen.set(p.labels['io.kubernetes.pod.name'], p.runtimeHandler);
-        await new Promise((r) => setTimeout(r, 150));
-      }
-    })();
+    const handlers = watchHandlers();
     const out = join(work, 'kube.json');
     const run = await runCli(['run', '--config', config, '--out', out]);
-    polling = false;
-    await poll;
-    cri.close();
+    const seen = await handlers.stop();
     expect(run.code, run.stderr).toBe(0);
 
     const result: RunResult = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
@@ -153,6 +166,89 @@ warmup: 1
     ).toEqual([]);
     const classes = await kc.makeApiClient(NodeV1Api).listRuntimeClass();
     expect(classes.items.map((c) => c.metadata!.name)).toEqual([]);
+  });
+
+  test('scalability and sysbench as pods: the CRI-level metrics, under the named handler, consistent', async () => {
+    const config = join(work, 'kube-suites.yaml');
+    writeFileSync(
+      config,
+      `targets:
+  - kind: kubernetes
+    kubeconfig: ${kubeconfig}
+    runtimeClasses: [{ name: rb-runc, handler: runc }, { name: rb-crun, handler: crun }]
+    imagePullPolicy: Never
+    podTimeoutSeconds: 90
+benchmarks: [kubernetes.scalability.5, kubernetes.performance]
+runs: 1
+warmup: 0
+parameters:
+  scalability.runtime: { concurrency: 5 }
+  performance.cpu: { maxPrime: 10000, timeSeconds: 1, events: 500 }
+  performance.memory: { totalSize: 256M }
+`,
+    );
+    const handlers = watchHandlers();
+    const out = join(work, 'kube-suites.json');
+    const run = await runCli(['run', '--config', config, '--out', out]);
+    const seen = await handlers.stop();
+    expect(run.code, run.stderr).toBe(0);
+    const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(result.status).toBe('complete');
+    const byClass = { 'rb-runc': 'runc', 'rb-crun': 'crun' } as const;
+    // 5 serial + 5 parallel scalability pods, and the sysbench pods (cpu: two modes; memory), per
+    // class, each under its class's handler as the CRI tells.
+    for (const [rc, handler] of Object.entries(byClass))
+      for (const [prefix, count] of [
+        ['scale5-', 10],
+        ['cpu-time-', 1],
+        ['cpu-events-', 1],
+        ['memory-', 1],
+      ] as const) {
+        const pods = [...seen].filter(([name]) => name.startsWith(prefix) && name.endsWith(`-${rc}`));
+        expect(pods.length, `${prefix} ${rc}: ${JSON.stringify([...seen])}`).toBe(count);
+        for (const [, h] of pods) expect(h).toBe(handler);
+      }
+    const value = (benchmark: string, target: string, metric: string): number => {
+      const r = result.results.find((x) => x.benchmark === benchmark && x.target === target)!;
+      expect(r.status, JSON.stringify(r)).toBe('ok');
+      const samples = r.metrics.find((m) => m.name === metric)!.samples;
+      expect(samples, `${benchmark} ${target} ${metric}`).toHaveLength(1);
+      return samples[0]!;
+    };
+    for (const rc of Object.keys(byClass)) {
+      const target = `kubernetes/${rc}`;
+      for (const mode of ['serial', 'parallel']) {
+        const m = (name: string) => value('kubernetes.scalability.5', target, `${mode}_${name}`);
+        // Order statistics of the five start latencies, and the batch's span contains the slowest.
+        expect(m('start_latency_median')).toBeGreaterThan(0);
+        expect(m('start_latency_median')).toBeLessThanOrEqual(m('start_latency_p90'));
+        expect(m('start_latency_p90')).toBeLessThanOrEqual(m('start_latency_max'));
+        expect(m('start_all') * 1000).toBeGreaterThanOrEqual(m('start_latency_max'));
+        expect(m('destroy_all')).toBeGreaterThan(0);
+        // One after the other, the span holds all five latencies, three of them ≥ the median.
+        if (mode === 'serial')
+          expect(m('start_all') * 1000).toBeGreaterThanOrEqual(3 * m('start_latency_median'));
+      }
+      // sysbench's own accounting: one thread runs events back to back, so the mean event
+      // latency × events/s is the busy share of each second, at most 1 (2 % for the rounding of
+      // the printed latency) and far above 0; block latencies are ordered.
+      const eps = value('kubernetes.performance.cpu', target, 'events_per_second');
+      const busy = (eps * value('kubernetes.performance.cpu', target, 'latency_avg')) / 1000;
+      expect(busy).toBeLessThanOrEqual(1.02);
+      expect(busy).toBeGreaterThan(0.5);
+      expect(value('kubernetes.performance.cpu', target, 'total_time')).toBeGreaterThan(0);
+      const mem = (name: string) => value('kubernetes.performance.memory', target, name);
+      expect(mem('mib_per_second')).toBeGreaterThan(0);
+      expect(mem('total_time')).toBeGreaterThan(0);
+      expect(mem('latency_min')).toBeLessThanOrEqual(mem('latency_avg'));
+      expect(mem('latency_avg')).toBeLessThanOrEqual(mem('latency_max'));
+    }
+    // The definitions travel with the result: the pod-level metrics are the CRI-level ones.
+    expect(result.benchmarks.map((b) => b.name)).toEqual([
+      'kubernetes.scalability.5',
+      'kubernetes.performance.cpu',
+      'kubernetes.performance.memory',
+    ]);
   });
 
   test('SIGINT during a run: exit 130, a partial result, its namespace and RuntimeClasses deleted', async () => {

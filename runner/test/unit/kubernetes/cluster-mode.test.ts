@@ -60,10 +60,25 @@ describe('the kubernetes target in the config', () => {
     expect(() => parseConfig('targets:\n  - kind: k8s\n', 'k.yaml')).toThrow(/targets\[0\]\.kind/);
   });
 
-  test('benchmark selection: only kubernetes.* runs on a kubernetes target', () => {
-    expect(
-      selectKubernetesBenchmarks({ benchmarks: ['kubernetes'], skip: [] }, 'x').map((b) => b.name),
-    ).toEqual(['kubernetes.pod-startup']);
+  test('benchmark selection: only kubernetes.* runs on a kubernetes target, by prefix', () => {
+    const names = (benchmarks: string[], skip: string[] = []) =>
+      selectKubernetesBenchmarks({ benchmarks, skip }, 'x').map((b) => b.definition.name);
+    expect(names(['kubernetes'])).toEqual([
+      'kubernetes.pod-startup',
+      'kubernetes.scalability.5',
+      'kubernetes.scalability.10',
+      'kubernetes.scalability.50',
+      'kubernetes.performance.cpu',
+      'kubernetes.performance.memory',
+    ]);
+    expect(names(['kubernetes.scalability'], ['kubernetes.scalability.50'])).toEqual([
+      'kubernetes.scalability.5',
+      'kubernetes.scalability.10',
+    ]);
+    expect(names(['kubernetes.performance'])).toEqual([
+      'kubernetes.performance.cpu',
+      'kubernetes.performance.memory',
+    ]);
     expect(() => selectKubernetesBenchmarks({ benchmarks: ['operations'], skip: [] }, 'x')).toThrow(RbError);
   });
 
