@@ -13,21 +13,40 @@ import type { KubernetesBenchmark, PodContext } from './pod-benchmark.ts';
 
 const SYSBENCH = '/bin/sysbench';
 
-/** One part of a repetition: its metrics get the part's error when it fails. */
-async function part(
-  metrics: readonly string[],
-  label: string,
-  run: () => Promise<Record<string, number>>,
-  into: IterationOutcome,
-): Promise<void> {
-  try {
-    Object.assign(into.values, await run());
-  } catch (error) {
-    if (error instanceof InterruptedError) throw error;
-    const message = `${label}: ${errorMessage(error)}`;
-    for (const m of metrics) into.errors[m] = message;
-    into.failure ??= message;
+/** One sysbench pod of a repetition: its metrics get the part's error when it fails. */
+interface SysbenchPod {
+  metrics: readonly string[];
+  label: string;
+  /** pod name prefix */
+  kind: string;
+  args: string[];
+  /** how long sysbench itself runs, added to the pod's deadline */
+  expectedMs: number;
+  values: (log: string) => Record<string, number>;
+}
+
+/** Runs the pods one after the other; a failed one fails the repetition and its metrics only. */
+async function runPods(ctx: PodContext, pods: readonly SysbenchPod[]): Promise<IterationOutcome> {
+  const outcome: IterationOutcome = { values: {}, errors: {} };
+  for (const pod of pods) {
+    try {
+      const log = await ctx.cluster.runToCompletion(
+        ctx.node,
+        ctx.runtimeClass,
+        pod.kind,
+        [SYSBENCH, ...pod.args],
+        pod.expectedMs,
+        ctx.signal,
+      );
+      Object.assign(outcome.values, pod.values(log));
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      const message = `${pod.label}: ${errorMessage(error)}`;
+      for (const m of pod.metrics) outcome.errors[m] = message;
+      outcome.failure ??= message;
+    }
   }
+  return outcome;
 }
 
 export const podCpuBenchmark: KubernetesBenchmark = {
@@ -39,27 +58,19 @@ export const podCpuBenchmark: KubernetesBenchmark = {
     origin: ['kiit', 'touchstone'],
   },
   parameters: (config) => config.parameters['performance.cpu'],
-  async iterate(ctx: PodContext): Promise<IterationOutcome> {
+  iterate(ctx) {
     const params = ctx.config.parameters['performance.cpu'];
-    const outcome: IterationOutcome = { values: {}, errors: {} };
-    for (const mode of params.modes)
-      await part(
-        METRICS_BY_MODE[mode],
-        `${mode} mode`,
-        async () => {
-          const log = await ctx.cluster.runToCompletion(
-            ctx.node,
-            ctx.runtimeClass,
-            `cpu-${mode}`,
-            [SYSBENCH, ...sysbenchCpuArgs(params, mode)],
-            mode === 'time' ? params.timeSeconds * 1000 : 0,
-            ctx.signal,
-          );
-          return cpuMetricValues(mode, log);
-        },
-        outcome,
-      );
-    return outcome;
+    return runPods(
+      ctx,
+      params.modes.map((mode) => ({
+        metrics: METRICS_BY_MODE[mode],
+        label: `${mode} mode`,
+        kind: `cpu-${mode}`,
+        args: sysbenchCpuArgs(params, mode),
+        expectedMs: mode === 'time' ? params.timeSeconds * 1000 : 0,
+        values: (log) => cpuMetricValues(mode, log),
+      })),
+    );
   },
 };
 
@@ -72,25 +83,15 @@ export const podMemoryBenchmark: KubernetesBenchmark = {
     origin: ['kiit', 'touchstone'],
   },
   parameters: (config) => config.parameters['performance.memory'],
-  async iterate(ctx: PodContext): Promise<IterationOutcome> {
-    const params = ctx.config.parameters['performance.memory'];
-    const outcome: IterationOutcome = { values: {}, errors: {} };
-    await part(
-      podMemoryBenchmark.definition.metrics.map((m) => m.name),
-      'sysbench memory',
-      async () =>
-        memoryMetricValues(
-          await ctx.cluster.runToCompletion(
-            ctx.node,
-            ctx.runtimeClass,
-            'memory',
-            [SYSBENCH, ...sysbenchMemoryArgs(params)],
-            0,
-            ctx.signal,
-          ),
-        ),
-      outcome,
-    );
-    return outcome;
-  },
+  iterate: (ctx) =>
+    runPods(ctx, [
+      {
+        metrics: memoryBenchmark.definition.metrics.map((m) => m.name),
+        label: 'sysbench memory',
+        kind: 'memory',
+        args: sysbenchMemoryArgs(ctx.config.parameters['performance.memory']),
+        expectedMs: 0,
+        values: memoryMetricValues,
+      },
+    ]),
 };

@@ -72,6 +72,18 @@ function watchHandlers(): { stop(): Promise<Map<string, string>> } {
   };
 }
 
+/** Nothing of a run is left in the cluster: no namespace of ours, no RuntimeClass. */
+async function expectNothingLeft(kubeconfig: string): Promise<void> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfig);
+  const namespaces = await kc.makeApiClient(CoreV1Api).listNamespace();
+  expect(
+    namespaces.items.map((n) => n.metadata!.name).filter((n) => n!.startsWith('runtime-bench-')),
+  ).toEqual([]);
+  const classes = await kc.makeApiClient(NodeV1Api).listRuntimeClass();
+  expect(classes.items.map((c) => c.metadata!.name)).toEqual([]);
+}
+
 describe.skipIf(skip !== null)('a local Kubernetes on a containerd stack', () => {
   const before = { sysctls: {} as Record<string, string>, paths: {} as Record<string, boolean> };
   let kubeconfig = '';
@@ -157,15 +169,7 @@ warmup: 1
       for (const v of criMs) expect(v).toBeGreaterThan(0);
     }
 
-    // Nothing of the run is left in the cluster.
-    const kc = new KubeConfig();
-    kc.loadFromFile(kubeconfig);
-    const namespaces = await kc.makeApiClient(CoreV1Api).listNamespace();
-    expect(
-      namespaces.items.map((n) => n.metadata!.name).filter((n) => n!.startsWith('runtime-bench-')),
-    ).toEqual([]);
-    const classes = await kc.makeApiClient(NodeV1Api).listRuntimeClass();
-    expect(classes.items.map((c) => c.metadata!.name)).toEqual([]);
+    await expectNothingLeft(kubeconfig);
   });
 
   test('scalability and sysbench as pods: the CRI-level metrics, under the named handler, consistent', async () => {
@@ -243,6 +247,7 @@ parameters:
       expect(mem('latency_min')).toBeLessThanOrEqual(mem('latency_avg'));
       expect(mem('latency_avg')).toBeLessThanOrEqual(mem('latency_max'));
     }
+    await expectNothingLeft(kubeconfig);
     // The definitions travel with the result: the pod-level metrics are the CRI-level ones.
     expect(result.benchmarks.map((b) => b.name)).toEqual([
       'kubernetes.scalability.5',
@@ -284,14 +289,7 @@ warmup: 0
     expect(result.results[0]!.metrics.find((m) => m.name === 'ready')!.samples.length).toBeGreaterThanOrEqual(
       1,
     );
-    const kc = new KubeConfig();
-    kc.loadFromFile(kubeconfig);
-    const namespaces = await kc.makeApiClient(CoreV1Api).listNamespace();
-    expect(
-      namespaces.items.map((n) => n.metadata!.name).filter((n) => n!.startsWith('runtime-bench-')),
-    ).toEqual([]);
-    const classes = await kc.makeApiClient(NodeV1Api).listRuntimeClass();
-    expect(classes.items.map((c) => c.metadata!.name)).toEqual([]);
+    await expectNothingLeft(kubeconfig);
   });
 
   test('cluster down leaves nothing on the host and restores the sysctls', async () => {
