@@ -672,20 +672,29 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
         pick: (run: RunResult) => RunResult['targets'],
         benchmark: string,
         metric: string,
-      ): { samples: number[]; runIds: string[] } => {
+      ) => {
         let best = -Infinity;
-        let out = { samples: [] as number[], runIds: [] as string[] };
+        let out = {
+          samples: [] as number[],
+          runIds: [] as string[],
+          ids: new Set<string>(),
+          target: null as RunResult['targets'][number] | null,
+        };
         for (const { run } of runs)
           for (const t of pick(run)) {
             const xs = ok(run, t.id, benchmark, metric);
             if (xs.length === 0) continue;
             const time = Date.parse(run.startedAt);
-            if (time > best) [best, out] = [time, { samples: [], runIds: [] }];
+            if (time > best) [best, out] = [time, { samples: [], runIds: [], ids: new Set(), target: null }];
             if (time === best) {
               out.samples.push(...xs);
+              out.ids.add(t.id);
+              out.target = t;
               if (!out.runIds.includes(run.runId)) out.runIds.push(run.runId);
             }
           }
+        // the site pools one target id (the nodes of one cluster run); these files have one per time
+        expect(out.ids.size).toBeLessThanOrEqual(1);
         return out;
       };
       const podTargets = runs.flatMap(({ run }) =>
@@ -713,11 +722,16 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
           hostClassOf(run.host) === g.host
             ? run.targets.filter((t) => t.kubernetes?.runtimeClass === g.rc && t.handler === g.handler)
             : [];
-        const criOf = (run: RunResult) =>
+        const criAll = (run: RunResult) =>
           hostClassOf(run.host) === g.host
             ? run.targets.filter((t) => !t.kubernetes && t.cri.name === g.cri && t.handler === g.handler)
             : [];
-        const anyCri = runs.some(({ run }) => criOf(run).length > 0);
+        // of the CRI version the nodes report (the newest pod-level target's), if any run has it
+        const podVersion = runs.flatMap(({ run }) => podOf(run)).at(-1)!.cri.version;
+        const sameVersion = runs.some(({ run }) => criAll(run).some((t) => t.cri.version === podVersion));
+        const criOf = (run: RunResult) =>
+          criAll(run).filter((t) => !sameVersion || t.cri.version === podVersion);
+        const anyCri = runs.some(({ run }) => criAll(run).length > 0);
         await expect(section.locator('.no-cri-level').count()).resolves.toBe(anyCri ? 0 : 1);
         const share = newestPooled(podOf, 'kubernetes.pod-startup', 'kubelet-share');
         const shownShare = parseShown((await section.locator('.kubelet-share .median').textContent())!);
@@ -758,6 +772,10 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
               sameToShownPrecision(shownCri!, toBase(criMedian, unit)),
               `${g.rc} ${c.cri} ${m.cri}`,
             ).toBe(true);
+            const t = cri.target!;
+            await expect(row.locator('.cri-median .side-target').textContent()).resolves.toBe(
+              `${t.cri.name} ${t.cri.version} · ${t.oci.name} ${t.oci.version}${t.handler === t.oci.name ? '' : ` (handler ${t.handler})`}`,
+            );
             const criLinks = await row
               .locator('.cri-median a')
               .evaluateAll((as) => as.map((a) => a.getAttribute('href')));

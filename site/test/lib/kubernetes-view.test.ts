@@ -234,6 +234,51 @@ describe('kubernetesOverhead', () => {
     expect(g.kubeletShare.kind).toBe('missing');
   });
 
+  test('the CRI side is one target: the CRI version the nodes report if measured, never two endpoints pooled', () => {
+    const endpoint = (label: string, version: string): Target => ({
+      ...criTarget('containerd', 'runc'),
+      id: `${label}/runc`,
+      cri: { name: 'containerd', version, apiVersion: 'v1', endpoint: `unix:///run/${label}.sock` },
+    });
+    // one run with two containerd endpoints, both with a runc handler; the 2.1.4 one comes first
+    const twoEndpoints = run(
+      '20261102T000000Z-00000009',
+      '2026-11-02T00:00:00Z',
+      [endpoint('containerd-2.1', '2.1.4'), endpoint('containerd-1.6', '1.6.20')],
+      {
+        'containerd-2.1/runc': { [LIFECYCLE]: { 'create-and-run': [40, 42, 41] } },
+        'containerd-1.6/runc': { [LIFECYCLE]: { 'create-and-run': [60, 62, 61] } },
+      },
+    );
+    const pods = (version: string) =>
+      run(
+        '20261106T000000Z-0000000a',
+        '2026-11-06T00:00:00Z',
+        [
+          {
+            ...podTarget('node-1', 'runc', 'runc'),
+            cri: { name: 'containerd', version, apiVersion: 'v1', endpoint: 'kubernetes://node-1' },
+          },
+        ],
+        { 'lab/runc': { [STARTUP]: { cri: [30, 31, 32], started: [1000, 1001, 1002] } } },
+      );
+    const criSideOf = (podRun: RunResult) =>
+      value(
+        kubernetesOverhead(buildIndex(loaded(twoEndpoints, podRun)))[0]!.rows.find(
+          (r) => r.pod.metric === 'cri',
+        )!.criSide,
+      );
+    // the nodes report containerd 2.1.4: its endpoint, median 41, not the pool of both (50.5)
+    expect(criSideOf(pods('2.1.4')).median).toBe(41);
+    expect(criSideOf(pods('2.1.4')).target).toBe('containerd 2.1.4 · runc 1.3.6');
+    // the nodes report 1.6.20: that endpoint, median 61
+    expect(criSideOf(pods('1.6.20')).median).toBe(61);
+    // a version no CRI-level run measured: one endpoint (the run's later target), not both pooled
+    const other = criSideOf(pods('2.2.0'));
+    expect(other.n).toBe(3);
+    expect(other.median).toBe(61);
+  });
+
   test('no kubernetes targets: no groups', () => {
     expect(kubernetesOverhead(buildIndex(loaded(criOld, criNew)))).toEqual([]);
   });

@@ -6,6 +6,7 @@ import type { Unit } from '@runtime-bench/schemas';
 import { median } from '@runtime-bench/runner/stats';
 import { COUNTERPARTS, type Counterpart } from '@runtime-bench/runner/kubernetes';
 import {
+  comboLabel,
   STATUS_OK,
   type HostClassInfo,
   type MetricInfo,
@@ -28,6 +29,8 @@ export interface SideValue {
    * wrote their file of the same cluster run (same start time); one for a CRI-level run.
    */
   runs: RunMeta[];
+  /** the target the samples come from, with its versions (comboLabel) */
+  target: string;
 }
 
 /** Why a side has no number, in a sentence for the reader. */
@@ -96,12 +99,17 @@ function newestSide(
     if (!rows) continue;
     const picked: number[] = [];
     let time = -Infinity;
+    let combo: string | null = null;
     for (let i = rows.runTarget.length - 1; i >= 0; i--) {
       const rt = rows.runTarget[i]!;
       if (!targets.has(rt) || rows.status[i] !== STATUS_OK || rows.n[i] === 0) continue;
       const t = index.runs[index.runTargets[rt]!.run]!.time;
       // rows run oldest first: once past the newest time with samples, nothing newer follows
       if (t < time) break;
+      // Pooled: one target id at that time (the node files of one cluster run), never two
+      // endpoints of one run (say containerd 1.6 and 2.1, both with a runc handler).
+      if (combo !== null && index.runTargets[rt]!.combo !== combo) continue;
+      combo = index.runTargets[rt]!.combo;
       time = t;
       picked.push(i);
     }
@@ -125,6 +133,7 @@ function newestSide(
     n: samples.length,
     unit: found.metric.unit,
     runs: [...runs.values()].sort((a, b) => a.index - b.index),
+    target: comboLabel(index.runTargets[rows.runTarget[found.rows[0]!]!]!),
   };
 }
 
@@ -218,7 +227,12 @@ export function kubernetesOverhead(
       string,
     ];
     const podTargets = new Set(list);
-    const criTargets = cri.get([hostClassId, criName, handler].join('\u0000')) ?? new Set<number>();
+    const allCri = cri.get([hostClassId, criName, handler].join('\u0000')) ?? new Set<number>();
+    // Beside the pods, the CRI-level runs of the CRI version the nodes report (their newest
+    // pod-level target's), when there are any; else every version's.
+    const podVersion = index.runTargets[list.at(-1)!]!.criVersion;
+    const sameVersion = new Set([...allCri].filter((rt) => index.runTargets[rt]!.criVersion === podVersion));
+    const criTargets = sameVersion.size > 0 ? sameVersion : allCri;
     const noCriLevel =
       criTargets.size === 0
         ? `No CRI-level run (transport grpc or crictl) of ${criName} with handler ${handler} on this host class: run runtime-bench on a node of this class to have a number beside the pod's.`
