@@ -257,12 +257,12 @@ export function kubernetesOverhead(
           criValue ??
           ({
             kind: 'missing',
-            why:
-              noCriLevel ??
-              `No CRI-level run of ${criName} with handler ${handler} on this host class has samples of ${c.cri} · ${m.cri}${(() => {
-                const s = latestStatus(index, criMetrics, criTargets);
-                return s ? ` (${s})` : '';
-              })()}.`,
+            why: noCriLevel
+              ? `No CRI-level run of ${criName} with handler ${handler} on this host class.`
+              : `No CRI-level run of ${criName} with handler ${handler} on this host class has samples of ${c.cri} · ${m.cri}${(() => {
+                  const s = latestStatus(index, criMetrics, criTargets);
+                  return s ? ` (${s})` : '';
+                })()}.`,
           } as const);
         let difference: number | null = null;
         let ratio: number | null = null;
