@@ -246,7 +246,8 @@ export function kubernetesDefinitions(): BenchmarkDefinition[] {
       return {
         name: c.pod,
         description: 'Pod start through the kubelet per RuntimeClass (synthetic definition).',
-        origin: [],
+        // as the runner's definition cites them (free text, not study keys)
+        origin: ['Kubernetes pod-startup SLO (clusterloader2)', 'kube-burner podLatency', 'KIIT'],
         metrics: POD_STARTUP_METRICS.map((m) => ({
           name: m.name,
           unit: 'ms' as const,
