@@ -807,6 +807,49 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
     BUDGET,
   );
 
+  test(
+    'kubernetes targets in the lists: node × RuntimeClass, handler, kubelet and transport on the Runs page and the matrix',
+    async () => {
+      const podRuns = runs.filter(({ run }) => run.targets.some((t) => t.kubernetes));
+      expect(podRuns.length).toBe(K8S_CLUSTER.nodes.length);
+      const label = (t: RunResult['targets'][number]) =>
+        `${t.kubernetes!.node} × RuntimeClass ${t.kubernetes!.runtimeClass} (handler ${t.handler}) · kubelet ${t.kubernetes!.kubeletVersion}`;
+      const list = await visit('/runs/');
+      for (const { run } of podRuns) {
+        const row = list.page.locator('table.runs tbody tr', {
+          has: list.page.locator(`a:text-is("${run.runId}")`),
+        });
+        const text = (await row.locator('td').nth(5).textContent())!.replace(/\s+/g, ' ');
+        for (const t of run.targets) expect(text).toContain(`${t.id} (${label(t)}, transport kubernetes)`);
+      }
+      expect(list.problems).toEqual([]);
+      await list.page.close();
+      // the matrix: one column per target id, from the newest file (of equal start times, the later in load order)
+      const matrix = await visit('/overview/');
+      const newest = newestPerHostAndTarget(runs);
+      for (const { run } of podRuns) {
+        const host = hostClassOf(run.host);
+        const section = matrix.page.locator('section[data-host]', {
+          has: matrix.page.locator('h2', { hasText: host }),
+        });
+        for (const t of run.targets) {
+          const shown = newest
+            .get(host)!
+            .get(t.id)!
+            .targets.find((x) => x.id === t.id)!;
+          const th = section.locator(`thead th[data-combo="${t.id}"]`);
+          const text = (await th.textContent())!.replace(/\s+/g, ' ');
+          expect(text).toContain(`${shown.kubernetes!.node} × ${shown.kubernetes!.runtimeClass}`);
+          expect(text).toContain(`handler ${shown.handler}`);
+          expect(text).toContain(`transport kubernetes · kubelet ${shown.kubernetes!.kubeletVersion}`);
+        }
+      }
+      expect(matrix.problems).toEqual([]);
+      await matrix.page.close();
+    },
+    BUDGET,
+  );
+
   test('no page ships more than 150 KB of gzip JavaScript or 300 KB of gzip HTML; one run page for all runs', () => {
     const pages = measurePages(outDir);
     expect(pages.length).toBeGreaterThan(5);
