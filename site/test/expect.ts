@@ -68,7 +68,9 @@ export function newestPerHostAndTarget(runs: readonly Loaded[]): Map<string, Map
     const byTarget = out.get(host) ?? new Map<string, RunResult>();
     for (const t of run.targets) {
       const prev = byTarget.get(t.id);
-      if (!prev || Date.parse(run.startedAt) > Date.parse(prev.startedAt)) byTarget.set(t.id, run);
+      // runs come in load order (start time, then run id): of equal start times — the per-node
+      // files of one cluster run — the later one wins, as in the site's matrix
+      if (!prev || Date.parse(run.startedAt) >= Date.parse(prev.startedAt)) byTarget.set(t.id, run);
     }
     out.set(host, byTarget);
   }

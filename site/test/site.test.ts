@@ -5,7 +5,7 @@
 // and the test says so loudly. Heavy by nature: every test carries an explicit budget that a
 // loaded two-core machine stays well inside (issue 15), and playwright's own waits get the same.
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -14,7 +14,8 @@ import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import { serializeResult } from '@runtime-bench/runner';
 import { loadRuns, type LoadedRun } from '../src/lib/load.ts';
 import { measurePages } from '../bench/measure.ts';
-import { syntheticRun, writeSyntheticRuns } from '../bench/synthetic.ts';
+import { syntheticKubernetesRuns, syntheticRun, writeRuns, writeSyntheticRuns } from '../bench/synthetic.ts';
+import { COUNTERPARTS } from '@runtime-bench/runner/kubernetes';
 import { buildSite, SITE_DIR } from './helpers/build.ts';
 import { serveStatic, type StaticServer } from './helpers/serve.ts';
 import { makeRun, spread } from './lib/fixtures.ts';
@@ -38,6 +39,18 @@ const hasRealData =
 
 let work: string;
 let dataDir: string;
+/** The synthetic CRI-level run beside the pod-level ones (host B: odd index; containerd runc and runsc). */
+const K8S_CRI_RUN = 101;
+const K8S_STARTED = '2026-01-27T00:00:00.000Z';
+const K8S_CLUSTER = {
+  nodes: ['synthetic-node-1', 'synthetic-node-2'],
+  classes: [
+    { runtimeClass: 'runc', handler: 'runc' },
+    { runtimeClass: 'gvisor', handler: 'runsc' },
+    { runtimeClass: 'kata', handler: 'kata' },
+  ],
+  hostIndex: 1,
+};
 let outDir: string;
 let server: StaticServer;
 let browser: Browser;
@@ -46,13 +59,17 @@ let runs: LoadedRun[];
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'rb-site-test-'));
   outDir = join(work, 'dist');
+  dataDir = join(work, 'data');
   if (hasRealData) {
-    dataDir = REPO_DATA;
+    await cp(REPO_DATA, dataDir, { recursive: true });
   } else {
     console.warn('site test: data/ holds no result files yet; building from 24 SYNTHETIC files instead');
-    dataDir = join(work, 'data');
     await writeSyntheticRuns(dataDir, 24);
   }
+  // Pod-level results of one node class (two nodes of one cluster run, three RuntimeClasses, one of
+  // them with a handler no CRI-level run has) beside a CRI-level run of the same class: synthetic
+  // files of a host class of their own, so that every page also shows kubernetes targets.
+  await writeRuns(dataDir, [syntheticRun(K8S_CRI_RUN), ...syntheticKubernetesRuns(K8S_STARTED, K8S_CLUSTER)]);
   runs = loadRuns(dataDir);
   const build = await buildSite(dataDir, outDir);
   if (build.code !== 0) throw new Error(`astro build failed:\n${build.output.slice(-3000)}`);
@@ -214,7 +231,7 @@ function checkCompareRows(
   return checked;
 }
 
-describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data (data/ is empty)'}`, () => {
+describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data (data/ is empty)'} and synthetic kubernetes results`, () => {
   test('there is something to show', () => {
     expect(runs.length).toBeGreaterThan(0);
   });
@@ -241,6 +258,7 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
         ['/runs/', 'runs'],
         [`/run/?id=${newest}`, 'run'],
         ['/regressions/', 'regressions'],
+        ['/kubernetes/', 'kubernetes'],
       ];
       for (const [path, name] of pages) {
         for (const width of WIDTHS) {
@@ -637,6 +655,197 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
         ),
       );
       await page.close();
+    },
+    BUDGET,
+  );
+
+  test(
+    'Kubernetes page: each pod-level median beside the CRI-level median of the same node class and handler',
+    async () => {
+      // Expectations from the files: per pod-level target's host class, CRI runtime, RuntimeClass
+      // and handler, the samples of the newest files (by start time) that have samples, pooled.
+      const ok = (run: RunResult, target: string, benchmark: string, metric: string) => {
+        const r = run.results.find((x) => x.target === target && x.benchmark === benchmark);
+        return r?.status === 'ok' ? samplesOf(run, target, benchmark, metric) : [];
+      };
+      const newestPooled = (
+        pick: (run: RunResult) => RunResult['targets'],
+        benchmark: string,
+        metric: string,
+      ) => {
+        let best = -Infinity;
+        let out = {
+          samples: [] as number[],
+          runIds: [] as string[],
+          ids: new Set<string>(),
+          target: null as RunResult['targets'][number] | null,
+        };
+        for (const { run } of runs)
+          for (const t of pick(run)) {
+            const xs = ok(run, t.id, benchmark, metric);
+            if (xs.length === 0) continue;
+            const time = Date.parse(run.startedAt);
+            if (time > best) [best, out] = [time, { samples: [], runIds: [], ids: new Set(), target: null }];
+            if (time === best) {
+              out.samples.push(...xs);
+              out.ids.add(t.id);
+              out.target = t;
+              if (!out.runIds.includes(run.runId)) out.runIds.push(run.runId);
+            }
+          }
+        // the site pools one target id (the nodes of one cluster run); these files have one per time
+        expect(out.ids.size).toBeLessThanOrEqual(1);
+        return out;
+      };
+      const podTargets = runs.flatMap(({ run }) =>
+        run.targets.filter((t) => t.kubernetes).map((t) => ({ host: hostClassOf(run.host), t })),
+      );
+      const groups = new Map(
+        podTargets.map(({ host, t }) => [
+          `${host}|${t.cri.name}|${t.kubernetes!.runtimeClass}|${t.handler}`,
+          { host, cri: t.cri.name, rc: t.kubernetes!.runtimeClass, handler: t.handler },
+        ]),
+      );
+      expect(groups.size).toBe(K8S_CLUSTER.classes.length);
+      const { page, problems } = await visit('/kubernetes/');
+      let checked = 0;
+      let missing = 0;
+      for (const g of groups.values()) {
+        const section = page.locator(
+          `section.k8s-group[data-cri="${g.cri}"][data-runtime-class="${g.rc}"][data-handler="${g.handler}"]`,
+        );
+        await expect(section.count()).resolves.toBe(1);
+        await expect(section.locator('xpath=ancestor::section[1]/h2').textContent()).resolves.toContain(
+          g.host,
+        );
+        const podOf = (run: RunResult) =>
+          hostClassOf(run.host) === g.host
+            ? run.targets.filter((t) => t.kubernetes?.runtimeClass === g.rc && t.handler === g.handler)
+            : [];
+        const criAll = (run: RunResult) =>
+          hostClassOf(run.host) === g.host
+            ? run.targets.filter((t) => !t.kubernetes && t.cri.name === g.cri && t.handler === g.handler)
+            : [];
+        // of the CRI version the nodes report (the newest pod-level target's), if any run has it
+        const podVersion = runs.flatMap(({ run }) => podOf(run)).at(-1)!.cri.version;
+        const sameVersion = runs.some(({ run }) => criAll(run).some((t) => t.cri.version === podVersion));
+        const criOf = (run: RunResult) =>
+          criAll(run).filter((t) => !sameVersion || t.cri.version === podVersion);
+        const anyCri = runs.some(({ run }) => criAll(run).length > 0);
+        await expect(section.locator('.no-cri-level').count()).resolves.toBe(anyCri ? 0 : 1);
+        const share = newestPooled(podOf, 'kubernetes.pod-startup', 'kubelet-share');
+        const shownShare = parseShown((await section.locator('.kubelet-share .median').textContent())!);
+        expect(sameToShownPrecision(shownShare!, toBase(plainMedian(share.samples), 'ms'))).toBe(true);
+        for (const c of COUNTERPARTS)
+          for (const m of c.metrics) {
+            const pod = newestPooled(podOf, c.pod, m.pod);
+            if (pod.samples.length === 0) continue;
+            const row = section.locator(`tr[data-pod="${c.pod} · ${m.pod}"]`);
+            await expect(row.count(), `${g.rc} ${c.pod} ${m.pod}`).resolves.toBe(1);
+            const unit = runs
+              .flatMap(({ run }) => run.results)
+              .find((r) => r.benchmark === c.pod)!
+              .metrics.find((x) => x.name === m.pod)!.unit;
+            const podMedian = plainMedian(pod.samples);
+            const shownPod = parseShown((await row.locator('.pod-median .median').textContent())!);
+            expect(
+              sameToShownPrecision(shownPod!, toBase(podMedian, unit)),
+              `${g.rc} ${c.pod} ${m.pod}`,
+            ).toBe(true);
+            // provenance: the pod median links to exactly the files it pooled
+            const links = await row
+              .locator('.pod-median a')
+              .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+            expect(links.sort()).toEqual(pod.runIds.map((id) => `/run/?id=${id}`).sort());
+            const cri = newestPooled(criOf, c.cri, m.cri);
+            const criCell = (await row.locator('.cri-median').textContent())!;
+            if (cri.samples.length === 0) {
+              // said plainly, never a blank
+              expect(criCell).toMatch(/No CRI-level run/);
+              await expect(row.locator('.ratio').textContent()).resolves.toBe('–');
+              missing++;
+              continue;
+            }
+            const criMedian = plainMedian(cri.samples);
+            const shownCri = parseShown((await row.locator('.cri-median .median').textContent())!);
+            expect(
+              sameToShownPrecision(shownCri!, toBase(criMedian, unit)),
+              `${g.rc} ${c.cri} ${m.cri}`,
+            ).toBe(true);
+            const t = cri.target!;
+            await expect(row.locator('.cri-median .side-target').textContent()).resolves.toBe(
+              `${t.cri.name} ${t.cri.version} · ${t.oci.name} ${t.oci.version}${t.handler === t.oci.name ? '' : ` (handler ${t.handler})`}`,
+            );
+            const criLinks = await row
+              .locator('.cri-median a')
+              .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+            expect(criLinks.sort()).toEqual(cri.runIds.map((id) => `/run/?id=${id}`).sort());
+            const shownDiff = parseShown((await row.locator('.difference').textContent())!.replace('+', ''));
+            expect(
+              sameToShownPrecision(shownDiff!, toBase(podMedian - criMedian, unit)),
+              `${g.rc} ${c.pod} ${m.pod} difference`,
+            ).toBe(true);
+            const shownRatio = Number((await row.locator('.ratio').textContent())!.replace('×', ''));
+            expect(
+              sameToShownPrecision(shownRatio, podMedian / criMedian, 3),
+              `${g.rc} ${c.pod} ${m.pod} ratio`,
+            ).toBe(true);
+            checked++;
+          }
+      }
+      // both kinds of rows were seen: pairs with numbers (runc, gvisor) and without (kata)
+      expect(checked).toBeGreaterThan(0);
+      expect(missing).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
+      await page.close();
+      // reachable from every page's navigation, and from the home box of the node class
+      const home = await visit('/');
+      await expect(home.page.locator('header nav a[href="/kubernetes/"]').count()).resolves.toBe(1);
+      await expect(home.page.locator('a.k8s-link').count()).resolves.toBe(1);
+      await home.page.close();
+    },
+    BUDGET,
+  );
+
+  test(
+    'kubernetes targets in the lists: node × RuntimeClass, handler, kubelet and transport on the Runs page and the matrix',
+    async () => {
+      const podRuns = runs.filter(({ run }) => run.targets.some((t) => t.kubernetes));
+      expect(podRuns.length).toBe(K8S_CLUSTER.nodes.length);
+      const label = (t: RunResult['targets'][number]) =>
+        `${t.kubernetes!.node} × RuntimeClass ${t.kubernetes!.runtimeClass} (handler ${t.handler}) · kubelet ${t.kubernetes!.kubeletVersion}`;
+      const list = await visit('/runs/');
+      for (const { run } of podRuns) {
+        const row = list.page.locator('table.runs tbody tr', {
+          has: list.page.locator(`a:text-is("${run.runId}")`),
+        });
+        const text = (await row.locator('td').nth(5).textContent())!.replace(/\s+/g, ' ');
+        for (const t of run.targets) expect(text).toContain(`${t.id} (${label(t)}, transport kubernetes)`);
+      }
+      expect(list.problems).toEqual([]);
+      await list.page.close();
+      // the matrix: one column per target id, from the newest file (of equal start times, the later in load order)
+      const matrix = await visit('/overview/');
+      const newest = newestPerHostAndTarget(runs);
+      for (const { run } of podRuns) {
+        const host = hostClassOf(run.host);
+        const section = matrix.page.locator('section[data-host]', {
+          has: matrix.page.locator('h2', { hasText: host }),
+        });
+        for (const t of run.targets) {
+          const shown = newest
+            .get(host)!
+            .get(t.id)!
+            .targets.find((x) => x.id === t.id)!;
+          const th = section.locator(`thead th[data-combo="${t.id}"]`);
+          const text = (await th.textContent())!.replace(/\s+/g, ' ');
+          expect(text).toContain(`${shown.kubernetes!.node} × ${shown.kubernetes!.runtimeClass}`);
+          expect(text).toContain(`handler ${shown.handler}`);
+          expect(text).toContain(`transport kubernetes · kubelet ${shown.kubernetes!.kubeletVersion}`);
+        }
+      }
+      expect(matrix.problems).toEqual([]);
+      await matrix.page.close();
     },
     BUDGET,
   );

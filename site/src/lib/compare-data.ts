@@ -4,7 +4,7 @@ import { compareRuns, type CompareReport } from '@runtime-bench/runner/compare-r
 import { formatTime } from '@runtime-bench/runner/format';
 import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import type { LoadedRun } from './load.ts';
-import { isSynthetic } from './site-index.ts';
+import { isSynthetic, targetVersionsLabel } from './site-index.ts';
 import { slugify } from './slug.ts';
 import { commonPairs, COMPARE_OPTIONS, type ComparePair, type CompareRunRef } from './views/compare.ts';
 
@@ -16,10 +16,7 @@ export function compareRunRef(run: RunResult, file: string): CompareRunRef {
     startedAt: run.startedAt,
     hostClassId: slugify(hostClassOf(run.host)),
     synthetic: isSynthetic(run),
-    targets: run.targets.map((t) => [
-      t.id,
-      `${t.cri.name} ${t.cri.version} · ${t.oci.name} ${t.oci.version}`,
-    ]),
+    targets: run.targets.map((t) => [t.id, targetVersionsLabel(t)]),
   };
 }
 

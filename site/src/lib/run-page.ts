@@ -6,7 +6,7 @@ import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import { escapeHtml, formatTime, formatValue } from '@runtime-bench/runner/format';
 import { splitCitations } from './citations.ts';
 import { metricsTableHtml } from './run-html.ts';
-import { isSynthetic } from './site-index.ts';
+import { isSynthetic, targetVersionsLabel } from './site-index.ts';
 
 /** A run id as the schema defines it; anything else in ?id= is refused before any fetch. */
 export const RUN_ID = /^\d{8}T\d{6}Z-[0-9a-f]{8}$/;
@@ -107,9 +107,11 @@ export function runPageHtml(run: RunResult, file: string, link: (path: string) =
         .join('')}</tbody></table>`,
     )}`,
   );
+  // Pod-level targets add their node, RuntimeClass, kubelet and the runtime version the Node reports.
+  const pods = run.targets.some((t) => t.kubernetes);
   out.push(
     `<h2>Targets</h2>${scroll(
-      `<table class="targets">${head(['Id', 'CRI', 'API', 'Endpoint', 'Handler', 'OCI runtime', 'Transport'])}<tbody>${run.targets
+      `<table class="targets">${head(['Id', 'CRI', 'API', 'Endpoint', 'Handler', 'OCI runtime', 'Transport', ...(pods ? ['Node × RuntimeClass', 'Kubelet', 'Node runtime'] : [])])}<tbody>${run.targets
         .map((t) =>
           row([
             e(t.id),
@@ -119,6 +121,15 @@ export function runPageHtml(run: RunResult, file: string, link: (path: string) =
             e(t.handler),
             `${e(`${t.oci.name} ${t.oci.version}`)}${t.oci.path ? `<div class="small">${e(t.oci.path)}</div>` : ''}`,
             e(t.transport),
+            ...(pods
+              ? t.kubernetes
+                ? [
+                    e(`${t.kubernetes.node} × ${t.kubernetes.runtimeClass}`),
+                    e(t.kubernetes.kubeletVersion),
+                    e(t.kubernetes.containerRuntimeVersion),
+                  ]
+                : ['', '', '']
+              : []),
           ]),
         )
         .join('')}</tbody></table>`,
@@ -136,9 +147,7 @@ export function runPageHtml(run: RunResult, file: string, link: (path: string) =
     for (const r of run.results) {
       if (r.benchmark !== b.name) continue;
       const t = targets.get(r.target)!;
-      out.push(
-        `<h4>${e(`${r.target} — ${t.cri.name} ${t.cri.version} · ${t.oci.name} ${t.oci.version}: ${r.status}`)}</h4>`,
-      );
+      out.push(`<h4>${e(`${r.target} — ${targetVersionsLabel(t)}: ${r.status}`)}</h4>`);
       if (r.reason) out.push(`<p>${e(r.reason)}</p>`);
       out.push(
         `<p class="small">${r.attempts} measured attempts, ${r.failedAttempts} failed; parameters <code>${e(JSON.stringify(r.parameters))}</code></p>`,

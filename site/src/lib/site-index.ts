@@ -1,7 +1,7 @@
 // The site index: every validated result file flattened into one observation per run × target ×
 // metric, which each page view (views/*.ts) selects from. Pure: plain values in, plain values out;
 // the files are read by load.ts.
-import { hostClassOf, type Direction, type RunResult, type Unit } from '@runtime-bench/schemas';
+import { hostClassOf, type Direction, type RunResult, type Target, type Unit } from '@runtime-bench/schemas';
 import { median as medianOf } from '@runtime-bench/runner/stats';
 import type { LoadedRun } from './load.ts';
 import { slugify } from './slug.ts';
@@ -39,6 +39,12 @@ export interface MetricInfo {
   slug: string;
 }
 
+/** What the site shows of a kubernetes target (a node × RuntimeClass): result.ts's target.kubernetes. */
+export type KubernetesRef = Pick<
+  NonNullable<Target['kubernetes']>,
+  'node' | 'runtimeClass' | 'kubeletVersion'
+>;
+
 /** A CRI runtime × runtime handler as it appears across runs, e.g. "containerd/runc". */
 export interface ComboRef {
   combo: string;
@@ -47,12 +53,16 @@ export interface ComboRef {
   ociName: string;
   ociVersion: string;
   handler: string;
+  /** how the numbers were taken: "grpc", "crictl" (CRI-level) or "kubernetes" (pods) */
+  transport: Target['transport'];
+  /** null for a CRI-level target */
+  kubernetes: KubernetesRef | null;
 }
 
 /** The combination an observation (or any ComboRef-shaped value) belongs to, and nothing more. */
 export function comboRefOf(c: ComboRef): ComboRef {
-  const { combo, criName, criVersion, ociName, ociVersion, handler } = c;
-  return { combo, criName, criVersion, ociName, ociVersion, handler };
+  const { combo, criName, criVersion, ociName, ociVersion, handler, transport, kubernetes } = c;
+  return { combo, criName, criVersion, ociName, ociVersion, handler, transport, kubernetes };
 }
 
 /** One metric of one target of one run, including benchmarks that produced no samples. */
@@ -107,10 +117,34 @@ export interface SiteIndex {
   readonly observations: Observation[];
 }
 
-/** The label of a combination with its versions, e.g. "containerd 1.7.2 · runc 1.1.5". */
+/**
+ * The label of a combination with its versions, e.g. "containerd 1.7.2 · runc 1.1.5", or for a
+ * pod-level target "node-1 × RuntimeClass gvisor (handler runsc) · kubelet v1.34.4 · containerd 2.1.4"
+ * (its OCI runtime's version is not known through the Kubernetes API).
+ */
 export function comboLabel(c: ComboRef): string {
+  if (c.kubernetes) return `${kubernetesTargetLabel(c)} · ${c.criName} ${c.criVersion}`;
   const handler = c.handler === c.ociName ? '' : ` (handler ${c.handler})`;
   return `${c.criName} ${c.criVersion} · ${c.ociName} ${c.ociVersion}${handler}`;
+}
+
+/** A pod-level target as node × RuntimeClass with its handler and kubelet. */
+export function kubernetesTargetLabel(c: {
+  handler: string;
+  kubernetes?: KubernetesRef | null | undefined;
+}): string {
+  const k = c.kubernetes!;
+  return `${k.node} × RuntimeClass ${k.runtimeClass} (handler ${c.handler}) · kubelet ${k.kubeletVersion}`;
+}
+
+/**
+ * A result's target with its versions: "containerd 2.1.9 · runc 1.3.6", or for a pod-level target
+ * its node, RuntimeClass, handler and kubelet (the Kubernetes API does not tell the OCI runtime's
+ * version).
+ */
+export function targetVersionsLabel(t: Target): string {
+  if (t.kubernetes) return `${kubernetesTargetLabel(t)} · ${t.cri.name} ${t.cri.version}`;
+  return `${t.cri.name} ${t.cri.version} · ${t.oci.name} ${t.oci.version}`;
 }
 
 /**
@@ -241,6 +275,14 @@ export function digestRun(run: RunResult, file: string): RunDigest {
           ociName: t.oci.name,
           ociVersion: t.oci.version,
           handler: t.handler,
+          transport: t.transport,
+          kubernetes: t.kubernetes
+            ? {
+                node: t.kubernetes.node,
+                runtimeClass: t.kubernetes.runtimeClass,
+                kubeletVersion: t.kubernetes.kubeletVersion,
+              }
+            : null,
         }) - 1;
       targetIndex.set(r.target, ti);
     }

@@ -64,6 +64,29 @@ describe('compare view', () => {
     expect(pairs[0]).toMatchObject({ baseline: { runId: 'r1' }, candidate: { runId: 'r2' } });
   });
 
+  test('the night before is an earlier run with a target in common, not another node file of the same run', () => {
+    const pods = ['lab/runc', 'lab/gvisor'];
+    const pairs = commonPairs([
+      ref('n0', '2026-11-01T00:00:00Z', 'h', pods),
+      // a CRI-level run of the node class in between: no target in common, so not "the night before"
+      ref('c1', '2026-11-01T12:00:00Z', 'h', ['containerd/runc']),
+      ref('n1', '2026-11-02T00:00:00Z', 'h', pods),
+      ref('n2', '2026-11-02T00:00:00Z', 'h', pods),
+    ]);
+    expect(pairs[0]).toMatchObject({
+      slug: 'h/latest-vs-previous',
+      baseline: { runId: 'n0' },
+      candidate: { runId: 'n2' },
+    });
+    // one cluster run alone has no night before
+    expect(
+      commonPairs([
+        ref('n1', '2026-11-02T00:00:00Z', 'h', pods),
+        ref('n2', '2026-11-02T00:00:00Z', 'h', pods),
+      ]).map((p) => p.slug),
+    ).toEqual(['h/lab-runc-vs-lab-gvisor']);
+  });
+
   test('rows are sorted by the size of the change, metric rows before status rows', () => {
     const metric = (name: string, ratio: number | null) => ({
       kind: 'metric',

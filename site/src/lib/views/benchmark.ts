@@ -301,7 +301,9 @@ export function benchmarkView(index: SiteIndex, metric: MetricInfo): BenchmarkVi
             median: rows!.median[i]!,
             n: rows!.n[i]!,
             runId: run.runId,
-            versions: `${t.criName} ${t.criVersion} · ${t.ociName} ${t.ociVersion}`,
+            versions: t.kubernetes
+              ? comboLabel(t)
+              : `${t.criName} ${t.criVersion} · ${t.ociName} ${t.ociVersion}`,
           };
         }),
       };

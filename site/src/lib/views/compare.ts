@@ -126,9 +126,9 @@ export interface ComparePair {
 }
 
 /**
- * The pairs worth pre-rendering per host class: the newest run against the one before it (all
- * targets paired by id), and, inside the newest run, every target against the run's runc target
- * (or its first target).
+ * The pairs worth pre-rendering per host class: the newest run against the newest one that started
+ * before it with a target of the same id (all targets paired by id), and, inside the newest run,
+ * every target against the run's runc target (or its first target).
  */
 export function commonPairs(runs: readonly CompareRunRef[]): ComparePair[] {
   const byHost = new Map<string, CompareRunRef[]>();
@@ -146,7 +146,13 @@ export function commonPairs(runs: readonly CompareRunRef[]): ComparePair[] {
   for (const [host, list] of byHost) {
     const sorted = [...list].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
     const latest = sorted.at(-1)!;
-    const previous = sorted.at(-2);
+    // The night before is the newest run that started earlier and shares a target with it: a
+    // cluster run writes one file per node with one start time (two nodes of one run are not two
+    // nights), and a host class may hold CRI-level and cluster runs, which share no target.
+    const ids = new Set(latest.targets.map(([id]) => id));
+    const previous = sorted.findLast(
+      (r) => Date.parse(r.startedAt) < Date.parse(latest.startedAt) && r.targets.some(([id]) => ids.has(id)),
+    );
     if (previous)
       pairs.push({
         slug: `${host}/latest-vs-previous`,
@@ -155,8 +161,7 @@ export function commonPairs(runs: readonly CompareRunRef[]): ComparePair[] {
         baseline: { runId: previous.runId },
         candidate: { runId: latest.runId },
       });
-    const ids = latest.targets.map(([id]) => id);
-    const base = ids.find((id) => /\/runc$/.test(id)) ?? ids[0];
+    const base = [...ids].find((id) => /\/runc$/.test(id)) ?? [...ids][0];
     for (const id of ids) {
       if (id === base || base === undefined) continue;
       pairs.push({
