@@ -245,7 +245,11 @@ export async function stepCleanup(ctx: StepContext): Promise<void> {
     () => true,
     () => false,
   );
-  if (!exists) return;
+  if (!exists) {
+    if (clusterMode(ctx.inputs))
+      console.log('cluster mode: kubeconfig removed; no stack to stop, nothing installed');
+    return;
+  }
   // The stacks this action started go with their state (images, logs): --purge. `stack down` is
   // idempotent, so uninstall stopping them again is harmless.
   for (const stack of (await readInstallRecord(p.record)).stacks)

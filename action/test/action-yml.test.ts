@@ -146,6 +146,11 @@ describe('README', () => {
     const [doc, nightly] = await Promise.all([read('README.md'), read('workflows/nightly.yml')]);
     expect(doc).toContain(`\`\`\`yaml\n${nightly}\`\`\``);
   });
+
+  test('shows the cluster nightly caller the act test runs (workflows/cluster-nightly.yml), verbatim', async () => {
+    const [doc, nightly] = await Promise.all([read('README.md'), read('workflows/cluster-nightly.yml')]);
+    expect(doc).toContain(`\`\`\`yaml\n${nightly}\`\`\``);
+  });
 });
 
 describe('reusable workflow', async () => {
@@ -167,5 +172,39 @@ describe('reusable workflow', async () => {
       'cancel-in-progress': false,
     });
     expect(wf.jobs.bench!.strategy!.matrix).toEqual({ target: '${{ fromJSON(inputs.targets) }}' });
+  });
+
+  test('cluster mode: a mode input, the kubeconfig secret reaches the action only through with:', async () => {
+    const text = await read('.github/workflows/runtime-bench.yml');
+    const call = wf.on.workflow_call as {
+      inputs: Record<string, { default?: unknown }>;
+      secrets: Record<string, { required: boolean }>;
+    };
+    expect(call.inputs.mode!.default).toBe('stack');
+    expect(call.secrets).toEqual({ kubeconfig: expect.objectContaining({ required: false }) });
+    // Every mention of the secret, by line: the mode check's boolean, and the action's with:.
+    expect(
+      text
+        .split('\n')
+        .filter((l) => l.includes('secrets.kubeconfig'))
+        .map((l) => l.trim()),
+    ).toEqual([
+      "HAS_KUBECONFIG: ${{ secrets.kubeconfig != '' }}",
+      "kubeconfig: ${{ inputs.mode == 'cluster' && secrets.kubeconfig || '' }}",
+    ]);
+    const steps = (wf.jobs.bench as unknown as { steps: { uses?: string; with?: Record<string, string> }[] })
+      .steps;
+    const action = steps.find((s) => s.uses === './.runtime-bench-action')!;
+    for (const name of ['kubeconfig', 'runtime-classes', 'nodes', 'image', 'image-pull-policy'])
+      expect(Object.keys(action.with!), name).toContain(name);
+  });
+
+  test('the cluster caller calls it in cluster mode and passes the secret as secrets:', async () => {
+    const caller = parse(await read('workflows/cluster-nightly.yml')) as {
+      jobs: { bench: { uses: string; with: Record<string, unknown>; secrets: Record<string, string> } };
+    };
+    expect(caller.jobs.bench.uses).toMatch(/\/\.github\/workflows\/runtime-bench\.yml@v1$/);
+    expect(caller.jobs.bench.with.mode).toBe('cluster');
+    expect(caller.jobs.bench.secrets).toEqual({ kubeconfig: '${{ secrets.RUNTIME_BENCH_KUBECONFIG }}' });
   });
 });
