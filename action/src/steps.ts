@@ -19,7 +19,10 @@ export const RUNTIME_BENCH = new URL('../../runner/bin/runtime-bench.js', import
 
 export interface StepContext {
   inputs: ActionInputs;
-  /** Files shared between steps: install.json, config.yaml, result*.json, summary.md (and kubeconfig.yaml while a cluster run needs it). */
+  /**
+   * Files shared between steps: install.json, config.yaml, result*.json, summary.md, and in
+   * cluster mode kubeconfig.yaml while the run needs it.
+   */
   workDir: string;
   /** Checkout of the calling repository (publishing needs its remote). */
   workspace: string;
