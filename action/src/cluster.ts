@@ -69,6 +69,8 @@ export function kubeconfigSecrets(content: string): string[] {
   };
   const doc = parseDocument(content);
   if (doc.errors.length === 0) visit(doc.toJS(), null);
+  // Unparsable (the up step rejects it): which value is a credential is unknown, so every line.
+  else for (const line of content.split('\n')) if (line.trim().length >= 8) out.add(line.trim());
   return [...out].filter((s) => s !== '');
 }
 

@@ -1,14 +1,18 @@
 // action.yml is not a workflow, so actionlint does not read it: its structure, its inputs'
 // plumbing and the docs table are checked here. The workflows are also scanned for shell
 // interpolation of expressions (a script-injection hole).
-import { readFile, readdir } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { ActionInputsSchema, inputEnvNames } from '../src/inputs.ts';
 
 const root = join(import.meta.dirname, '../..');
+const exec = promisify(execFile);
 const read = (p: string) => readFile(join(root, p), 'utf8');
 
 const StepSchema = z.strictObject({
@@ -197,6 +201,36 @@ describe('reusable workflow', async () => {
     const action = steps.find((s) => s.uses === './.runtime-bench-action')!;
     for (const name of ['kubeconfig', 'runtime-classes', 'nodes', 'image', 'image-pull-policy'])
       expect(Object.keys(action.with!), name).toContain(name);
+  });
+
+  test('"Keep the result" names one result <target>.json and several <target>.<node>.json', async () => {
+    const steps = (wf.jobs.bench as unknown as { steps: { name?: string; run?: string }[] }).steps;
+    const script = steps.find((s) => s.name === 'Keep the result')!.run!;
+    const tmp = await mkdtemp(join(tmpdir(), 'rb-keep-'));
+    try {
+      const keep = async (results: string[], dir: string) => {
+        await mkdir(join(tmp, dir), { recursive: true });
+        for (const f of results) await writeFile(f, f);
+        await exec('bash', ['-euo', 'pipefail', '-c', script], {
+          env: {
+            PATH: process.env.PATH,
+            RUNNER_TEMP: join(tmp, dir),
+            RESULT: results[0],
+            RESULTS: results.join('\n'),
+            SUMMARY: '',
+            REGRESSIONS: '',
+            TARGET: 'gke',
+          },
+        });
+        return (await readdir(join(tmp, dir, 'rb-artifact'))).sort();
+      };
+      expect(await keep([join(tmp, 'result.json')], 'one')).toEqual(['gke.json', 'gke.regressions']);
+      expect(
+        await keep([join(tmp, 'result.pool-a-1.json'), join(tmp, 'result.pool-b-7.json')], 'two'),
+      ).toEqual(['gke.pool-a-1.json', 'gke.pool-b-7.json', 'gke.regressions']);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
   });
 
   test('the cluster caller calls it in cluster mode and passes the secret as secrets:', async () => {

@@ -77,6 +77,9 @@ describe('kubeconfig input', () => {
     const secrets = kubeconfigSecrets(KUBECONFIG);
     expect(secrets).toEqual(expect.arrayContaining([KUBECONFIG.trim(), TOKEN, KEY]));
     expect(secrets).toHaveLength(3);
+    // Broken YAML: no telling which value is the credential, so each line is masked.
+    const broken = `users: [ {token: ${TOKEN}\nclusters: x`;
+    expect(kubeconfigSecrets(broken)).toEqual([broken, `users: [ {token: ${TOKEN}`, 'clusters: x']);
   });
 });
 
