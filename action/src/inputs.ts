@@ -43,6 +43,16 @@ export const ActionInputsSchema = z.strictObject({
   'data-branch': z.string().trim().default('benchmark-data'),
   token: z.string().default(''),
   keep: bool.default(false),
+  // Cluster mode (action/src/cluster.ts): a kubeconfig's content instead of a local stack.
+  kubeconfig: z.string().default(''),
+  'runtime-classes': z.string().trim().default(''),
+  nodes: z.string().trim().default(''),
+  image: z.string().trim().default(''),
+  'image-pull-policy': z
+    .string()
+    .trim()
+    .regex(/^(Always|IfNotPresent|Never)?$/, { message: 'one of Always, IfNotPresent, Never' })
+    .default(''),
 });
 export type ActionInputs = z.output<typeof ActionInputsSchema>;
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import { RbError, errorMessage } from '@runtime-bench/runner';
+import { clusterMode, kubeconfigSecrets } from './cluster.ts';
 import { readInputs } from './inputs.ts';
 import { STEPS, spawnRuntimeBench } from './steps.ts';
 import { recordTiming } from './timings.ts';
@@ -18,9 +19,12 @@ try {
     );
   const workDir = process.env.RB_ACTION_DIR || join(process.env.RUNNER_TEMP || tmpdir(), 'runtime-bench');
   const started = performance.now();
+  const inputs = readInputs(process.env);
+  // Before anything can print: the kubeconfig and each credential in it are masked in the log.
+  if (clusterMode(inputs)) for (const secret of kubeconfigSecrets(inputs.kubeconfig)) core.setSecret(secret);
   try {
     await STEPS[step]({
-      inputs: readInputs(process.env),
+      inputs,
       workDir,
       workspace: process.env.GITHUB_WORKSPACE || process.cwd(),
       setOutput: (name, value) => core.setOutput(name, value),
@@ -29,7 +33,8 @@ try {
     });
   } finally {
     // The benchmark steps' own cost, for the summary's runner-side cost table.
-    if (step === 'install' || step === 'up' || step === 'run')
+    // (Cluster mode installs nothing and starts no stack: only its run is a cost.)
+    if (step === 'run' || ((step === 'install' || step === 'up') && !clusterMode(inputs)))
       await recordTiming(workDir, { step, seconds: (performance.now() - started) / 1000, note: '' });
   }
 } catch (error) {

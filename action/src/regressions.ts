@@ -42,3 +42,16 @@ export function checkLines(report: CheckReport): CheckLines {
     coverage: coverageLines(report.coverage),
   };
 }
+
+/**
+ * The verdicts on several result files (one per node in cluster mode) as one: regressions name
+ * their target already; coverage lines get the file they are about when there are several.
+ */
+export function mergeCheckLines(parts: readonly CheckLines[], files: readonly string[]): CheckLines {
+  if (parts.length === 1) return parts[0]!;
+  return {
+    regressions: parts.flatMap((p) => p.regressions),
+    ongoing: parts.flatMap((p) => p.ongoing),
+    coverage: parts.flatMap((p, i) => p.coverage.map((l) => `${files[i]}: ${l}`)),
+  };
+}

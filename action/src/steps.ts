@@ -1,15 +1,16 @@
 // The action's steps. Each runs the same `runtime-bench` commands a user would, as child
 // processes, and passes state to the next step through files in one work directory.
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { RbError, errorMessage, readResultFile } from '@runtime-bench/runner';
 import type { RunResult } from '@runtime-bench/schemas';
 import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/install';
+import { buildClusterConfig, checkKubeconfig, clusterMode } from './cluster.ts';
 import { installSpecs, stackUpArgs } from './cri.ts';
 import type { ActionInputs } from './inputs.ts';
-import { checkLines, type CheckLines, type CheckReport } from './regressions.ts';
+import { checkLines, mergeCheckLines, type CheckLines, type CheckReport } from './regressions.ts';
 import { buildRunConfig } from './run-config.ts';
 import { annotationsFor, summaryMarkdown, writeSummary } from './summary.ts';
 import { parseTimings, timingsFile } from './timings.ts';
@@ -18,7 +19,10 @@ export const RUNTIME_BENCH = new URL('../../runner/bin/runtime-bench.js', import
 
 export interface StepContext {
   inputs: ActionInputs;
-  /** Files shared between steps: install.json, config.yaml, result.json, summary.md. */
+  /**
+   * Files shared between steps: install.json, config.yaml, result*.json, summary.md, and in
+   * cluster mode kubeconfig.yaml while the run needs it.
+   */
   workDir: string;
   /** Checkout of the calling repository (publishing needs its remote). */
   workspace: string;
@@ -34,7 +38,21 @@ export const paths = (workDir: string) => ({
   config: join(workDir, 'config.yaml'),
   result: join(workDir, 'result.json'),
   summary: join(workDir, 'summary.md'),
+  /** Cluster mode: the kubeconfig input as a 0600 file, removed after the run and by cleanup. */
+  kubeconfig: join(workDir, 'kubeconfig.yaml'),
 });
+
+/**
+ * The result files of the run step, sorted: result.json, or result.<node>.json per node when a
+ * kubernetes target spans several nodes (`run --out` names them so).
+ */
+export function resultFileNames(names: readonly string[]): string[] {
+  return names.filter((n) => /^result(\.[^/]+)?\.json$/.test(n)).sort();
+}
+
+async function resultFiles(workDir: string): Promise<string[]> {
+  return resultFileNames(await readdir(workDir).catch(() => [] as string[])).map((n) => join(workDir, n));
+}
 
 /** Spawns our CLI with inherited output (so the runner's log shows it as it happens), or captured stdout. */
 export function spawnRuntimeBench(
@@ -45,7 +63,8 @@ export function spawnRuntimeBench(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [RUNTIME_BENCH, ...args], {
       stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
-      env: { ...process.env, ...env },
+      // The kubeconfig input stays with the action: the CLI reads the 0600 file it was written to.
+      env: { ...withoutKubeconfig(process.env), ...env },
     });
     let stdout = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -58,9 +77,19 @@ export function spawnRuntimeBench(
   });
 }
 
+function withoutKubeconfig(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of Object.keys(copy)) if (/^INPUT_KUBECONFIG$/i.test(name)) delete copy[name];
+  return copy;
+}
+
 export async function stepInstall(ctx: StepContext): Promise<void> {
   const { inputs } = ctx;
   await mkdir(ctx.workDir, { recursive: true });
+  if (clusterMode(inputs)) {
+    console.log('cluster mode (kubeconfig given): nothing to install, no local stack');
+    return;
+  }
   await ctx.runtimeBench([
     'install',
     '--source',
@@ -73,22 +102,41 @@ export async function stepInstall(ctx: StepContext): Promise<void> {
   ]);
 }
 
+async function readUserConfig(ctx: StepContext): Promise<unknown> {
+  if (!ctx.inputs.config) return null;
+  try {
+    return parse(await readFile(join(ctx.workspace, ctx.inputs.config), 'utf8'));
+  } catch (error) {
+    throw new RbError(
+      'CONFIG_INVALID',
+      `${ctx.inputs.config}: ${errorMessage(error)}`,
+      'config is a path relative to the workspace',
+    );
+  }
+}
+
+/** Cluster mode's `up`: the kubeconfig checked and written 0600, and the run config beside it. */
+async function prepareCluster(ctx: StepContext): Promise<void> {
+  const p = paths(ctx.workDir);
+  checkKubeconfig(ctx.inputs.kubeconfig);
+  const config = buildClusterConfig(await readUserConfig(ctx), ctx.inputs, p.kubeconfig);
+  await mkdir(ctx.workDir, { recursive: true });
+  // Created afresh so that the mode applies (it does only on creation), then made sure of.
+  await rm(p.kubeconfig, { force: true });
+  await writeFile(p.kubeconfig, ctx.inputs.kubeconfig, { mode: 0o600, flag: 'wx' });
+  await chmod(p.kubeconfig, 0o600);
+  await writeFile(p.config, `# Written by the runtime-bench action (cluster mode).\n${stringify(config)}`);
+  const t = config.targets[0]!;
+  console.log(
+    `cluster mode: RuntimeClasses ${t.kind === 'kubernetes' ? t.runtimeClasses.map((c) => c.name).join(', ') : '?'}; benchmarks ${config.benchmarks.join(', ')}`,
+  );
+}
+
 export async function stepUp(ctx: StepContext): Promise<void> {
+  if (clusterMode(ctx.inputs)) return prepareCluster(ctx);
   const p = paths(ctx.workDir);
   const record = await readInstallRecord(p.record);
-  let base: unknown = null;
-  if (ctx.inputs.config) {
-    try {
-      base = parse(await readFile(join(ctx.workspace, ctx.inputs.config), 'utf8'));
-    } catch (error) {
-      throw new RbError(
-        'CONFIG_INVALID',
-        `${ctx.inputs.config}: ${errorMessage(error)}`,
-        'config is a path relative to the workspace',
-      );
-    }
-  }
-  const config = buildRunConfig(base, ctx.inputs, record);
+  const config = buildRunConfig(await readUserConfig(ctx), ctx.inputs, record);
   await writeFile(p.config, `# Written by the runtime-bench action.\n${stringify(config)}`);
   const args = stackUpArgs(ctx.inputs, record, p.config);
   // Noted before starting, so that cleanup stops even a half-started stack.
@@ -98,33 +146,58 @@ export async function stepUp(ctx: StepContext): Promise<void> {
 
 export async function stepRun(ctx: StepContext): Promise<void> {
   const p = paths(ctx.workDir);
-  await ctx.runtimeBench(['run', '--config', p.config, '--out', p.result]);
-  ctx.setOutput('result-path', p.result);
+  // A result file of an earlier run in the same work directory must not pass for this one's.
+  for (const f of await resultFiles(ctx.workDir)) await rm(f, { force: true });
+  try {
+    await ctx.runtimeBench(['run', '--config', p.config, '--out', p.result]);
+  } finally {
+    // The cluster run was the only reader of the kubeconfig; interrupted runs write results too.
+    await rm(p.kubeconfig, { force: true });
+    const files = await resultFiles(ctx.workDir);
+    if (files.length > 0) {
+      ctx.setOutput('result-path', files[0]!);
+      ctx.setOutput('result-paths', files.join('\n'));
+    }
+  }
 }
 
 export async function stepSummary(ctx: StepContext): Promise<void> {
   const p = paths(ctx.workDir);
-  const results: { file: string; result: RunResult }[] = [
-    { file: p.result, result: await readResultFile(p.result) },
-  ];
+  const files = await resultFiles(ctx.workDir);
+  if (files.length === 0)
+    throw new RbError(
+      'RUN_FAILED',
+      `no result file in ${ctx.workDir}`,
+      'the Benchmark step wrote none: see its log',
+    );
+  const results: { file: string; result: RunResult }[] = [];
+  for (const file of files) results.push({ file, result: await readResultFile(file) });
   let check: CheckLines | null = null;
   if (ctx.inputs.baseline) {
-    const json = await ctx.runtimeBench(
-      [
-        'check',
-        '--history',
-        join(ctx.workspace, ctx.inputs.baseline),
-        '--current',
-        p.result,
-        '--format',
-        'json',
-        '--threshold',
-        ctx.inputs['regression-threshold'],
-      ],
-      {},
-      true,
+    // The gate checks one result at a time: one per node in cluster mode, each its own host.
+    const parts: CheckLines[] = [];
+    for (const file of files) {
+      const json = await ctx.runtimeBench(
+        [
+          'check',
+          '--history',
+          join(ctx.workspace, ctx.inputs.baseline),
+          '--current',
+          file,
+          '--format',
+          'json',
+          '--threshold',
+          ctx.inputs['regression-threshold'],
+        ],
+        {},
+        true,
+      );
+      parts.push(checkLines(JSON.parse(json) as CheckReport));
+    }
+    check = mergeCheckLines(
+      parts,
+      files.map((f) => basename(f)),
     );
-    check = checkLines(JSON.parse(json) as CheckReport);
   }
   const regressions = check?.regressions ?? [];
   const timings = parseTimings(await readFile(timingsFile(ctx.workDir), 'utf8').catch(() => ''));
@@ -153,19 +226,33 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
 export async function stepPublish(ctx: StepContext): Promise<void> {
   const env: Record<string, string> = ctx.inputs.token ? { RB_PUBLISH_TOKEN: ctx.inputs.token } : {};
   await ctx.runtimeBench(
-    ['publish', '--repo', ctx.workspace, '--branch', ctx.inputs['data-branch'], paths(ctx.workDir).result],
+    [
+      'publish',
+      '--repo',
+      ctx.workspace,
+      '--branch',
+      ctx.inputs['data-branch'],
+      ...(await resultFiles(ctx.workDir)),
+    ],
     env,
   );
 }
 
 export async function stepCleanup(ctx: StepContext): Promise<void> {
   const p = paths(ctx.workDir);
+  // The kubeconfig goes whatever happened (and whatever keep says): it is a credential.
+  await rm(p.kubeconfig, { force: true });
   if (ctx.inputs.keep) return;
+  // Cluster mode installed nothing and started no stack: there is no record, nothing to stop.
   const exists = await stat(p.record).then(
     () => true,
     () => false,
   );
-  if (!exists) return;
+  if (!exists) {
+    if (clusterMode(ctx.inputs))
+      console.log('cluster mode: kubeconfig removed; no stack to stop, nothing installed');
+    return;
+  }
   // The stacks this action started go with their state (images, logs): --purge. `stack down` is
   // idempotent, so uninstall stopping them again is harmless.
   for (const stack of (await readInstallRecord(p.record)).stacks)

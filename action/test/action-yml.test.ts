@@ -1,14 +1,18 @@
 // action.yml is not a workflow, so actionlint does not read it: its structure, its inputs'
 // plumbing and the docs table are checked here. The workflows are also scanned for shell
 // interpolation of expressions (a script-injection hole).
-import { readFile, readdir } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { ActionInputsSchema, inputEnvNames } from '../src/inputs.ts';
 
 const root = join(import.meta.dirname, '../..');
+const exec = promisify(execFile);
 const read = (p: string) => readFile(join(root, p), 'utf8');
 
 const StepSchema = z.strictObject({
@@ -146,6 +150,11 @@ describe('README', () => {
     const [doc, nightly] = await Promise.all([read('README.md'), read('workflows/nightly.yml')]);
     expect(doc).toContain(`\`\`\`yaml\n${nightly}\`\`\``);
   });
+
+  test('shows the cluster nightly caller the act test runs (workflows/cluster-nightly.yml), verbatim', async () => {
+    const [doc, nightly] = await Promise.all([read('README.md'), read('workflows/cluster-nightly.yml')]);
+    expect(doc).toContain(`\`\`\`yaml\n${nightly}\`\`\``);
+  });
 });
 
 describe('reusable workflow', async () => {
@@ -167,5 +176,69 @@ describe('reusable workflow', async () => {
       'cancel-in-progress': false,
     });
     expect(wf.jobs.bench!.strategy!.matrix).toEqual({ target: '${{ fromJSON(inputs.targets) }}' });
+  });
+
+  test('cluster mode: a mode input, the kubeconfig secret reaches the action only through with:', async () => {
+    const text = await read('.github/workflows/runtime-bench.yml');
+    const call = wf.on.workflow_call as {
+      inputs: Record<string, { default?: unknown }>;
+      secrets: Record<string, { required: boolean }>;
+    };
+    expect(call.inputs.mode!.default).toBe('stack');
+    expect(call.secrets).toEqual({ kubeconfig: expect.objectContaining({ required: false }) });
+    // Every mention of the secret, by line: the mode check's boolean, and the action's with:.
+    expect(
+      text
+        .split('\n')
+        .filter((l) => l.includes('secrets.kubeconfig'))
+        .map((l) => l.trim()),
+    ).toEqual([
+      "HAS_KUBECONFIG: ${{ secrets.kubeconfig != '' }}",
+      "kubeconfig: ${{ inputs.mode == 'cluster' && secrets.kubeconfig || '' }}",
+    ]);
+    const steps = (wf.jobs.bench as unknown as { steps: { uses?: string; with?: Record<string, string> }[] })
+      .steps;
+    const action = steps.find((s) => s.uses === './.runtime-bench-action')!;
+    for (const name of ['kubeconfig', 'runtime-classes', 'nodes', 'image', 'image-pull-policy'])
+      expect(Object.keys(action.with!), name).toContain(name);
+  });
+
+  test('"Keep the result" names one result <target>.json and several <target>.<node>.json', async () => {
+    const steps = (wf.jobs.bench as unknown as { steps: { name?: string; run?: string }[] }).steps;
+    const script = steps.find((s) => s.name === 'Keep the result')!.run!;
+    const tmp = await mkdtemp(join(tmpdir(), 'rb-keep-'));
+    try {
+      const keep = async (results: string[], dir: string) => {
+        await mkdir(join(tmp, dir), { recursive: true });
+        for (const f of results) await writeFile(f, f);
+        await exec('bash', ['-euo', 'pipefail', '-c', script], {
+          env: {
+            PATH: process.env.PATH,
+            RUNNER_TEMP: join(tmp, dir),
+            RESULT: results[0],
+            RESULTS: results.join('\n'),
+            SUMMARY: '',
+            REGRESSIONS: '',
+            TARGET: 'gke',
+          },
+        });
+        return (await readdir(join(tmp, dir, 'rb-artifact'))).sort();
+      };
+      expect(await keep([join(tmp, 'result.json')], 'one')).toEqual(['gke.json', 'gke.regressions']);
+      expect(
+        await keep([join(tmp, 'result.pool-a-1.json'), join(tmp, 'result.pool-b-7.json')], 'two'),
+      ).toEqual(['gke.pool-a-1.json', 'gke.pool-b-7.json', 'gke.regressions']);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
+
+  test('the cluster caller calls it in cluster mode and passes the secret as secrets:', async () => {
+    const caller = parse(await read('workflows/cluster-nightly.yml')) as {
+      jobs: { bench: { uses: string; with: Record<string, unknown>; secrets: Record<string, string> } };
+    };
+    expect(caller.jobs.bench.uses).toMatch(/\/\.github\/workflows\/runtime-bench\.yml@v1$/);
+    expect(caller.jobs.bench.with.mode).toBe('cluster');
+    expect(caller.jobs.bench.secrets).toEqual({ kubeconfig: '${{ secrets.RUNTIME_BENCH_KUBECONFIG }}' });
   });
 });

@@ -63,9 +63,14 @@ export interface Repos {
 
 /**
  * The action repository released by scripts/release.sh (tags v1.0.0 and v1), and a caller
- * repository holding workflows/nightly.yml verbatim as .github/workflows/nightly.yml.
+ * repository holding workflows/<caller> verbatim as .github/workflows/<caller> (nightly.yml unless
+ * told otherwise).
  */
-export async function prepareRepos(tmp: string, callerFiles: Record<string, string>): Promise<Repos> {
+export async function prepareRepos(
+  tmp: string,
+  callerFiles: Record<string, string>,
+  caller = 'nightly.yml',
+): Promise<Repos> {
   const gitBase = join(tmp, 'git');
   const src = join(tmp, 'action-src');
   await copyWorkTree(src);
@@ -84,7 +89,7 @@ export async function prepareRepos(tmp: string, callerFiles: Record<string, stri
 
   const callerSrc = join(tmp, 'caller-src');
   await mkdir(join(callerSrc, '.github/workflows'), { recursive: true });
-  await cp(join(repoRoot, 'workflows/nightly.yml'), join(callerSrc, '.github/workflows/nightly.yml'));
+  await cp(join(repoRoot, 'workflows', caller), join(callerSrc, '.github/workflows', caller));
   for (const [path, text] of Object.entries(callerFiles)) {
     await mkdir(dirname(join(callerSrc, path)), { recursive: true });
     await writeFile(join(callerSrc, path), text);
@@ -120,6 +125,12 @@ export async function runAct(opts: {
   timeoutMs: number;
   /** Directories put before PATH on the runner (the host), as a machine with extra tools has. */
   pathDirs?: string[];
+  /** The caller workflow in .github/workflows/ (default nightly.yml). */
+  workflow?: string;
+  /** Repository secrets; handed to act through its environment (`-s NAME`), never on its command line. */
+  secrets?: Record<string, string>;
+  /** Extra environment of the jobs (`--env`). */
+  env?: Record<string, string>;
 }): Promise<ActRun> {
   const { tmp, repos, night } = opts;
   const home = join(tmp, 'home');
@@ -135,7 +146,7 @@ export async function runAct(opts: {
   const args = [
     'workflow_dispatch',
     '-W',
-    '.github/workflows/nightly.yml',
+    `.github/workflows/${opts.workflow ?? 'nightly.yml'}`,
     ...['self-hosted', 'linux', 'x64', 'ubuntu-latest'].flatMap((l) => ['-P', `${l}=-self-hosted`]),
     '--local-repository',
     `${ACTION_REPO}@v1=${repos.actionV1}`,
@@ -159,6 +170,8 @@ export async function runAct(opts: {
     '--env',
     `npm_config_store_dir=${store}`,
     ...Object.entries(opts.vars).flatMap(([k, v]) => ['--var', `${k}=${v}`]),
+    ...Object.entries(opts.env ?? {}).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
+    ...Object.keys(opts.secrets ?? {}).flatMap((k) => ['-s', k]),
   ];
   const env = {
     ...process.env,
@@ -169,6 +182,7 @@ export async function runAct(opts: {
     XDG_CACHE_HOME: join(home, '.cache'),
     XDG_DATA_HOME: join(home, '.local/share'),
     XDG_STATE_HOME: join(home, '.local/state'),
+    ...opts.secrets,
   };
   const started = performance.now();
   return new Promise((resolve, reject) => {
