@@ -75,9 +75,17 @@ describe('action.yml', () => {
 
   test('the README lists every input and output with its description and default', async () => {
     const doc = await read('README.md');
-    // Cells, trimmed (prettier pads table columns); escaped pipes stay inside their cell.
-    const rows = doc
-      .split('\n')
+    // The table rows of the action's "### Inputs" and "### Outputs" sections only (other sections
+    // have tables of their own). Cells trimmed (prettier pads table columns); escaped pipes stay
+    // inside their cell.
+    const section = (heading: string): string[] => {
+      const lines = doc.split('\n');
+      const start = lines.indexOf(heading);
+      expect(start, heading).toBeGreaterThanOrEqual(0);
+      const end = lines.findIndex((l, i) => i > start && /^#{1,3} /.test(l));
+      return lines.slice(start + 1, end < 0 ? undefined : end);
+    };
+    const rows = [...section('### Inputs'), ...section('### Outputs')]
       .filter((l) => l.startsWith('| `'))
       .map((l) =>
         l

@@ -1,8 +1,10 @@
 // The cluster mode end to end on a real Kubernetes: `cluster up` (etcd, apiserver, scheduler,
 // controller-manager, kubelet built by scripts/build-kubernetes.sh) on a private containerd stack,
 // `run` of a kubernetes target with two RuntimeClasses (runc, crun), and `cluster down`, after
-// which the host must hold nothing of it. Budget: stack up (≈ 1–5 min, the images), cluster up
-// (≈ 15–60 s), the run (2 classes × 3 pods, ≈ 30 s), teardown (≈ 15 s).
+// which the host must hold nothing of it; between them the pod-level suites and the action's
+// cluster mode under act. Budget: stack up (≈ 1–5 min, the images), cluster up (≈ 15–60 s), pod
+// startup (2 classes × 4 pods, ≈ 35 s), scalability and sysbench pods (≈ 60 s), act (≈ 50–75 s),
+// SIGINT (≈ 15 s), teardown (≈ 15 s).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, release, tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CoreV1Api, KubeConfig, NodeV1Api } from '@kubernetes/client-node';
 import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
 import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
+import { checkClusterModeUnderAct, clusterModeUnavailable } from '../../../action/test/act/cluster-mode.ts';
 import { runCli } from '../support/cli.ts';
 import { mountsUnder, realStackUnavailable, testStackName } from '../support/host.ts';
 
@@ -33,6 +36,9 @@ function unavailable(): string | null {
 }
 const skip = unavailable();
 if (skip) console.warn(`SKIPPED kubernetes integration tests: ${skip}`);
+// The action's cluster mode runs under act on this file's cluster (CI brings up only this one).
+const actSkip = skip ?? (await clusterModeUnavailable());
+if (actSkip && !skip) console.warn(`SKIPPED the action's cluster mode under act: ${actSkip}`);
 
 const work = mkdtempSync(join(tmpdir(), 'rb-kube-'));
 const readSysctls = (): Record<string, string> =>
@@ -255,6 +261,14 @@ parameters:
       'kubernetes.performance.memory',
     ]);
   });
+
+  test.skipIf(actSkip !== null)(
+    'the action in cluster mode under act (workflows/cluster-nightly.yml): results, RBAC, nothing left',
+    async () => {
+      await checkClusterModeUnderAct({ kubeconfig, stack: STACK });
+    },
+    600_000,
+  );
 
   test('SIGINT during a run: exit 130, a partial result, its namespace and RuntimeClasses deleted', async () => {
     const config = join(work, 'kube-int.yaml');
