@@ -16,6 +16,17 @@ export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'runtime-bench' };
 /** The grace period of a pod deletion: the shortest graceful one (0 is a forced deletion). */
 const DELETE_GRACE_SECONDS = 1;
 
+/**
+ * A long-running command as a pod's container runs it: under a shell that ends on SIGTERM. As
+ * PID 1 the command itself would ignore SIGTERM and hold every graceful deletion for its grace
+ * period, so a deletion would time that wait instead of the kubelet's teardown. (Sharing the pod's
+ * PID namespace would take PID 1 off the command too, but needs CRI-O's infra container, which
+ * cannot start on hosts without CAP_SYS_RESOURCE.) The image needs /bin/sh; ours has busybox.
+ */
+export function endsOnTerm(command: readonly string[]): string[] {
+  return ['/bin/sh', '-c', 'trap "exit 0" TERM; "$@" & wait', 'sh', ...command];
+}
+
 /** The HTTP status of a client error, if it has one. */
 export const statusCode = (error: unknown): number | undefined =>
   typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'number'
@@ -95,9 +106,6 @@ export class Cluster {
         // A service-account token volume adds its own set-up to every start; benchmark pods need none.
         automountServiceAccountToken: false,
         enableServiceLinks: false,
-        // The pause process is PID 1, so the command is not: SIGTERM ends it at once (a PID 1
-        // ignores it), and a graceful deletion times the kubelet's teardown, not a grace period.
-        shareProcessNamespace: true,
         terminationGracePeriodSeconds: DELETE_GRACE_SECONDS,
         restartPolicy: 'Never',
         containers: [

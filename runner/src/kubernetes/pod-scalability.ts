@@ -19,7 +19,7 @@ import {
   type Mode,
 } from '../suites/scalability.ts';
 import { InterruptedError } from '../suites/types.ts';
-import { until } from './cluster-api.ts';
+import { endsOnTerm, until } from './cluster-api.ts';
 import { podStuck } from './nodes.ts';
 import type { KubernetesBenchmark, PodContext } from './pod-benchmark.ts';
 
@@ -74,7 +74,7 @@ async function runMode(ctx: PodContext, n: number, mode: Mode) {
       const s = seen.get(name)!;
       s.created = performance.now();
       await cluster.createPod(
-        cluster.podBody(name, node, runtimeClass, params.command, { [BATCH_LABEL]: batch }),
+        cluster.podBody(name, node, runtimeClass, endsOnTerm(params.command), { [BATCH_LABEL]: batch }),
       );
       await until(
         () => s.started !== undefined || s.stuck !== undefined,

@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import type { BenchmarkDefinition } from '@runtime-bench/schemas';
 import { errorMessage } from '../errors.ts';
 import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
-import { until } from './cluster-api.ts';
+import { endsOnTerm, until } from './cluster-api.ts';
 import { criMillisBetween, observePod, podStuck, type PodPhaseTimes } from './nodes.ts';
 import type { KubernetesBenchmark, PodContext } from './pod-benchmark.ts';
 
@@ -94,7 +94,7 @@ async function measurePodStartup({
   });
   try {
     times.created = performance.now();
-    await cluster.createPod(cluster.podBody(name, node, runtimeClass, ['/bin/sleep', '3600']));
+    await cluster.createPod(cluster.podBody(name, node, runtimeClass, endsOnTerm(['/bin/sleep', '3600'])));
     try {
       await until(
         () => times.ready !== undefined || stuck !== null,
