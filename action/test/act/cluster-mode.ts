@@ -25,6 +25,7 @@ import {
 } from '@kubernetes/client-node';
 import { readResultFile } from '@runtime-bench/runner';
 import { GrpcCriClient } from '../../../runner/src/cri/grpc-client.ts';
+import { sandboxHandlers } from '../../../runner/test/support/kubernetes.ts';
 import { kubeconfigSecrets } from '../../src/cluster.ts';
 import { kubernetesSources, permissionKey, rbacObjects, requiredPermissions } from '../rbac.ts';
 import { CALLER_REPO, git, prepareRepos, runAct, type ActRun } from './harness.ts';
@@ -100,16 +101,8 @@ export async function checkClusterModeUnderAct(opts: { kubeconfig: string; stack
       'cluster-nightly.yml',
     );
     // The stack's CRI, polled while act runs: the handler each kubelet-made sandbox runs under.
-    const seen = new Map<string, string>();
-    let polling = true;
-    const poll = (async () => {
-      while (polling) {
-        for (const p of await cri.listPodSandbox().catch(() => []))
-          if (p.labels['io.kubernetes.pod.name'])
-            seen.set(p.labels['io.kubernetes.pod.name'], p.runtimeHandler);
-        await new Promise((r) => setTimeout(r, 150));
-      }
-    })();
+    const handlers = sandboxHandlers(`/var/lib/runtime-bench/stacks/${opts.stack}/containerd.sock`);
+    let seen = new Map<string, string>();
     let run: ActRun;
     try {
       run = await runAct({
@@ -137,8 +130,7 @@ export async function checkClusterModeUnderAct(opts: { kubeconfig: string; stack
         },
       });
     } finally {
-      polling = false;
-      await poll;
+      seen = await handlers.stop();
     }
     console.log(`act cluster mode: ${run.seconds.toFixed(0)} s`);
     expect(run.code, run.log.slice(-4000)).toBe(0);

@@ -113,7 +113,7 @@ async function writeSysctl(key: string, value: string): Promise<void> {
 
 export interface ClusterUpOptions {
   name: string;
-  /** The runtime-bench containerd stack the kubelet uses (must be up). */
+  /** The runtime-bench stack (containerd or CRI-O) whose CRI the kubelet uses (must be up). */
   stack: string;
   binDir?: string;
   root?: string;
@@ -175,11 +175,6 @@ export async function clusterUp(opts: ClusterUpOptions): Promise<ClusterState> {
       'CLUSTER_STACK',
       `the local stack "${opts.stack}" is not up`,
       `run \`runtime-bench stack up --name ${opts.stack}\` first`,
-    );
-  if (stack.cri !== 'containerd')
-    throw new RbError(
-      'CLUSTER_STACK',
-      `stack "${opts.stack}" runs ${stack.cri}; the cluster supports containerd stacks`,
     );
   const dir = clusterStateDir(opts.name, opts.root);
   if (await readClusterState(dir))

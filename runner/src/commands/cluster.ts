@@ -35,9 +35,9 @@ export function registerCluster(program: Command): void {
     );
   cluster
     .command('up')
-    .description('start the cluster on a running containerd stack; prints the kubeconfig path')
+    .description('start the cluster on a running stack (containerd or CRI-O); prints the kubeconfig path')
     .option('--name <name>', 'cluster name', 'default')
-    .option('--stack <name>', 'the runtime-bench stack whose containerd the kubelet uses (default: --name)')
+    .option('--stack <name>', 'the runtime-bench stack whose CRI the kubelet uses (default: --name)')
     .option('--bin-dir <dir>', 'where scripts/build-kubernetes.sh put the binaries', defaultBinDir())
     .action(async (opts: ClusterOpts) => {
       const name = checkName(opts.name, '--name');

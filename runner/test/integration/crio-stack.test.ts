@@ -1,5 +1,6 @@
 // A real private CRI-O (the shared v1.36.3 build) next to a real private containerd: every
-// benchmark family on CRI-O, one interleaved containerd-vs-CRI-O run, and `stack down` after
+// benchmark family on CRI-O, one interleaved containerd-vs-CRI-O run, a Kubernetes cluster on
+// the CRI-O stack (pods per RuntimeClass, cluster down), and `stack down` after
 // `kill -9` of crio in the middle of a run. Small parameters: CI has 2 cores and 30 minutes.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { EXIT_ENDPOINT_DEAD } from '../../src/commands/run.ts';
 import { runCli } from '../support/cli.ts';
 import { mountsUnder, processesUnder, realStackUnavailable, testStackName } from '../support/host.ts';
 import { ensureModernCrun, sharedTool, sharedToolsDir } from '../support/shared-tools.ts';
+import { KUBERNETES_BIN, kubernetesUnavailable, readSysctls } from '../support/kubernetes.ts';
 
 const CRIO_STACK = testStackName('crio');
 const CTD_STACK = testStackName('crio-ctd');
@@ -25,6 +27,8 @@ const unavailable =
   (CRICTL ? null : `no crictl build at ${sharedToolsDir()}/cri-tools/crictl (set RB_SHARED_TOOLS)`) ??
   (onPathOrNull('skopeo') ? null : 'skopeo is not on PATH (bash scripts/setup.sh installs it)');
 if (unavailable) console.warn(`SKIPPED CRI-O integration tests: ${unavailable}`);
+const kubeSkip = unavailable ?? kubernetesUnavailable();
+if (kubeSkip && !unavailable) console.warn(`SKIPPED the cluster on CRI-O: ${kubeSkip}`);
 
 function onPathOrNull(cmd: string): string | null {
   try {
@@ -256,6 +260,90 @@ parameters:
     expect(await podsLeft(CTD_STACK, 'containerd.sock')).toEqual([]);
     expect(await podsLeft(CRIO_STACK, 'crio.sock')).toEqual([]);
   });
+
+  test.skipIf(kubeSkip !== null)(
+    'a Kubernetes cluster on the CRI-O stack: pods per RuntimeClass under its handlers, nothing left after',
+    async () => {
+      const cluster = `${CRIO_STACK}-k`;
+      const sysctls = readSysctls();
+      const up = await runCli([
+        'cluster',
+        'up',
+        '--name',
+        cluster,
+        '--stack',
+        CRIO_STACK,
+        '--bin-dir',
+        KUBERNETES_BIN,
+      ]);
+      expect(up.code, up.stderr).toBe(0);
+      const kubeconfig = up.stdout.trim();
+      // Which OCI runtime each kubelet-made container runs under, from the process table: CRI-O
+      // lists the kubelet's sandboxes with an empty runtime handler, but each container's conmon
+      // names its pod (-n k8s_<container>_<pod>_…) and the runtime binary (-r), which crio.conf
+      // maps to a handler.
+      const conf = readFileSync(join(stateDir(CRIO_STACK), 'crio.conf'), 'utf8');
+      const handlerOfPath = new Map(
+        [...conf.matchAll(/\[crio\.runtime\.runtimes\."?([^"\]]+)"?\][^[]*?runtime_path = "([^"]+)"/g)].map(
+          (m) => [m[2]!, m[1]!],
+        ),
+      );
+      const seen = new Map<string, string>();
+      let polling = true;
+      const poll = (async () => {
+        while (polling) {
+          for (const line of execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n')) {
+            if (!line.includes('conmon') || !line.includes(stateDir(CRIO_STACK))) continue;
+            const pod = / -n k8s_[^_]+_([^_]+)_/.exec(line)?.[1];
+            const runtime = / -r (\S+)/.exec(line)?.[1];
+            if (pod && runtime) seen.set(pod, handlerOfPath.get(runtime) ?? runtime);
+          }
+          await new Promise((r) => setTimeout(r, 150));
+        }
+      })();
+      try {
+        const classes = HANDLERS.map((h) => ({ name: `rb-${h}`, handler: h }));
+        const result = await run(
+          'kube-crio',
+          `targets:
+  - kind: kubernetes
+    kubeconfig: ${kubeconfig}
+    runtimeClasses: [${classes.map((c) => `{ name: ${c.name}, handler: ${c.handler} }`).join(', ')}]
+    imagePullPolicy: Never
+    podTimeoutSeconds: 90
+benchmarks: [kubernetes.pod-startup]
+runs: 2
+warmup: 0
+`,
+        );
+        polling = false;
+        await poll;
+        expect(result.status).toBe('complete');
+        // The node reports CRI-O, and the result says so.
+        for (const t of result.targets) expect([t.cri.name, t.cri.version]).toEqual(['cri-o', crioVersion()]);
+        for (const { name, handler } of classes) {
+          const r = resultOf(result, 'kubernetes.pod-startup', `kubernetes/${name}`);
+          expect(r.status, JSON.stringify(r)).toBe('ok');
+          expect(median(r, 'ready')).toBeGreaterThanOrEqual(median(r, 'scheduled'));
+          const pods = [...seen].filter(([pod]) => pod.startsWith('start-') && pod.endsWith(`-${name}`));
+          expect(pods.length, JSON.stringify([...seen])).toBe(2);
+          for (const [, h] of pods) expect(h).toBe(handler);
+        }
+      } finally {
+        polling = false;
+        await poll;
+        const down = await runCli(['cluster', 'down', '--name', cluster]);
+        expect(down.code, down.stderr).toBe(0);
+      }
+      // The cluster is gone and the stack is as the kubelet found it: no pod of the kubelet on
+      // CRI-O, no cluster process, the sysctls back.
+      expect(processesUnder(`/var/lib/runtime-bench/clusters/${cluster}`)).toEqual([]);
+      expect(existsSync(`/var/lib/runtime-bench/clusters/${cluster}`)).toBe(false);
+      expect(readSysctls()).toEqual(sysctls);
+      expect(await podsLeft(CRIO_STACK, 'crio.sock')).toEqual([]);
+    },
+    600_000,
+  );
 
   test('a config target asking for containerd on the CRI-O stack is refused, naming the field', async () => {
     const r = await runCli([

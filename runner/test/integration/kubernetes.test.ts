@@ -16,23 +16,22 @@ import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
 import { checkClusterModeUnderAct, clusterModeUnavailable } from '../../../action/test/act/cluster-mode.ts';
 import { runCli } from '../support/cli.ts';
 import { mountsUnder, realStackUnavailable, testStackName } from '../support/host.ts';
+import {
+  KUBERNETES_BIN,
+  kubernetesUnavailable,
+  readSysctls,
+  sandboxHandlers,
+} from '../support/kubernetes.ts';
 
 const STACK = testStackName('kube');
 const CLUSTER = STACK;
 const STACK_DIR = `/var/lib/runtime-bench/stacks/${STACK}`;
 const CLUSTER_DIR = `/var/lib/runtime-bench/clusters/${CLUSTER}`;
 const CGROUP = `/sys/fs/cgroup/runtime-bench-cluster-${CLUSTER}`;
-const BIN = process.env.RB_KUBERNETES_BIN ?? '/opt/runtime-bench/kubernetes/1.34.4/bin';
-const BINARIES = ['etcd', 'kube-apiserver', 'kube-scheduler', 'kube-controller-manager', 'kubelet'];
-const SYSCTLS = ['vm/overcommit_memory', 'vm/panic_on_oom', 'kernel/panic', 'kernel/panic_on_oops'];
+const BIN = KUBERNETES_BIN;
 
 function unavailable(): string | null {
-  const host = realStackUnavailable();
-  if (host) return host;
-  const missing = BINARIES.filter((b) => !existsSync(join(BIN, b)));
-  return missing.length
-    ? `no Kubernetes binaries in ${BIN} (${missing.join(', ')}): run bash scripts/build-kubernetes.sh`
-    : null;
+  return realStackUnavailable() ?? kubernetesUnavailable();
 }
 const skip = unavailable();
 if (skip) console.warn(`SKIPPED kubernetes integration tests: ${skip}`);
@@ -41,8 +40,6 @@ const actSkip = skip ?? (await clusterModeUnavailable());
 if (actSkip && !skip) console.warn(`SKIPPED the action's cluster mode under act: ${actSkip}`);
 
 const work = mkdtempSync(join(tmpdir(), 'rb-kube-'));
-const readSysctls = (): Record<string, string> =>
-  Object.fromEntries(SYSCTLS.map((k) => [k, readFileSync(`/proc/sys/${k}`, 'utf8').trim()]));
 const fixedPaths = ['/var/lib/kubelet', '/var/log/pods'];
 
 /** Processes (any program) whose command line names the cluster's state dir. */
@@ -50,32 +47,6 @@ function clusterProcesses(): string[] {
   return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
     .split('\n')
     .filter((l) => l.includes(CLUSTER_DIR) && !l.includes('vitest') && !/\bps -eo\b/.test(l));
-}
-
-/**
- * The stack's CRI, polled until stop(): which handler each kubelet-made sandbox ran under, by pod
- * name, and the most sandboxes of one name prefix seen at once.
- */
-function watchHandlers(): { stop(): Promise<Map<string, string>> } {
-  const cri = new GrpcCriClient(join(STACK_DIR, 'containerd.sock'), 10);
-  const seen = new Map<string, string>();
-  let polling = true;
-  const poll = (async () => {
-    while (polling) {
-      for (const p of await cri.listPodSandbox().catch(() => []))
-        if (p.labels['io.kubernetes.pod.name'])
-          seen.set(p.labels['io.kubernetes.pod.name'], p.runtimeHandler);
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  })();
-  return {
-    async stop() {
-      polling = false;
-      await poll;
-      cri.close();
-      return seen;
-    },
-  };
 }
 
 /** Nothing of a run is left in the cluster: no namespace of ours, no RuntimeClass. */
@@ -128,7 +99,7 @@ runs: 3
 warmup: 1
 `,
     );
-    const handlers = watchHandlers();
+    const handlers = sandboxHandlers(join(STACK_DIR, 'containerd.sock'));
     const out = join(work, 'kube.json');
     const run = await runCli(['run', '--config', config, '--out', out]);
     const seen = await handlers.stop();
@@ -197,7 +168,7 @@ parameters:
   performance.memory: { totalSize: 256M }
 `,
     );
-    const handlers = watchHandlers();
+    const handlers = sandboxHandlers(join(STACK_DIR, 'containerd.sock'));
     const out = join(work, 'kube-suites.json');
     const run = await runCli(['run', '--config', config, '--out', out]);
     const seen = await handlers.stop();
