@@ -2,7 +2,7 @@
 // Their numbers are invented: every file says so (hostname "synthetic-…", tool.version
 // "synthetic", provenance in incompleteReason-free `config.name`), and the site labels them.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import {
   ConfigSchema,
   RESULT_SCHEMA_VERSION,
@@ -13,7 +13,7 @@ import {
 } from '@runtime-bench/schemas';
 import { BENCHMARKS } from '@runtime-bench/runner/suites';
 import { COUNTERPARTS } from '@runtime-bench/runner/kubernetes';
-import { parseResult, serializeResult } from '@runtime-bench/runner';
+import { parseResult, runPathInDataDir, serializeResult } from '@runtime-bench/runner';
 import { summarize } from '@runtime-bench/runner/stats';
 
 /** The marker every synthetic file carries in tool.version; the site shows such runs as synthetic. */
@@ -176,18 +176,8 @@ export function syntheticRun(index: number, seed = 1, samplesPerMetric = 5): Run
 
 /** Writes synthetic run `index` at its place under `<dataDir>/runs/` and returns its path. */
 export async function writeSyntheticRun(dataDir: string, index: number, seed = 1): Promise<string> {
-  const run = syntheticRun(index, seed);
-  const dir = join(
-    dataDir,
-    'runs',
-    run.startedAt.slice(0, 4),
-    run.startedAt.slice(5, 7),
-    run.startedAt.slice(8, 10),
-  );
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, `${run.runId}.json`);
-  await writeFile(path, serializeResult(run));
-  return path;
+  const [path] = await writeRuns(dataDir, [syntheticRun(index, seed)]);
+  return path!;
 }
 
 /**
@@ -201,13 +191,12 @@ export async function writeSyntheticRuns(dataDir: string, count: number, seed = 
     const run = syntheticRun(i, seed);
     const text = serializeResult(run);
     if (i === 0) parseResult(text, 'synthetic run 0');
-    const [y, m, d] = [run.startedAt.slice(0, 4), run.startedAt.slice(5, 7), run.startedAt.slice(8, 10)];
-    const dir = join(dataDir, 'runs', y, m, d);
+    const path = runPathInDataDir(dataDir, run);
+    const dir = dirname(path);
     if (!dirs.has(dir)) {
       await mkdir(dir, { recursive: true });
       dirs.add(dir);
     }
-    const path = join(dir, `${run.runId}.json`);
     await writeFile(path, text);
     paths.push(path);
   }
@@ -345,15 +334,10 @@ export function syntheticKubernetesRuns(
 export async function writeRuns(dataDir: string, runs: readonly RunResult[]): Promise<string[]> {
   const paths: string[] = [];
   for (const run of runs) {
-    const dir = join(
-      dataDir,
-      'runs',
-      run.startedAt.slice(0, 4),
-      run.startedAt.slice(5, 7),
-      run.startedAt.slice(8, 10),
-    );
-    await mkdir(dir, { recursive: true });
-    const path = join(dir, `${run.runId}.json`);
+    // The runner's data layout; written without writeResultFile's validation, which would
+    // dominate generating ten thousand files for the scale bench.
+    const path = runPathInDataDir(dataDir, run);
+    await mkdir(dirname(path), { recursive: true });
     await writeFile(path, serializeResult(run));
     paths.push(path);
   }
