@@ -1,5 +1,4 @@
-import { credentials, loadPackageDefinition, Metadata, type ServiceError, type Client } from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
+import protobuf from 'protobufjs';
 import { fileURLToPath } from 'node:url';
 import {
   CriCallError,
@@ -18,101 +17,91 @@ import {
   type SandboxStateName,
   type VersionInfo,
 } from './types.ts';
+import { UnaryCallError, UnaryGrpcChannel } from './unary-grpc.ts';
 
 const PROTO_PATH = fileURLToPath(new URL('./proto/cri-subset.proto', import.meta.url));
 
-type Unary = (
-  request: unknown,
-  metadata: Metadata,
-  options: { deadline: Date },
-  callback: (error: ServiceError | null, response: unknown) => void,
-) => void;
-type ServiceClient = Client & Record<string, Unary>;
-type ServiceCtor = new (
-  address: string,
-  creds: ReturnType<typeof credentials.createInsecure>,
-  options?: object,
-) => ServiceClient;
-
-let cachedServices: { runtime: ServiceCtor; image: ServiceCtor } | undefined;
-
-function services(): { runtime: ServiceCtor; image: ServiceCtor } {
-  if (!cachedServices) {
-    const definition = loadSync(PROTO_PATH, {
-      keepCase: false,
-      longs: String,
-      enums: String,
-      defaults: true,
-      oneofs: true,
-    });
-    const pkg = loadPackageDefinition(definition) as unknown as {
-      runtime: { v1: { RuntimeService: ServiceCtor; ImageService: ServiceCtor } };
-    };
-    cachedServices = { runtime: pkg.runtime.v1.RuntimeService, image: pkg.runtime.v1.ImageService };
-  }
-  return cachedServices;
+/** Request and response codec of one method, and its HTTP/2 path. */
+interface MethodCodec {
+  path: string;
+  encode: (request: unknown) => Uint8Array;
+  decode: (response: Uint8Array) => unknown;
 }
 
-/** `unix:///path` for a bare socket path; grpc-js understands the unix: scheme natively. */
-export function grpcAddress(endpoint: string): string {
-  return endpoint.startsWith('unix://') ? endpoint : `unix://${endpoint}`;
+// The message shapes of types.ts: camelCase fields, int64 as decimal strings, enums by name,
+// absent fields filled with their defaults, bytes as Buffers.
+const TO_OBJECT: protobuf.IConversionOptions = { longs: String, enums: String, defaults: true, oneofs: true };
+
+let cachedMethods: Map<string, MethodCodec> | undefined;
+
+/** Every method of the CRI subset, keyed "Service/Method" (e.g. "RuntimeService/Version"). */
+function methods(): Map<string, MethodCodec> {
+  if (!cachedMethods) {
+    const root = new protobuf.Root().loadSync(PROTO_PATH, { keepCase: false });
+    root.resolveAll();
+    cachedMethods = new Map();
+    for (const name of ['RuntimeService', 'ImageService']) {
+      const service = root.lookupService(`runtime.v1.${name}`);
+      for (const method of service.methodsArray) {
+        const request = method.resolvedRequestType!;
+        const response = method.resolvedResponseType!;
+        cachedMethods.set(`${name}/${method.name}`, {
+          path: `/runtime.v1.${name}/${method.name}`,
+          encode: (value) => request.encode(request.fromObject(value as Record<string, unknown>)).finish(),
+          decode: (bytes) => response.toObject(response.decode(bytes), TO_OBJECT),
+        });
+      }
+    }
+  }
+  return cachedMethods;
+}
+
+/** The socket path of an endpoint given as a path or `unix://` address. */
+export function socketPath(endpoint: string): string {
+  return endpoint.replace(/^unix:\/\//, '');
 }
 
 interface Raw {
   [key: string]: unknown;
 }
 
-/** CRI over its gRPC unix socket, in-process: the transport for timed calls (no process start per call). */
+type Service = 'RuntimeService' | 'ImageService';
+
+/**
+ * CRI over its gRPC unix socket, in-process: the transport for timed calls (no process start per
+ * call). Calls go through UnaryGrpcChannel (unary-grpc.ts says why not grpc-js); encoding happens
+ * before and decoding after the round trip, both inside the timed call as with any gRPC client.
+ */
 export class GrpcCriClient implements CriClient {
   readonly transport = 'grpc' as const;
   readonly endpoint: string;
-  private readonly runtime: ServiceClient;
-  private readonly image: ServiceClient;
+  private readonly channel: UnaryGrpcChannel;
   private readonly timeoutMs: number;
 
   constructor(endpoint: string, timeoutSeconds = 120) {
-    this.endpoint = grpcAddress(endpoint);
-    const { runtime, image } = services();
-    const options = {
-      'grpc.max_receive_message_length': 16 * 1024 * 1024,
-      // Neither belongs in a timed call: channelz records every call's trace for debugging, and
-      // a transparent retry would time two attempts as one. Both cost CPU on every call.
-      'grpc.enable_channelz': 0,
-      'grpc.enable_retries': 0,
-    };
-    this.runtime = new runtime(this.endpoint, credentials.createInsecure(), options);
-    // Share the channel: both services live on the same socket.
-    this.image = new image(this.endpoint, credentials.createInsecure(), {
-      ...options,
-      channelOverride: this.runtime.getChannel(),
-    });
+    this.endpoint = `unix://${socketPath(endpoint)}`;
+    this.channel = new UnaryGrpcChannel(socketPath(endpoint), { maxReceiveBytes: 16 * 1024 * 1024 });
     this.timeoutMs = timeoutSeconds * 1000;
   }
 
-  private call<T = Raw>(
-    client: ServiceClient,
+  private async call<T = Raw>(
+    service: Service,
     method: string,
     request: unknown,
     timeoutMs = this.timeoutMs,
   ): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const fn = client[method];
-      if (!fn) throw new Error(`unknown CRI method ${method}`);
-      fn.call(
-        client,
-        request,
-        new Metadata(),
-        { deadline: new Date(Date.now() + timeoutMs) },
-        (error, response) => {
-          if (error) reject(new CriCallError(method, error.details || error.message, error.code));
-          else resolve(response as T);
-        },
-      );
-    });
+    const codec = methods().get(`${service}/${method}`);
+    if (!codec) throw new Error(`unknown CRI method ${service}/${method}`);
+    try {
+      return codec.decode(await this.channel.call(codec.path, codec.encode(request), timeoutMs)) as T;
+    } catch (error) {
+      if (error instanceof UnaryCallError) throw new CriCallError(method, error.message, error.code);
+      throw error;
+    }
   }
 
   async version(): Promise<VersionInfo> {
-    const r = await this.call<VersionInfo>(this.runtime, 'Version', { version: 'v1' });
+    const r = await this.call<VersionInfo>('RuntimeService', 'Version', { version: 'v1' });
     return {
       version: r.version,
       runtimeName: r.runtimeName,
@@ -122,7 +111,7 @@ export class GrpcCriClient implements CriClient {
   }
 
   async runPodSandbox(config: PodSandboxConfig, runtimeHandler: string): Promise<string> {
-    const r = await this.call<{ podSandboxId: string }>(this.runtime, 'RunPodSandbox', {
+    const r = await this.call<{ podSandboxId: string }>('RuntimeService', 'RunPodSandbox', {
       config,
       runtimeHandler,
     });
@@ -130,15 +119,15 @@ export class GrpcCriClient implements CriClient {
   }
 
   async stopPodSandbox(podSandboxId: string): Promise<void> {
-    await this.call(this.runtime, 'StopPodSandbox', { podSandboxId });
+    await this.call('RuntimeService', 'StopPodSandbox', { podSandboxId });
   }
 
   async removePodSandbox(podSandboxId: string): Promise<void> {
-    await this.call(this.runtime, 'RemovePodSandbox', { podSandboxId });
+    await this.call('RuntimeService', 'RemovePodSandbox', { podSandboxId });
   }
 
   async podSandboxStatus(podSandboxId: string): Promise<PodSandboxStatus> {
-    const r = await this.call<{ status: Raw }>(this.runtime, 'PodSandboxStatus', { podSandboxId });
+    const r = await this.call<{ status: Raw }>('RuntimeService', 'PodSandboxStatus', { podSandboxId });
     const s = r.status;
     return {
       id: String(s.id),
@@ -151,7 +140,7 @@ export class GrpcCriClient implements CriClient {
   }
 
   async listPodSandbox(labelSelector?: Record<string, string>): Promise<PodSandboxSummary[]> {
-    const r = await this.call<{ items: Raw[] }>(this.runtime, 'ListPodSandbox', {
+    const r = await this.call<{ items: Raw[] }>('RuntimeService', 'ListPodSandbox', {
       filter: labelSelector ? { labelSelector } : undefined,
     });
     return r.items.map((p) => ({
@@ -168,7 +157,7 @@ export class GrpcCriClient implements CriClient {
     config: ContainerConfig,
     sandboxConfig: PodSandboxConfig,
   ): Promise<string> {
-    const r = await this.call<{ containerId: string }>(this.runtime, 'CreateContainer', {
+    const r = await this.call<{ containerId: string }>('RuntimeService', 'CreateContainer', {
       podSandboxId,
       config: asKubeletSends(config, sandboxConfig),
       sandboxConfig,
@@ -177,12 +166,12 @@ export class GrpcCriClient implements CriClient {
   }
 
   async startContainer(containerId: string): Promise<void> {
-    await this.call(this.runtime, 'StartContainer', { containerId });
+    await this.call('RuntimeService', 'StartContainer', { containerId });
   }
 
   async stopContainer(containerId: string, timeoutSeconds: number): Promise<void> {
     await this.call(
-      this.runtime,
+      'RuntimeService',
       'StopContainer',
       { containerId, timeout: timeoutSeconds },
       this.timeoutMs + timeoutSeconds * 1000,
@@ -190,11 +179,11 @@ export class GrpcCriClient implements CriClient {
   }
 
   async removeContainer(containerId: string): Promise<void> {
-    await this.call(this.runtime, 'RemoveContainer', { containerId });
+    await this.call('RuntimeService', 'RemoveContainer', { containerId });
   }
 
   async containerStatus(containerId: string): Promise<ContainerStatus> {
-    const r = await this.call<{ status: Raw }>(this.runtime, 'ContainerStatus', { containerId });
+    const r = await this.call<{ status: Raw }>('RuntimeService', 'ContainerStatus', { containerId });
     const s = r.status;
     return {
       id: String(s.id),
@@ -210,11 +199,11 @@ export class GrpcCriClient implements CriClient {
   }
 
   async updateContainerResources(containerId: string, linux: LinuxContainerResources): Promise<void> {
-    await this.call(this.runtime, 'UpdateContainerResources', { containerId, linux });
+    await this.call('RuntimeService', 'UpdateContainerResources', { containerId, linux });
   }
 
   async containerStats(containerId: string): Promise<ContainerStats> {
-    const r = await this.call<{ stats: Raw | null }>(this.runtime, 'ContainerStats', { containerId });
+    const r = await this.call<{ stats: Raw | null }>('RuntimeService', 'ContainerStats', { containerId });
     const cpu = r.stats?.cpu as Raw | null | undefined;
     const memory = r.stats?.memory as Raw | null | undefined;
     const value = (v: unknown): string | null =>
@@ -227,7 +216,7 @@ export class GrpcCriClient implements CriClient {
 
   async execSync(containerId: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResult> {
     const r = await this.call<{ stdout: Buffer; stderr: Buffer; exitCode: number }>(
-      this.runtime,
+      'RuntimeService',
       'ExecSync',
       { containerId, cmd, timeout: timeoutSeconds },
       this.timeoutMs + timeoutSeconds * 1000,
@@ -236,7 +225,7 @@ export class GrpcCriClient implements CriClient {
   }
 
   async imageStatus(image: string): Promise<ImageInfo | null> {
-    const r = await this.call<{ image: Raw | null }>(this.image, 'ImageStatus', { image: { image } });
+    const r = await this.call<{ image: Raw | null }>('ImageService', 'ImageStatus', { image: { image } });
     if (!r.image) return null;
     return {
       id: String(r.image.id),
@@ -247,12 +236,11 @@ export class GrpcCriClient implements CriClient {
 
   /** Handler names the runtime reports (CRI Status; empty on runtimes older than containerd 2.0). */
   async runtimeHandlers(): Promise<string[]> {
-    const r = await this.call<{ runtimeHandlers: Raw[] }>(this.runtime, 'Status', { verbose: false });
+    const r = await this.call<{ runtimeHandlers: Raw[] }>('RuntimeService', 'Status', { verbose: false });
     return r.runtimeHandlers.map((h) => String(h.name)).filter(Boolean);
   }
 
   close(): void {
-    this.runtime.close();
-    this.image.close();
+    this.channel.close();
   }
 }
