@@ -99,11 +99,16 @@ func main() {
 		}
 		ctr := &runtime.ContainerConfig{
 			Metadata: &runtime.ContainerMetadata{Name: "sleeper"},
-			Image:    &runtime.ImageSpec{Image: *image},
-			Command:  strings.Fields(*command),
-			LogPath:  "sleeper-" + id[:8] + ".log",
-			Labels:   labels,
-			Linux:    &runtime.LinuxContainerConfig{},
+			// The request our client sends (cri/types.ts asKubeletSends): the kubelet's
+			// UserSpecifiedImage and the pod's PID namespace mode repeated on the container, so both
+			// clients ask the runtime for the same work.
+			Image:   &runtime.ImageSpec{Image: *image, UserSpecifiedImage: *image},
+			Command: strings.Fields(*command),
+			LogPath: "sleeper-" + id[:8] + ".log",
+			Labels:  labels,
+			Linux: &runtime.LinuxContainerConfig{SecurityContext: &runtime.LinuxContainerSecurityContext{
+				NamespaceOptions: &runtime.NamespaceOption{Pid: runtime.NamespaceMode_CONTAINER},
+			}},
 		}
 		var podID, ctrID string
 		err := timed("RunPodSandbox", func(ctx context.Context) error {
