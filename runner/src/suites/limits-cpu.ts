@@ -1,4 +1,5 @@
 import type { CpuScalingParameters, CpuTimeLimitParameters } from '@runtime-bench/schemas';
+import { CriCallError } from '../cri/types.ts';
 import { errorMessage } from '../errors.ts';
 import { parseSysbenchCpu, sysbenchCpuArgs } from '../sysbench/parse.ts';
 import { sleep } from '../util/exec.ts';
@@ -109,6 +110,17 @@ export function rampQuotas(
   );
 }
 
+/**
+ * Whether an UpdateContainerResources error is the runtime refusing the operation as such
+ * (gVisor: "not implemented"; gRPC UNIMPLEMENTED) rather than one attempt going wrong.
+ */
+export function isRefusal(error: unknown): boolean {
+  if (error instanceof CriCallError && error.grpcCode === GRPC_UNIMPLEMENTED) return true;
+  return /not implemented|unimplemented|not supported|does not support/i.test(errorMessage(error));
+}
+
+const GRPC_UNIMPLEMENTED = 12;
+
 export const cpuScalingBenchmark: Benchmark<CpuScalingParameters> = {
   definition: {
     name: 'limits.cpu.scaling',
@@ -168,7 +180,10 @@ export const cpuScalingBenchmark: Benchmark<CpuScalingParameters> = {
           } catch (error) {
             const status = await ctx.cri.containerStatus(id).catch(() => null);
             if (status?.state === 'CONTAINER_EXITED') break; // the work finished before the ramp did
-            if (updateMs.length === 0)
+            // Only the runtime saying it cannot update is "unsupported". Anything else (a shim
+            // connection dropped on a loaded host, a deadline) is a failed repetition: recorded as
+            // such, so that the next repetition tries again instead of the benchmark being skipped.
+            if (updateMs.length === 0 && isRefusal(error))
               return {
                 values: {},
                 errors: {},

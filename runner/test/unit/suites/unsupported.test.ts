@@ -2,12 +2,18 @@ import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '@runtime-bench/schemas';
 import type { ContainerStatus, CriClient } from '../../../src/cri/types.ts';
 import { CriCallError } from '../../../src/cri/types.ts';
-import { cpuScalingBenchmark } from '../../../src/suites/limits-cpu.ts';
+import { cpuScalingBenchmark, isRefusal } from '../../../src/suites/limits-cpu.ts';
 import { ResourceTracker } from '../../../src/suites/tracker.ts';
 import type { BenchmarkContext } from '../../../src/suites/types.ts';
 
-/** A recording fake of the CRI: containers run until told otherwise; updates are refused. */
-function fakeCri(calls: string[]): CriClient {
+/** A recording fake of the CRI: containers run until told otherwise; updates fail with `updateError`. */
+function fakeCri(
+  calls: string[],
+  updateError = new CriCallError(
+    'UpdateContainerResources',
+    'rpc error: code = Unknown desc = runsc does not support updating resources',
+  ),
+): CriClient {
   let n = 0;
   const status = (id: string): ContainerStatus => ({
     id,
@@ -54,10 +60,7 @@ function fakeCri(calls: string[]): CriClient {
     containerStatus: async (id) => status(id),
     updateContainerResources: async () => {
       calls.push('UpdateContainerResources');
-      throw new CriCallError(
-        'UpdateContainerResources',
-        'rpc error: code = Unknown desc = runsc does not support updating resources',
-      );
+      throw updateError;
     },
     containerStats: async () => ({ cpuUsageCoreNanoSeconds: null, memoryWorkingSetBytes: null }),
     execSync: async () => ({ stdout: '', stderr: '', exitCode: 0 }),
@@ -95,5 +98,38 @@ describe('limits.cpu.scaling on a runtime that refuses UpdateContainerResources'
       'RemovePodSandbox pod1',
     ]);
     expect(tracker.livePods).toEqual([]);
+  });
+
+  test.each([
+    ['a dropped shim connection', new CriCallError('UpdateContainerResources', 'ttrpc: closed: unknown', 2)],
+    ['a deadline', new CriCallError('UpdateContainerResources', 'Deadline exceeded after 5000 ms', 4)],
+  ])('%s is a failed repetition, not a refusal: the next repetition tries again', async (_, error) => {
+    const calls: string[] = [];
+    const tracker = new ResourceTracker();
+    const ctx: BenchmarkContext = {
+      cri: fakeCri(calls, error),
+      target: { id: 'fake/runsc', handler: 'runsc' },
+      images: { pause: 'p', bench: 'b', large: 'l' },
+      runId: 'r',
+      logDir: '/nonexistent',
+      tracker,
+      signal: new AbortController().signal,
+      callTimeoutSeconds: 5,
+    };
+    const params = { ...ConfigSchema.parse({}).parameters['limits.cpu.scaling'], rampSeconds: 0.1, steps: 2 };
+    const outcome = await cpuScalingBenchmark.iterate(ctx, params, { index: 0, warmup: false });
+    expect(outcome.unsupported).toBeUndefined();
+    expect(outcome.failure).toContain(error.message);
+    expect(tracker.livePods).toEqual([]);
+  });
+
+  test('gRPC UNIMPLEMENTED is a refusal whatever its text', () => {
+    expect(isRefusal(new CriCallError('UpdateContainerResources', 'unknown method', 12))).toBe(true);
+    expect(
+      isRefusal(
+        new CriCallError('UpdateContainerResources', 'failed to update: not implemented: unknown', 2),
+      ),
+    ).toBe(true);
+    expect(isRefusal(new CriCallError('UpdateContainerResources', 'ttrpc: closed: unknown', 2))).toBe(false);
   });
 });
