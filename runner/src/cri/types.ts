@@ -1,7 +1,7 @@
 import type { Transport } from '@runtime-bench/schemas';
 
-// TypeScript shapes of the CRI messages runtime-bench uses, in the camelCase form that
-// @grpc/proto-loader produces (and that crictl's JSON output uses). int64 values arrive as strings.
+// TypeScript shapes of the CRI messages runtime-bench uses, in the camelCase form protobufjs's
+// toObject produces (grpc-client.ts) and crictl's JSON output uses. int64 values arrive as strings.
 
 export const NamespaceMode = { POD: 0, CONTAINER: 1, NODE: 2 } as const;
 

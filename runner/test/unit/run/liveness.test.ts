@@ -8,13 +8,26 @@ import { deathCause, isConnectionError, watchEndpoint } from '../../../src/run/l
 
 describe('isConnectionError', () => {
   test.each([
-    // grpc-js, containerd killed (socket file left behind)
+    // gRPC transport (cri/unary-grpc.ts), containerd killed (socket file left behind)
     [
-      new CriCallError('Version', 'No connection established. Last error: connect ECONNREFUSED /s.sock', 14),
+      new CriCallError(
+        'Version',
+        'No connection established: The pending stream has been canceled (caused by: connect ECONNREFUSED /s.sock)',
+        14,
+      ),
       true,
     ],
-    // grpc-js, socket removed
-    [new CriCallError('Version', 'No connection established. Last error: connect ENOENT /s.sock', 14), true],
+    // gRPC transport, socket removed
+    [
+      new CriCallError(
+        'Version',
+        'No connection established: The pending stream has been canceled (caused by: connect ENOENT /s.sock)',
+        14,
+      ),
+      true,
+    ],
+    // gRPC transport, the daemon died mid-call
+    [new CriCallError('RunPodSandbox', 'Connection dropped (ECONNRESET)', 14), true],
     // crictl 1.34 against a dead socket
     [
       new CriCallError(
