@@ -15,6 +15,7 @@ import { bindHybridControllers, readHostFixPlan } from './host-fixes.ts';
 import { buildImageLayout, type StackImages } from './images/build.ts';
 import { planStack, type StackPlan, type StackPlanInput } from './plan.ts';
 import { bridgeName } from './network.ts';
+import { createShimCgroups, removeStackCgroups, usageHierarchy } from './shim-cgroups.ts';
 import {
   readStackState,
   stackStateDir,
@@ -118,6 +119,7 @@ async function gatherPlanInput(
     cniBinDir: ['/usr/lib/cni', '/opt/cni/bin'].find((d) => existsSync(`${d}/bridge`)) ?? null,
     images: { pause: opts.images.pause, bench: opts.images.bench },
     shimDirs,
+    usageHierarchy: usageHierarchy(await readFile('/proc/self/mountinfo', 'utf8')),
     env: process.env,
   };
 }
@@ -126,6 +128,8 @@ async function gatherPlanInput(
 async function executePlan(plan: StackPlan, driver: StackDriver): Promise<StackState> {
   if (plan.bindControllers.length > 0) await bindHybridControllers(await readHostFixPlan());
   for (const dir of plan.dirs) await mkdir(dir, { recursive: true });
+  // Before the daemon: the shim's `start` fails when its ShimCgroup does not exist.
+  if (plan.cgroups) await createShimCgroups(plan.cgroups.hierarchy, plan.cgroups.paths);
   for (const f of plan.files) {
     await mkdir(dirname(f.path), { recursive: true });
     await writeFile(f.path, f.content);
@@ -257,6 +261,10 @@ export async function stackDown(opts: StackDownOptions): Promise<StackDownReport
     else report.problems.push(`process ${p.pid} (${p.cmdline[0]}) did not exit`);
   }
   if (state) report.problems.push(...(await driverFor(state.cri).cleanup(state)));
+  // By the stack's name, so that a state this version cannot read leaves no shim cgroup behind either.
+  report.problems.push(
+    ...(await removeStackCgroups(usageHierarchy(await readFile('/proc/self/mountinfo', 'utf8')), opts.name)),
+  );
   report.unmountFailures = await unmountBelow(stateDir);
   if (state) {
     const link = await exec('ip', ['link', 'show', state.network.bridge], { allowFailure: true });
