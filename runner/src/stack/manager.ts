@@ -1,7 +1,7 @@
 // The executor of a stack's plan (plan.ts decides; this module reads facts, writes, spawns and
 // stops). Whichever CRI runtime the stack runs, its differences live in its driver (driver.ts).
-import { existsSync, openSync, closeSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants, existsSync, openSync, closeSync } from 'node:fs';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Config } from '@runtime-bench/schemas';
 import { createCriClient } from '../cri/client.ts';
@@ -15,7 +15,12 @@ import { bindHybridControllers, readHostFixPlan } from './host-fixes.ts';
 import { buildImageLayout, type StackImages } from './images/build.ts';
 import { planStack, type StackPlan, type StackPlanInput } from './plan.ts';
 import { bridgeName } from './network.ts';
-import { createShimCgroups, removeStackCgroups, usageHierarchy } from './shim-cgroups.ts';
+import {
+  createShimCgroups,
+  removeStackCgroups,
+  usageHierarchy,
+  type UsageHierarchy,
+} from './shim-cgroups.ts';
 import {
   readStackState,
   stackStateDir,
@@ -119,9 +124,24 @@ async function gatherPlanInput(
     cniBinDir: ['/usr/lib/cni', '/opt/cni/bin'].find((d) => existsSync(`${d}/bridge`)) ?? null,
     images: { pause: opts.images.pause, bench: opts.images.bench },
     shimDirs,
-    usageHierarchy: usageHierarchy(await readFile('/proc/self/mountinfo', 'utf8')),
+    usageHierarchy: await writableUsageHierarchy(),
     env: process.env,
   };
+}
+
+/**
+ * The hierarchy for shim cgroups, when we may create cgroups in it: a read-only cgroupfs (as in
+ * some CI containers) leaves the stack without shim cgroups, and overhead.runtime on ticks.
+ */
+async function writableUsageHierarchy(): Promise<UsageHierarchy | null> {
+  const h = usageHierarchy(await readFile('/proc/self/mountinfo', 'utf8'));
+  if (!h) return null;
+  try {
+    await access(h.mount, constants.W_OK);
+    return h;
+  } catch {
+    return null;
+  }
 }
 
 /** Carries out the plan up to a daemon answering CRI; the state is recorded as soon as it has a pid. */
