@@ -52,13 +52,14 @@ export const overheadBenchmark: Benchmark<OverheadParameters> = {
         unit: 'ms',
         direction: 'lower',
         description:
-          'runtime CPU time (user + system, reaped helpers included) spent on CreateContainer + StartContainer',
+          'runtime CPU time (user + system, reaped helpers included) spent on CreateContainer + StartContainer; in ns when the shim runs in a runtime-bench stack shim cgroup (containerd runc/crun/youki), else the reaped helpers in 10 ms ticks',
       },
       {
         name: 'cpu_time_total',
         unit: 'ms',
         direction: 'lower',
-        description: 'runtime CPU time for the pod from its start to the end of the observation',
+        description:
+          'runtime CPU time for the pod from its start to the end of the observation (reaped helpers in 10 ms ticks)',
       },
       {
         name: 'peak_rss',
