@@ -78,6 +78,7 @@ describe.skipIf(unavailable !== null || hierarchy === null)('shim cgroups on a r
           const fromCgroup = cpuBetween(b, a);
           expect(fromCgroup.source).toBe('shim-cgroup');
           expect(outcome.values.cpu_time_start).toBe(fromCgroup.ns / 1e6);
+          expect(outcome.sources).toEqual({ cpu_time_start: 'shim-cgroup' });
           // The helpers alone: what is not the live processes' own (schedstat) time.
           const ownNs = a.counters.cpuNs - a.counters.reapedNs - (b.counters.cpuNs - b.counters.reapedNs);
           const helpersTicks = a.counters.reapedNs - b.counters.reapedNs;

@@ -4,6 +4,7 @@ import { metricNames, withPod } from '../kit.ts';
 import { containerConfig, timed } from '../pods.ts';
 import { InterruptedError, type Benchmark, type BenchmarkContext } from '../types.ts';
 import {
+  cpuBetween,
   findRuntimeRoots,
   overheadValues,
   runtimeTree,
@@ -132,6 +133,7 @@ export function overheadIteration(
     }
     const end = await readRuntime(ctx, pod.id, [containerId]);
     observe?.({ beforeStart: before, afterStart: after, end });
+    const start = cpuBetween(before, after);
     const values = overheadValues({
       beforeStart: before,
       afterStart: after,
@@ -139,6 +141,6 @@ export function overheadIteration(
       startSeconds: ms / 1000,
       processes: end.pids.length,
     });
-    return { values, errors: {} };
+    return { values, errors: {}, sources: { cpu_time_start: start.source } };
   });
 }
