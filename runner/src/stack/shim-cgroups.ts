@@ -7,6 +7,7 @@
 // creates and removes these cgroups, overhead.runtime recognises them by it.
 import { mkdir, readdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cgroupHierarchies } from '../host/parse.ts';
 
 export const SHIM_CGROUP_ROOT = '/runtime-bench';
 
@@ -34,17 +35,11 @@ export interface UsageHierarchy {
  * where cpu.stat's usage_usec needs no controller enabled). Null without either.
  */
 export function usageHierarchy(mountinfo: string): UsageHierarchy | null {
-  let v2: string | null = null;
-  for (const line of mountinfo.split('\n')) {
-    const sep = line.indexOf(' - ');
-    if (sep < 0) continue;
-    const mount = line.slice(0, sep).split(' ')[4];
-    const [fsType, , superOptions = ''] = line.slice(sep + 3).split(' ');
-    if (!mount) continue;
-    if (fsType === 'cgroup' && superOptions.split(',').includes('cpuacct')) return { version: 1, mount };
-    if (fsType === 'cgroup2') v2 ??= mount;
-  }
-  return v2 === null ? null : { version: 2, mount: v2 };
+  const hierarchies = cgroupHierarchies(mountinfo);
+  const h =
+    hierarchies.find((x) => x.version === 1 && x.controllers.includes('cpuacct')) ??
+    hierarchies.find((x) => x.version === 2);
+  return h ? { version: h.version, mount: h.mount } : null;
 }
 
 /** The nanoseconds of a shim cgroup's usage file: cpuacct.usage (v1, ns) or cpu.stat (v2, µs). */

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { cgroupHierarchies } from '../../../src/host/parse.ts';
 import {
   cgroupOf,
   isShimCgroup,
@@ -31,6 +32,20 @@ describe('shim cgroups', () => {
     expect(isShimCgroup('/runtime-bench/bq-sc/shim-crun-1.19')).toBe(true);
     for (const other of ['/', '/runtime-bench/bq-sc', '/runtime-bench/bq-sc/shim-runc/x', '/k8s.io/abc'])
       expect(isShimCgroup(other), other).toBe(false);
+  });
+
+  test('every hierarchy of the mountinfo, v1 ones with their controllers', () => {
+    expect(cgroupHierarchies(HYBRID)).toEqual([
+      { mount: '/sys/fs/cgroup/cpu', version: 1, controllers: ['cpu'] },
+      { mount: '/sys/fs/cgroup/cpuacct', version: 1, controllers: ['cpuacct'] },
+      { mount: '/sys/fs/cgroup/cpuset', version: 1, controllers: ['cpuset'] },
+      { mount: '/sys/fs/cgroup/unified', version: 2, controllers: [] },
+    ]);
+    expect(cgroupHierarchies(COMOUNTED)[1]).toEqual({
+      mount: '/sys/fs/cgroup/cpu,cpuacct',
+      version: 1,
+      controllers: ['cpu', 'cpuacct'],
+    });
   });
 
   test('the usage hierarchy: v1 cpuacct wherever it is mounted, else the cgroup2 mount', () => {
