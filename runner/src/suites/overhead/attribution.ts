@@ -192,7 +192,9 @@ export interface ShimCgroupReading {
   path: string;
   /** Its usage counter: the CPU of every task while in it, exited ones included (ns). */
   usageNs: number;
-  /** Own CPU (every live thread's schedstat) of the processes in it that are not the pod's runtime. */
+  /** The processes in it that are not the pod's runtime (other pods' shims), sorted. */
+  otherPids: number[];
+  /** Their own CPU (every live thread's schedstat). */
   othersNs: number;
   /** cpuNs of the pod's runtime processes that are not in the cgroup. */
   outsideNs: number;
@@ -220,19 +222,25 @@ export type CpuSource = 'shim-cgroup' | 'ticks';
 
 /**
  * CPU time (ns) between two readings, and where it came from: the shim cgroup when the pod's shim
- * was in the same one at both readings, else the processes' counters (reaped helpers in ticks).
+ * was in the same one at both readings with the same other processes beside it, else the
+ * processes' counters (reaped helpers in ticks).
  *
  * Why the cgroup difference is this pod's: between the two readings only this pod's shim is asked
- * to run anything (overhead.runtime runs one pod at a time, and nothing else of the run overlaps it), so every
- * task that started and exited in the cgroup meanwhile is one of its helpers; other pods' shims of
- * the same handler that are still alive (left from earlier benchmarks) are live processes, whose
- * own CPU is subtracted at both readings. What cannot be separated is a helper of another pod's
- * shim, which only a CRI call on that pod would start.
+ * to run anything (overhead.runtime runs one pod at a time, and nothing else of the run overlaps
+ * it), so every task that started and exited in the cgroup meanwhile is one of its helpers. Other
+ * pods' shims of the same handler that are alive at both readings (left from earlier benchmarks)
+ * are subtracted with their own CPU. One that exits between the readings (the shim of the pod
+ * removed just before, shutting down late) would leave its whole lifetime's CPU in the
+ * difference, and one that joins would take out CPU it spent before joining: either way the
+ * readings are not comparable, and the ticks are used. What cannot be separated is a helper of a
+ * surviving other shim, which only a CRI call on that pod would start.
  */
 export function cpuBetween(before: RuntimeReading, after: RuntimeReading): { ns: number; source: CpuSource } {
   const b = before.shimCgroup;
   const a = after.shimCgroup;
-  if (b && a && b.path === a.path)
+  const sameOthers = (x: readonly number[], y: readonly number[]): boolean =>
+    x.length === y.length && x.every((pid, i) => pid === y[i]);
+  if (b && a && b.path === a.path && sameOthers(b.otherPids, a.otherPids))
     return { ns: Math.max(0, cgroupCpuNs(a) - cgroupCpuNs(b)), source: 'shim-cgroup' };
   return { ns: Math.max(0, after.counters.cpuNs - before.counters.cpuNs), source: 'ticks' };
 }

@@ -120,10 +120,17 @@ export async function readShimCgroup(
     .filter((l) => /^\d+$/.test(l.trim()))
     .map(Number);
   const tree = new Set(pids);
+  const otherPids = members.filter((pid) => !tree.has(pid)).sort((x, y) => x - y);
   let othersNs = 0;
-  for (const pid of members) if (!tree.has(pid)) othersNs += await threadsNs(pid, proc);
+  for (const pid of otherPids) othersNs += await threadsNs(pid, proc);
   const usage = await maybe(() => readFile(join(dir, usageFile(hierarchy.version)), 'utf8'));
   if (usage === null) return null;
   const outsideNs = pids.filter((pid) => cgroupOfPid.get(pid) !== path).reduce((a, pid) => a + cpuNs(pid), 0);
-  return { path: path!, usageNs: parseCgroupUsageNs(hierarchy.version, usage), othersNs, outsideNs };
+  return {
+    path: path!,
+    usageNs: parseCgroupUsageNs(hierarchy.version, usage),
+    otherPids,
+    othersNs,
+    outsideNs,
+  };
 }

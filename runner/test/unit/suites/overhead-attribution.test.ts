@@ -211,11 +211,23 @@ describe('cpu_time_start from the shim cgroup', () => {
     // tree outside the cgroup 0.1 ms. The usage grew by 1.5 + 12.345678 + 0.2 = 14.045678 ms.
     const before = {
       counters: { ...zero, cpuNs: 90e6 },
-      shimCgroup: { path: cg, usageNs: 500_000_000, othersNs: 40_000_000, outsideNs: 3_000_000 },
+      shimCgroup: {
+        path: cg,
+        usageNs: 500_000_000,
+        otherPids: [7, 4242],
+        othersNs: 40_000_000,
+        outsideNs: 3_000_000,
+      },
     };
     const after = {
       counters: { ...zero, cpuNs: 120e6 },
-      shimCgroup: { path: cg, usageNs: 514_045_678, othersNs: 40_200_000, outsideNs: 3_100_000 },
+      shimCgroup: {
+        path: cg,
+        usageNs: 514_045_678,
+        otherPids: [7, 4242],
+        othersNs: 40_200_000,
+        outsideNs: 3_100_000,
+      },
     };
     const r = cpuBetween(before, after);
     expect(r.source).toBe('shim-cgroup');
@@ -225,21 +237,25 @@ describe('cpu_time_start from the shim cgroup', () => {
   test('ticks when the shim is in no shim cgroup, or not in the same one at both readings', () => {
     const ticks = (cpuNs: number) => ({ counters: { ...zero, cpuNs }, shimCgroup: null });
     expect(cpuBetween(ticks(10e6), ticks(40e6))).toEqual({ ns: 30e6, source: 'ticks' });
-    const inCg = (path: string, usageNs: number) => ({
+    const inCg = (path: string, usageNs: number, otherPids: number[] = []) => ({
       counters: { ...zero, cpuNs: 0 },
-      shimCgroup: { path, usageNs, othersNs: 0, outsideNs: 0 },
+      shimCgroup: { path, usageNs, otherPids, othersNs: 0, outsideNs: 0 },
     });
     expect(cpuBetween(ticks(0), inCg(cg, 5))).toEqual({ ns: 0, source: 'ticks' });
     expect(cpuBetween(inCg(cg, 5), inCg('/runtime-bench/s/shim-crun', 9))).toEqual({
       ns: 0,
       source: 'ticks',
     });
+    // Another pod's shim exited (or joined) between the readings: its CPU would not cancel out.
+    expect(cpuBetween(inCg(cg, 5, [7, 9]), inCg(cg, 9, [7]))).toEqual({ ns: 0, source: 'ticks' });
+    expect(cpuBetween(inCg(cg, 5, [7]), inCg(cg, 9, [7, 9]))).toEqual({ ns: 0, source: 'ticks' });
+    expect(cpuBetween(inCg(cg, 5, [7]), inCg(cg, 9, [7]))).toEqual({ ns: 4, source: 'shim-cgroup' });
   });
 
   test('overheadValues takes cpu_time_start from it, in ms', () => {
     const at = (usageNs: number, cpuNs: number) => ({
       counters: { ...zero, cpuNs },
-      shimCgroup: { path: cg, usageNs, othersNs: 0, outsideNs: 0 },
+      shimCgroup: { path: cg, usageNs, otherPids: [], othersNs: 0, outsideNs: 0 },
     });
     const v = overheadValues({
       beforeStart: at(1_000_000_000, 50e6),
