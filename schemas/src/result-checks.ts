@@ -30,6 +30,21 @@ export function checkSampleSigns(metric: { unit: Unit; samples: readonly number[
     );
 }
 
+/** A metric's per-source sample counts, when it has them, add up to its samples. */
+export function checkSourceCounts(
+  metric: { samples: readonly number[]; sources?: Record<string, number> | undefined },
+  ctx: Ctx,
+): void {
+  if (!metric.sources) return;
+  const counted = Object.values(metric.sources).reduce((a, b) => a + b, 0);
+  if (counted !== metric.samples.length)
+    issue(
+      ctx,
+      ['sources'],
+      `the sources count ${counted} samples, but the metric has ${metric.samples.length}`,
+    );
+}
+
 /** Hyndman & Fan type 7 on sorted values: the definition SummarySchema documents. */
 function quantile7(sorted: readonly number[], q: number): number {
   const h = (sorted.length - 1) * q;

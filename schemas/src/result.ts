@@ -3,7 +3,13 @@ import { BenchmarkNameSchema, DirectionSchema, IsoDateTimeSchema, UnitSchema } f
 import { ConfigSchema, TransportSchema } from './config.ts';
 import { HostFingerprintSchema } from './host.ts';
 import { SummarySchema } from './summary.ts';
-import { checkRunTimes, checkSampleSigns, checkSummary, checkUnique } from './result-checks.ts';
+import {
+  checkRunTimes,
+  checkSampleSigns,
+  checkSourceCounts,
+  checkSummary,
+  checkUnique,
+} from './result-checks.ts';
 
 /**
  * Bumped on every change of the contract; readers refuse versions they do not know. 2 added
@@ -89,6 +95,10 @@ export const MetricResultSchema = z
     summary: SummarySchema.nullable().meta({
       description: 'statistics of samples; null when there are none',
     }),
+    sources: z.record(z.string().min(1), z.int().positive()).optional().meta({
+      description:
+        'for a metric read from more than one source of different resolution: how many samples came from which (overhead.runtime cpu_time_start: "shim-cgroup", helpers in ns; "ticks", helpers in 10 ms clock ticks); the counts add up to the samples',
+    }),
   })
   .refine((m) => (m.summary === null ? m.samples.length === 0 : m.summary.n === m.samples.length), {
     message: 'summary.n must equal the number of samples (and summary is null only without samples)',
@@ -97,6 +107,7 @@ export const MetricResultSchema = z
   .superRefine((m, ctx) => {
     checkSampleSigns(m, ctx);
     checkSummary(m.samples, m.summary, ctx);
+    checkSourceCounts(m, ctx);
   });
 export type MetricResult = z.output<typeof MetricResultSchema>;
 

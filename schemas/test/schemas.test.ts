@@ -87,6 +87,21 @@ describe('RunResultSchema', () => {
     expect(result.error!.issues[0]!.path).toEqual(['results', 0, 'metrics', 0, 'summary']);
   });
 
+  test("a metric's per-source sample counts, when given, must add up to its samples", () => {
+    const ok = sampleRunResult();
+    const n = ok.results[0]!.metrics[0]!.samples.length;
+    ok.results[0]!.metrics[0]!.sources = { 'shim-cgroup': n - 1, ticks: 1 };
+    expect(RunResultSchema.safeParse(ok).success).toBe(true);
+    const bad = sampleRunResult();
+    bad.results[0]!.metrics[0]!.sources = { 'shim-cgroup': n + 1 };
+    const result = RunResultSchema.safeParse(bad);
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]!.path).toEqual(['results', 0, 'metrics', 0, 'sources']);
+    expect(result.error!.issues[0]!.message).toBe(
+      `the sources count ${n + 1} samples, but the metric has ${n}`,
+    );
+  });
+
   test('refuses a result that names an unknown target', () => {
     const bad = sampleRunResult();
     bad.results[0]!.target = 'containerd/nope';

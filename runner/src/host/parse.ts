@@ -44,27 +44,39 @@ export interface CgroupLayout {
   v1Controllers: string[];
 }
 
-/** Classifies the cgroup layout from /proc/self/mountinfo. */
-export function parseCgroupLayout(mountinfo: string): CgroupLayout {
-  let v2Mount: string | null = null;
-  const v1Controllers: string[] = [];
+/** One mounted cgroup hierarchy: a v1 one with its controllers, or the cgroup2 one. */
+export interface CgroupHierarchy {
+  mount: string;
+  version: 1 | 2;
+  /** v1: the controllers in its super options (a named hierarchy such as name=systemd has none). */
+  controllers: string[];
+}
+
+/** Every mounted cgroup hierarchy, in mountinfo order, from /proc/self/mountinfo text. */
+export function cgroupHierarchies(mountinfo: string): CgroupHierarchy[] {
+  const out: CgroupHierarchy[] = [];
   for (const line of mountinfo.split('\n')) {
     const sep = line.indexOf(' - ');
     if (sep < 0) continue;
-    const left = line.slice(0, sep).split(' ');
-    const right = line.slice(sep + 3).split(' ');
-    const mountPoint = left[4];
-    const fsType = right[0];
-    const superOptions = right[2] ?? '';
-    if (!mountPoint) continue;
-    if (fsType === 'cgroup2') v2Mount ??= mountPoint;
+    const mount = line.slice(0, sep).split(' ')[4];
+    const [fsType, , superOptions = ''] = line.slice(sep + 3).split(' ');
+    if (!mount) continue;
+    if (fsType === 'cgroup2') out.push({ mount, version: 2, controllers: [] });
     if (fsType === 'cgroup') {
-      for (const opt of superOptions.split(',')) {
-        if (!['rw', 'ro'].includes(opt) && !opt.includes('=') && !opt.startsWith('name'))
-          v1Controllers.push(opt);
-      }
+      const controllers = superOptions
+        .split(',')
+        .filter((opt) => !['rw', 'ro'].includes(opt) && !opt.includes('=') && !opt.startsWith('name'));
+      out.push({ mount, version: 1, controllers });
     }
   }
+  return out;
+}
+
+/** Classifies the cgroup layout from /proc/self/mountinfo. */
+export function parseCgroupLayout(mountinfo: string): CgroupLayout {
+  const hierarchies = cgroupHierarchies(mountinfo);
+  const v2Mount = hierarchies.find((h) => h.version === 2)?.mount ?? null;
+  const v1Controllers = hierarchies.filter((h) => h.version === 1).flatMap((h) => h.controllers);
   const mode = v1Controllers.length === 0 ? 'v2' : v2Mount ? 'hybrid' : 'v1';
   return { mode, v2Mount, v1Controllers: [...new Set(v1Controllers)].sort() };
 }

@@ -16,6 +16,8 @@ export const MAX_ERROR_MESSAGES = 20;
 export class BenchmarkAccumulator {
   readonly samples = new Map<string, number[]>();
   readonly errors = new Map<string, Map<string, number>>();
+  /** metric → source → samples read from it (only metrics whose iterations name a source). */
+  readonly sources = new Map<string, Map<string, number>>();
   attempts = 0;
   failedAttempts = 0;
   unsupported: string | undefined;
@@ -36,6 +38,7 @@ export class BenchmarkAccumulator {
     values: Record<string, number>;
     errors: Record<string, string>;
     failure?: string | undefined;
+    sources?: Record<string, string> | undefined;
   }): void {
     this.attempts++;
     if (outcome.failure) {
@@ -47,7 +50,14 @@ export class BenchmarkAccumulator {
         this.addError(name, `non-finite value ${value}`);
         continue;
       }
-      this.samples.get(name)?.push(value);
+      const samples = this.samples.get(name);
+      if (!samples) continue;
+      samples.push(value);
+      const source = outcome.sources?.[name];
+      if (source) {
+        const counts = this.sources.get(name) ?? new Map<string, number>();
+        this.sources.set(name, counts.set(source, (counts.get(source) ?? 0) + 1));
+      }
     }
     for (const [name, message] of Object.entries(outcome.errors)) this.addError(name, message);
   }
@@ -79,6 +89,7 @@ export function assembleBenchmarkResult(
 ): BenchmarkResult {
   const metrics: MetricResult[] = acc.definition.metrics.map((m) => {
     const samples = acc.samples.get(m.name) ?? [];
+    const sources = acc.sources.get(m.name);
     return {
       name: m.name,
       unit: m.unit,
@@ -86,6 +97,7 @@ export function assembleBenchmarkResult(
       samples,
       errors: errorsOf(acc.errors.get(m.name) ?? new Map()),
       summary: samples.length > 0 ? summarize(samples) : null,
+      ...(sources ? { sources: Object.fromEntries(sources) } : {}),
     };
   });
   const base = {

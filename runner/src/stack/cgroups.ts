@@ -2,18 +2,11 @@
 // cgroup hierarchy (each v1 controller and the unified one).
 import { readdir, readFile, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cgroupHierarchies } from '../host/parse.ts';
 
 /** Mount points of every cgroup and cgroup2 filesystem, from mountinfo text. */
 export function cgroupMounts(mountinfo: string): string[] {
-  const out: string[] = [];
-  for (const line of mountinfo.split('\n')) {
-    const sep = line.indexOf(' - ');
-    if (sep < 0) continue;
-    const fsType = line.slice(sep + 3).split(' ')[0];
-    const point = line.slice(0, sep).split(' ')[4];
-    if (point && (fsType === 'cgroup' || fsType === 'cgroup2')) out.push(point);
-  }
-  return [...new Set(out)];
+  return [...new Set(cgroupHierarchies(mountinfo).map((h) => h.mount))];
 }
 
 async function findNamed(

@@ -41,6 +41,7 @@ function handlerTables(prefix: string, handlers: HandlerSpec[]): string[] {
         `[${table}.options]`,
         `  BinaryName = ${q(h.binary)}`,
       );
+      if (h.shimCgroup) out.push(`  ShimCgroup = ${q(h.shimCgroup)}`);
     }
     out.push('');
   }

@@ -8,6 +8,7 @@ import { findDaemonBinary, which } from './discover.ts';
 import type { DaemonPlan, HandlerSpec, StackDriver, StackFacts } from './driver.ts';
 import type { HostFixPlan } from './host-fixes.ts';
 import { tarLayout } from './images/layout.ts';
+import { shimCgroupPath } from './shim-cgroups.ts';
 import type { StackState } from './state.ts';
 import { containerdConfigVersion, incompatibility } from './versions.ts';
 
@@ -17,7 +18,11 @@ function planContainerd(f: StackFacts): DaemonPlan {
   const configVersion = containerdConfigVersion(f.daemon.version);
   const files: DaemonPlan['files'] = [];
   const handlers: HandlerSpec[] = f.handlers.map((h) => {
-    if (h.kind !== 'runsc') return { name: h.name, kind: h.kind, binary: h.binary };
+    // The runc shim moves itself into ShimCgroup: its helpers' CPU is then counted in ns there.
+    if (h.kind !== 'runsc') {
+      const spec: HandlerSpec = { name: h.name, kind: h.kind, binary: h.binary };
+      return f.shimCgroups ? { ...spec, shimCgroup: shimCgroupPath(f.name, h.name) } : spec;
+    }
     const runscConfigPath = join(f.stateDir, `runsc-${h.name}.toml`);
     files.push({ path: runscConfigPath, content: renderRunscConfig(h.binary, join(f.stateDir, 'runsc')) });
     return { name: h.name, kind: h.kind, binary: h.binary, runscConfigPath };
@@ -43,6 +48,7 @@ function planContainerd(f: StackFacts): DaemonPlan {
   return {
     dirs: [],
     files,
+    cgroups: handlers.flatMap((h) => (h.shimCgroup ? [h.shimCgroup] : [])),
     command: {
       path: f.daemon.path,
       args: ['--config', configPath],

@@ -65,6 +65,8 @@ function planCrio(f: StackFacts): DaemonPlan {
       configDir,
       authDir,
     ],
+    // conmon and the runtime run where CRI-O puts them: no shim cgroup (see overhead.runtime).
+    cgroups: [],
     files: [
       {
         path: configPath,

@@ -13,6 +13,8 @@ export interface HandlerSpec {
   binary: string;
   /** For runsc under containerd: the runsc.toml the shim reads. */
   runscConfigPath?: string;
+  /** For the runc shim under containerd: the cgroup its shims run in (shim-cgroups.ts). */
+  shimCgroup?: string;
 }
 
 /** The daemon binary a driver found, its version and the helper programs it needs (by role). */
@@ -37,6 +39,8 @@ export interface StackFacts {
   images: { pause: string; bench: string };
   /** Directories holding containerd-shim-runsc-v1 for the runsc handlers (containerd only). */
   shimDirs: string[];
+  /** Can this host give shims a cgroup of their own with a CPU usage counter (shim-cgroups.ts)? */
+  shimCgroups: boolean;
   /** The environment the daemon inherits (PATH is extended by the driver where it needs to). */
   env: NodeJS.ProcessEnv;
 }
@@ -50,6 +54,8 @@ export interface FileToWrite {
 export interface DaemonPlan {
   dirs: string[];
   files: FileToWrite[];
+  /** Cgroups to create before the daemon starts (and remove at stack down): the shim cgroups. */
+  cgroups: string[];
   command: { path: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string };
   socket: string;
   configPath: string;

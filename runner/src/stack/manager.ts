@@ -1,7 +1,7 @@
 // The executor of a stack's plan (plan.ts decides; this module reads facts, writes, spawns and
 // stops). Whichever CRI runtime the stack runs, its differences live in its driver (driver.ts).
-import { existsSync, openSync, closeSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants, existsSync, openSync, closeSync } from 'node:fs';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Config } from '@runtime-bench/schemas';
 import { createCriClient } from '../cri/client.ts';
@@ -15,6 +15,12 @@ import { bindHybridControllers, readHostFixPlan } from './host-fixes.ts';
 import { buildImageLayout, type StackImages } from './images/build.ts';
 import { planStack, type StackPlan, type StackPlanInput } from './plan.ts';
 import { bridgeName } from './network.ts';
+import {
+  createShimCgroups,
+  removeStackCgroups,
+  usageHierarchy,
+  type UsageHierarchy,
+} from './shim-cgroups.ts';
 import {
   readStackState,
   stackStateDir,
@@ -118,14 +124,32 @@ async function gatherPlanInput(
     cniBinDir: ['/usr/lib/cni', '/opt/cni/bin'].find((d) => existsSync(`${d}/bridge`)) ?? null,
     images: { pause: opts.images.pause, bench: opts.images.bench },
     shimDirs,
+    usageHierarchy: await writableUsageHierarchy(),
     env: process.env,
   };
+}
+
+/**
+ * The hierarchy for shim cgroups, when we may create cgroups in it: a read-only cgroupfs (as in
+ * some CI containers) leaves the stack without shim cgroups, and overhead.runtime on ticks.
+ */
+async function writableUsageHierarchy(): Promise<UsageHierarchy | null> {
+  const h = usageHierarchy(await readFile('/proc/self/mountinfo', 'utf8'));
+  if (!h) return null;
+  try {
+    await access(h.mount, constants.W_OK);
+    return h;
+  } catch {
+    return null;
+  }
 }
 
 /** Carries out the plan up to a daemon answering CRI; the state is recorded as soon as it has a pid. */
 async function executePlan(plan: StackPlan, driver: StackDriver): Promise<StackState> {
   if (plan.bindControllers.length > 0) await bindHybridControllers(await readHostFixPlan());
   for (const dir of plan.dirs) await mkdir(dir, { recursive: true });
+  // Before the daemon: the shim's `start` fails when its ShimCgroup does not exist.
+  if (plan.cgroups) await createShimCgroups(plan.cgroups.hierarchy, plan.cgroups.paths);
   for (const f of plan.files) {
     await mkdir(dirname(f.path), { recursive: true });
     await writeFile(f.path, f.content);
@@ -257,6 +281,10 @@ export async function stackDown(opts: StackDownOptions): Promise<StackDownReport
     else report.problems.push(`process ${p.pid} (${p.cmdline[0]}) did not exit`);
   }
   if (state) report.problems.push(...(await driverFor(state.cri).cleanup(state)));
+  // By the stack's name, so that a state this version cannot read leaves no shim cgroup behind either.
+  report.problems.push(
+    ...(await removeStackCgroups(usageHierarchy(await readFile('/proc/self/mountinfo', 'utf8')), opts.name)),
+  );
   report.unmountFailures = await unmountBelow(stateDir);
   if (state) {
     const link = await exec('ip', ['link', 'show', state.network.bridge], { allowFailure: true });

@@ -9,6 +9,7 @@ import type { DaemonFacts, DaemonPlan, FileToWrite, StackDriver, StackFacts } fr
 import { describeCgroupFix, type HostFixPlan } from './host-fixes.ts';
 import type { DiscoveredHandlers } from './discover.ts';
 import { bridgeName, pickSubnet } from './network.ts';
+import type { UsageHierarchy } from './shim-cgroups.ts';
 import { StackStateSchema, type StackState } from './state.ts';
 
 export interface StackPlanInput {
@@ -25,6 +26,8 @@ export interface StackPlanInput {
   cniBinDir: string | null;
   images: { pause: string; bench: string };
   shimDirs: string[];
+  /** The hierarchy counting CPU usage, where shim cgroups go; null when the host has none. */
+  usageHierarchy: UsageHierarchy | null;
   env: NodeJS.ProcessEnv;
 }
 
@@ -33,6 +36,8 @@ export interface StackPlan {
   bindControllers: string[];
   dirs: string[];
   files: FileToWrite[];
+  /** Cgroups to create in `hierarchy` before the daemon starts; stack down removes the stack's. */
+  cgroups: { hierarchy: UsageHierarchy; paths: string[] } | null;
   command: DaemonPlan['command'];
   logPath: string;
   /** The state to record; the executor fills in the daemon's pid, start time and image components. */
@@ -99,6 +104,7 @@ export function planStack(driver: StackDriver, input: StackPlanInput): StackPlan
     cniBinDir: input.cniBinDir,
     images: input.images,
     shimDirs: input.shimDirs,
+    shimCgroups: input.usageHierarchy !== null,
     env: input.env,
   };
   const daemon = driver.planDaemon(facts);
@@ -140,6 +146,10 @@ export function planStack(driver: StackDriver, input: StackPlanInput): StackPlan
       },
       ...daemon.files,
     ],
+    cgroups:
+      input.usageHierarchy && daemon.cgroups.length > 0
+        ? { hierarchy: input.usageHierarchy, paths: daemon.cgroups }
+        : null,
     command: daemon.command,
     logPath: daemon.logPath,
     // Validated here, so a driver's state part that does not fit the schema fails before any write.

@@ -27,6 +27,8 @@ export interface IterationOutcome {
   values: Record<string, number>;
   /** metric name → why it has no sample this time */
   errors: Record<string, string>;
+  /** metric name → where this sample was read from, for a metric with sources of different resolution. */
+  sources?: Record<string, string>;
   /** The attempt as a whole failed (counts towards the error rate). */
   failure?: string;
   /** The runtime refuses what the benchmark needs: a result, not an error; no further attempts. */

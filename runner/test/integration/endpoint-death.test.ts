@@ -7,7 +7,14 @@ import { EXIT_ENDPOINT_DEAD } from '../../src/commands/run.ts';
 import { readStackState } from '../../src/stack/state.ts';
 import { runCli } from '../support/cli.ts';
 import { sharedToolsDir } from '../support/shared-tools.ts';
-import { mountsUnder, processesUnder, realStackUnavailable, testStackName } from '../support/host.ts';
+import { stackCgroup } from '../../src/stack/shim-cgroups.ts';
+import {
+  cgroupsNamed,
+  mountsUnder,
+  processesUnder,
+  realStackUnavailable,
+  testStackName,
+} from '../support/host.ts';
 
 // The stack's real containerd is killed with SIGKILL in the middle of a run: the run must notice
 // within seconds, keep what it measured before, say why it stopped and exit with its own status.
@@ -109,6 +116,8 @@ parameters:
       expect(down.code, down.stderr).toBe(0);
       expect(processesUnder(STATE_DIR)).toEqual([]);
       expect(mountsUnder(STATE_DIR)).toEqual([]);
+      // The shims that outlived containerd are stopped first, so their shim cgroups can go too.
+      expect(cgroupsNamed(stackCgroup(STACK))).toEqual([]);
     },
   );
 });

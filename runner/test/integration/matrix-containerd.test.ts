@@ -20,7 +20,14 @@ import { containerConfig, podConfig, waitForExit } from '../../src/suites/pods.t
 import { ResourceTracker } from '../../src/suites/tracker.ts';
 import type { BenchmarkContext } from '../../src/suites/types.ts';
 import { runCli } from '../support/cli.ts';
-import { mountsUnder, processesUnder, realStackUnavailable, testStackName } from '../support/host.ts';
+import { stackCgroup } from '../../src/stack/shim-cgroups.ts';
+import {
+  cgroupsNamed,
+  mountsUnder,
+  processesUnder,
+  realStackUnavailable,
+  testStackName,
+} from '../support/host.ts';
 import { sharedTool, sharedToolsDir } from '../support/shared-tools.ts';
 
 const STACK = testStackName('matrix');
@@ -237,6 +244,7 @@ parameters:
       // Shims, runsc sandboxes and gofers name the stack's state dir (runsc's root lies under it).
       expect(processesUnder(STATE_DIR)).toEqual([]);
       expect(mountsUnder(STATE_DIR)).toEqual([]);
+      expect(cgroupsNamed(stackCgroup(STACK))).toEqual([]);
     });
 
     test('every family ran on every handler: ok, or the runtime’s known refusal with its reason', async () => {
@@ -410,6 +418,16 @@ parameters:
       }
       for (const h of HOST_HANDLERS)
         expect(median(resultOf(all, 'overhead.runtime', h), 'ctx_switches_total'), h).toBeGreaterThan(0);
+      // The runc shim runs runc, crun and youki in its shim cgroup: their start CPU in ns. gVisor's
+      // shim ignores ShimCgroup (its runsc helpers stay in ticks).
+      for (const h of ['runc', 'crun', 'youki-shared'] as const) {
+        const cpu = resultOf(all, 'overhead.runtime', h).metrics.find((m) => m.name === 'cpu_time_start')!;
+        expect(cpu.sources, h).toEqual({ 'shim-cgroup': cpu.samples.length });
+      }
+      const runsc = resultOf(all, 'overhead.runtime', 'runsc-shared').metrics.find(
+        (m) => m.name === 'cpu_time_start',
+      )!;
+      expect(runsc.sources).toEqual({ ticks: runsc.samples.length });
       // gVisor's sentry and gofer run beside its shim: more runtime processes than runc's one shim.
       expect(median(resultOf(all, 'overhead.runtime', 'runsc-shared'), 'processes')).toBeGreaterThan(
         median(resultOf(all, 'overhead.runtime', 'runc'), 'processes'),

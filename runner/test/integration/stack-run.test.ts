@@ -5,8 +5,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
 import { GrpcCriClient } from '../../src/cri/grpc-client.ts';
 import { runCli } from '../support/cli.ts';
-import { mountsUnder, onPath, processesUnder, realStackUnavailable, testStackName } from '../support/host.ts';
+import {
+  cgroupsNamed,
+  mountsUnder,
+  onPath,
+  processesUnder,
+  realStackUnavailable,
+  testStackName,
+} from '../support/host.ts';
 import { sharedTool } from '../support/shared-tools.ts';
+import { stackCgroup } from '../../src/stack/shim-cgroups.ts';
 
 const STACK = testStackName('itest');
 /** The shared crictl build (in no registry we reach), else one on PATH. */
@@ -86,6 +94,8 @@ describe.skipIf(unavailable !== null)('a real containerd stack with runc and cru
     expect(down.code, down.stderr).toBe(0);
     expect(processesUnder(STATE_DIR)).toEqual([]);
     expect(mountsUnder(STATE_DIR)).toEqual([]);
+    // nor the shim cgroups of its handlers, in any cgroup hierarchy
+    expect(cgroupsNamed(stackCgroup(STACK))).toEqual([]);
     // down is safe to repeat
     const again = await runCli(['stack', 'down', '--name', STACK]);
     expect(again.code, again.stderr).toBe(0);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 export function onPath(cmd: string): boolean {
   try {
@@ -21,6 +21,15 @@ export function realStackUnavailable(): string | null {
   return missing.length
     ? `missing on PATH: ${missing.join(', ')} (bash scripts/setup.sh installs them)`
     : null;
+}
+
+/** The cgroup directories at `path` (e.g. /runtime-bench/x) that exist in any mounted cgroup hierarchy. */
+export function cgroupsNamed(path: string): string[] {
+  return readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .filter((l) => / - cgroup2? /.test(l))
+    .map((l) => `${l.split(' ')[4]}${path}`)
+    .filter((dir) => existsSync(dir));
 }
 
 export function mountsUnder(dir: string): string[] {

@@ -32,6 +32,8 @@ export interface ProcEntry {
 export interface ProcCounters {
   /** CPU time in nanoseconds: the process's own (every thread's schedstat) plus its reaped helpers. */
   cpuNs: number;
+  /** The part of cpuNs from reaped children (cutime + cstime), 10 ms ticks in ns. */
+  reapedNs: number;
   peakRssBytes: number;
   writeBytes: number;
   writeSyscalls: number;
@@ -174,34 +176,100 @@ export function sumCounters(counters: readonly ProcCounters[]): ProcCounters {
   return counters.reduce(
     (a, c) => ({
       cpuNs: a.cpuNs + c.cpuNs,
+      reapedNs: a.reapedNs + c.reapedNs,
       peakRssBytes: a.peakRssBytes + c.peakRssBytes,
       writeBytes: a.writeBytes + c.writeBytes,
       writeSyscalls: a.writeSyscalls + c.writeSyscalls,
       ctxSwitches: a.ctxSwitches + c.ctxSwitches,
     }),
-    { cpuNs: 0, peakRssBytes: 0, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 0 },
+    { cpuNs: 0, reapedNs: 0, peakRssBytes: 0, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 0 },
   );
+}
+
+/** One reading of the shim cgroup the pod's shim runs in (see stack/shim-cgroups.ts). */
+export interface ShimCgroupReading {
+  /** The cgroup's path in its hierarchy, e.g. /runtime-bench/<stack>/shim-runc. */
+  path: string;
+  /** Its usage counter: the CPU of every task while in it, exited ones included (ns). */
+  usageNs: number;
+  /** The processes in it that are not the pod's runtime (other pods' shims), sorted. */
+  otherPids: number[];
+  /** Their own CPU (every live thread's schedstat). */
+  othersNs: number;
+  /** cpuNs of the pod's runtime processes that are not in the cgroup. */
+  outsideNs: number;
+}
+
+/**
+ * The pod's runtime CPU from its shim cgroup, in ns: the cgroup's usage holds the shim and every
+ * helper it ran (runc/crun/youki create, start…, exited or not, and `runc init` until it moves
+ * into the container's cgroup), so the ticks of reaped children are not needed. Other live
+ * processes in the cgroup are the shims of other pods of the same handler; their own CPU is
+ * taken out. Only a difference of two readings means something: the usage also holds every
+ * exited task since the stack started (earlier pods' shims and helpers), and the shim's CPU from
+ * before it joined the cgroup is in its schedstat but not in the usage.
+ */
+export const cgroupCpuNs = (r: ShimCgroupReading): number => r.usageNs - r.othersNs + r.outsideNs;
+
+/** A reading of the pod's runtime: its processes' counters, and its shim cgroup's when it has one. */
+export interface RuntimeReading {
+  counters: ProcCounters;
+  shimCgroup: ShimCgroupReading | null;
+}
+
+/** The resolution cpu_time_start was read at: ns from a shim cgroup, or reaped helpers in ticks. */
+export type CpuSource = 'shim-cgroup' | 'ticks';
+
+/**
+ * CPU time (ns) between two readings, and where it came from: the shim cgroup when the pod's shim
+ * was in the same one at both readings with the same other processes beside it, else the
+ * processes' counters (reaped helpers in ticks).
+ *
+ * Why the cgroup difference is this pod's: between the two readings only this pod's shim is asked
+ * to run anything (overhead.runtime runs one pod at a time, and nothing else of the run overlaps
+ * it), so every task that started and exited in the cgroup meanwhile is one of its helpers. Other
+ * pods' shims of the same handler that are alive at both readings (left from earlier benchmarks)
+ * are subtracted with their own CPU. One that exits between the readings (the shim of the pod
+ * removed just before, shutting down late) would leave its whole lifetime's CPU in the
+ * difference, and one that joins would take out CPU it spent before joining: either way the
+ * readings are not comparable, and the ticks are used. What cannot be separated is a helper of a
+ * surviving other shim, which only a CRI call on that pod would start.
+ */
+export function cpuBetween(before: RuntimeReading, after: RuntimeReading): { ns: number; source: CpuSource } {
+  const b = before.shimCgroup;
+  const a = after.shimCgroup;
+  const sameOthers = (x: readonly number[], y: readonly number[]): boolean =>
+    x.length === y.length && x.every((pid, i) => pid === y[i]);
+  if (b && a && b.path === a.path && sameOthers(b.otherPids, a.otherPids))
+    return { ns: Math.max(0, cgroupCpuNs(a) - cgroupCpuNs(b)), source: 'shim-cgroup' };
+  return { ns: Math.max(0, after.counters.cpuNs - before.counters.cpuNs), source: 'ticks' };
 }
 
 export interface OverheadReadings {
   /** After RunPodSandbox, before CreateContainer. */
-  beforeStart: ProcCounters;
+  beforeStart: RuntimeReading;
   /** After StartContainer returned. */
-  afterStart: ProcCounters;
+  afterStart: RuntimeReading;
   /** After the observation period. */
   end: ProcCounters;
   startSeconds: number;
   processes: number;
 }
 
-/** The metrics of overhead.runtime from three readings of the runtime's process tree. */
+/**
+ * The metrics of overhead.runtime from three readings of the runtime's process tree.
+ * cpu_time_total stays on the processes' counters: a shim cgroup's usage is only meaningful as a
+ * difference, and there is no reading before the pod's shim exists (see cgroupCpuNs).
+ */
 export function overheadValues(r: OverheadReadings): Record<string, number> {
-  const writeOps = Math.max(0, r.afterStart.writeSyscalls - r.beforeStart.writeSyscalls);
+  const before = r.beforeStart.counters;
+  const after = r.afterStart.counters;
+  const writeOps = Math.max(0, after.writeSyscalls - before.writeSyscalls);
   return {
-    cpu_time_start: Math.max(0, r.afterStart.cpuNs - r.beforeStart.cpuNs) / 1e6,
+    cpu_time_start: cpuBetween(r.beforeStart, r.afterStart).ns / 1e6,
     cpu_time_total: r.end.cpuNs / 1e6,
     peak_rss: r.end.peakRssBytes,
-    write_bytes_start: Math.max(0, r.afterStart.writeBytes - r.beforeStart.writeBytes),
+    write_bytes_start: Math.max(0, after.writeBytes - before.writeBytes),
     write_ops_start: writeOps,
     write_iops_start: r.startSeconds > 0 ? writeOps / r.startSeconds : 0,
     ctx_switches_total: r.end.ctxSwitches,

@@ -1,6 +1,13 @@
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  cgroupOf,
+  isShimCgroup,
+  parseCgroupUsageNs,
+  usageFile,
+  usageHierarchy,
+} from '../../stack/shim-cgroups.ts';
+import {
   parseProcIo,
   parseProcStat,
   parseSchedstat,
@@ -8,6 +15,7 @@ import {
   parseProcStatus,
   type ProcCounters,
   type ProcEntry,
+  type ShimCgroupReading,
 } from './attribution.ts';
 
 /** Reads a /proc file, or null when the process is gone (it may exit between listing and reading). */
@@ -62,9 +70,67 @@ export async function readCounters(pid: number, proc = '/proc'): Promise<ProcCou
   const ownNs = threadsTimed ? Math.max(threadNs, ticksToNs(s.ownTicks)) : ticksToNs(s.ownTicks);
   return {
     cpuNs: ownNs + ticksToNs(s.childTicks),
+    reapedNs: ticksToNs(s.childTicks),
     peakRssBytes: parseProcStatus(status).vmHwmBytes,
     writeBytes: io.writeBytes,
     writeSyscalls: io.syscw,
     ctxSwitches,
+  };
+}
+
+/** Every live thread's schedstat of one process, summed (ns); 0 when it is gone. */
+async function threadsNs(pid: number, proc: string): Promise<number> {
+  const dir = join(proc, String(pid), 'task');
+  let ns = 0;
+  for (const tid of (await maybe(() => readdir(dir))) ?? []) {
+    const sched = await maybe(() => readFile(join(dir, tid, 'schedstat'), 'utf8'));
+    if (sched) ns += parseSchedstat(sched);
+  }
+  return ns;
+}
+
+/**
+ * The shim cgroup the runtime processes `pids` run in, read (see attribution.ts cgroupCpuNs), or
+ * null when none of them is in a shim cgroup a stack made (another containerd, CRI-O, runsc) or
+ * they are spread over several: then the caller keeps to the processes' counters.
+ * `cpuNs(pid)` gives a tree process's counters for the ones outside the cgroup.
+ */
+export async function readShimCgroup(
+  pids: readonly number[],
+  cpuNs: (pid: number) => number,
+  proc = '/proc',
+): Promise<ShimCgroupReading | null> {
+  const hierarchy = usageHierarchy(
+    (await maybe(() => readFile(join(proc, 'self', 'mountinfo'), 'utf8'))) ?? '',
+  );
+  if (!hierarchy) return null;
+  const cgroupOfPid = new Map<number, string | null>();
+  for (const pid of pids) {
+    const text = await maybe(() => readFile(join(proc, String(pid), 'cgroup'), 'utf8'));
+    cgroupOfPid.set(pid, text === null ? null : cgroupOf(hierarchy.version, text));
+  }
+  const shimCgroups = new Set(
+    [...cgroupOfPid.values()].filter((p): p is string => p !== null && isShimCgroup(p)),
+  );
+  if (shimCgroups.size !== 1) return null;
+  const [path] = shimCgroups as Set<string>;
+  const dir = join(hierarchy.mount, path!);
+  const members = ((await maybe(() => readFile(join(dir, 'cgroup.procs'), 'utf8'))) ?? '')
+    .split('\n')
+    .filter((l) => /^\d+$/.test(l.trim()))
+    .map(Number);
+  const tree = new Set(pids);
+  const otherPids = members.filter((pid) => !tree.has(pid)).sort((x, y) => x - y);
+  let othersNs = 0;
+  for (const pid of otherPids) othersNs += await threadsNs(pid, proc);
+  const usage = await maybe(() => readFile(join(dir, usageFile(hierarchy.version)), 'utf8'));
+  if (usage === null) return null;
+  const outsideNs = pids.filter((pid) => cgroupOfPid.get(pid) !== path).reduce((a, pid) => a + cpuNs(pid), 0);
+  return {
+    path: path!,
+    usageNs: parseCgroupUsageNs(hierarchy.version, usage),
+    otherPids,
+    othersNs,
+    outsideNs,
   };
 }

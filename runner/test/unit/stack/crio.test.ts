@@ -146,6 +146,7 @@ function input(over: Partial<StackPlanInput> = {}): StackPlanInput {
     cniBinDir: '/usr/lib/cni',
     images: { pause: 'localhost/p:latest', bench: 'localhost/b:latest' },
     shimDirs: [],
+    usageHierarchy: { version: 1, mount: '/sys/fs/cgroup/cpuacct' },
     env: { PATH: '/usr/bin' },
     ...over,
   };
@@ -202,6 +203,39 @@ describe('the stack plan', () => {
     expect(containerd.files.find((f) => f.path === `${S}/config.toml`)!.content).toMatch(
       /restrict_oom_score_adj = true/,
     );
+  });
+
+  test('containerd: each runc-shim handler gets its own shim cgroup, runsc and CRI-O none', () => {
+    const ctd = { path: '/usr/bin/containerd', version: '1.6.20', tools: { ctr: '/usr/bin/ctr' } };
+    const runsc = {
+      name: 'runsc',
+      kind: 'runsc' as const,
+      binary: '/opt/gvisor/runsc',
+      version: '20250101',
+      versionOutput: 'runsc version 20250101',
+    };
+    const base = input({ daemon: ctd });
+    const handlers = { handlers: [...base.discovered.handlers, runsc], skipped: [] };
+    const plan = planStack(driverFor('containerd'), { ...base, name: 'bq', discovered: handlers });
+    expect(plan.cgroups).toEqual({
+      hierarchy: { version: 1, mount: '/sys/fs/cgroup/cpuacct' },
+      paths: ['/runtime-bench/bq/shim-runc', '/runtime-bench/bq/shim-crun'],
+    });
+    const doc = parse(plan.files.find((f) => f.path === `${S}/config.toml`)!.content);
+    const cri = (doc.plugins as Record<string, Record<string, unknown>>)['io.containerd.grpc.v1.cri']!;
+    const runtimes = (cri.containerd as { runtimes: Record<string, { options: Record<string, unknown> }> })
+      .runtimes;
+    expect(runtimes.runc!.options).toEqual({
+      BinaryName: '/usr/sbin/runc',
+      ShimCgroup: '/runtime-bench/bq/shim-runc',
+    });
+    expect(runtimes.crun!.options.ShimCgroup).toBe('/runtime-bench/bq/shim-crun');
+    expect(runtimes.runsc!.options.ShimCgroup).toBeUndefined();
+    // No usage counter on the host: no ShimCgroup line (the shim would fail to start), nothing to create.
+    const bare = planStack(driverFor('containerd'), { ...base, usageHierarchy: null });
+    expect(bare.cgroups).toBeNull();
+    expect(bare.files.find((f) => f.path === `${S}/config.toml`)!.content).not.toMatch(/ShimCgroup/);
+    expect(planStack(driverFor('cri-o'), input()).cgroups).toBeNull();
   });
 
   test('nothing left to run, or no CNI: refused with the fix', () => {

@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { describe, expect, test } from 'vitest';
 import { readCounters } from '../../../src/suites/overhead/proc.ts';
 import {
+  cpuBetween,
   parseSchedstat,
   findRuntimeRoots,
   overheadValues,
@@ -127,7 +128,7 @@ describe('attribution by PID tree', () => {
 });
 
 describe('overhead metrics', () => {
-  const zero = { cpuNs: 0, peakRssBytes: 0, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 0 };
+  const zero = { cpuNs: 0, reapedNs: 0, peakRssBytes: 0, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 0 };
 
   test('sum of counters', () => {
     expect(sumCounters([])).toEqual(zero);
@@ -142,20 +143,35 @@ describe('overhead metrics', () => {
   test('start deltas, totals at the end, nanoseconds in ms', () => {
     const v = overheadValues({
       beforeStart: {
-        cpuNs: 1_234_567,
-        peakRssBytes: 100,
-        writeBytes: 4096,
-        writeSyscalls: 10,
-        ctxSwitches: 50,
+        counters: {
+          cpuNs: 1_234_567,
+          reapedNs: 0,
+          peakRssBytes: 100,
+          writeBytes: 4096,
+          writeSyscalls: 10,
+          ctxSwitches: 50,
+        },
+        shimCgroup: null,
       },
       afterStart: {
-        cpuNs: 3_500_000,
-        peakRssBytes: 200,
-        writeBytes: 4096 + 45056,
-        writeSyscalls: 68,
-        ctxSwitches: 90,
+        counters: {
+          cpuNs: 3_500_000,
+          reapedNs: 0,
+          peakRssBytes: 200,
+          writeBytes: 4096 + 45056,
+          writeSyscalls: 68,
+          ctxSwitches: 90,
+        },
+        shimCgroup: null,
       },
-      end: { cpuNs: 4_000_001, peakRssBytes: 300, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 120 },
+      end: {
+        cpuNs: 4_000_001,
+        reapedNs: 0,
+        peakRssBytes: 300,
+        writeBytes: 0,
+        writeSyscalls: 0,
+        ctxSwitches: 120,
+      },
       startSeconds: 0.08,
       processes: 1,
     });
@@ -173,8 +189,8 @@ describe('overhead metrics', () => {
 
   test('a helper that exited between readings never makes a delta negative', () => {
     const v = overheadValues({
-      beforeStart: { ...zero, cpuNs: 5e6, writeSyscalls: 9 },
-      afterStart: zero,
+      beforeStart: { counters: { ...zero, cpuNs: 5e6, writeSyscalls: 9 }, shimCgroup: null },
+      afterStart: { counters: zero, shimCgroup: null },
       end: zero,
       startSeconds: 0,
       processes: 0,
@@ -182,6 +198,74 @@ describe('overhead metrics', () => {
     expect(v.cpu_time_start).toBe(0);
     expect(v.write_ops_start).toBe(0);
     expect(v.write_iops_start).toBe(0);
+  });
+});
+
+describe('cpu_time_start from the shim cgroup', () => {
+  const zero = { cpuNs: 0, reapedNs: 0, peakRssBytes: 0, writeBytes: 0, writeSyscalls: 0, ctxSwitches: 0 };
+  const cg = '/runtime-bench/s/shim-runc';
+
+  test("usage delta minus other shims' own CPU, plus the tree's processes outside the cgroup", () => {
+    // Between the readings: the pod's shim ran 1.5 ms, its runc create + start 12.345678 ms (exited),
+    // another pod's idle shim 0.2 ms (in the usage and in its schedstat), and a process of the
+    // tree outside the cgroup 0.1 ms. The usage grew by 1.5 + 12.345678 + 0.2 = 14.045678 ms.
+    const before = {
+      counters: { ...zero, cpuNs: 90e6 },
+      shimCgroup: {
+        path: cg,
+        usageNs: 500_000_000,
+        otherPids: [7, 4242],
+        othersNs: 40_000_000,
+        outsideNs: 3_000_000,
+      },
+    };
+    const after = {
+      counters: { ...zero, cpuNs: 120e6 },
+      shimCgroup: {
+        path: cg,
+        usageNs: 514_045_678,
+        otherPids: [7, 4242],
+        othersNs: 40_200_000,
+        outsideNs: 3_100_000,
+      },
+    };
+    const r = cpuBetween(before, after);
+    expect(r.source).toBe('shim-cgroup');
+    expect(r.ns).toBe(1_500_000 + 12_345_678 + 100_000);
+  });
+
+  test('ticks when the shim is in no shim cgroup, or not in the same one at both readings', () => {
+    const ticks = (cpuNs: number) => ({ counters: { ...zero, cpuNs }, shimCgroup: null });
+    expect(cpuBetween(ticks(10e6), ticks(40e6))).toEqual({ ns: 30e6, source: 'ticks' });
+    const inCg = (path: string, usageNs: number, otherPids: number[] = []) => ({
+      counters: { ...zero, cpuNs: 0 },
+      shimCgroup: { path, usageNs, otherPids, othersNs: 0, outsideNs: 0 },
+    });
+    expect(cpuBetween(ticks(0), inCg(cg, 5))).toEqual({ ns: 0, source: 'ticks' });
+    expect(cpuBetween(inCg(cg, 5), inCg('/runtime-bench/s/shim-crun', 9))).toEqual({
+      ns: 0,
+      source: 'ticks',
+    });
+    // Another pod's shim exited (or joined) between the readings: its CPU would not cancel out.
+    expect(cpuBetween(inCg(cg, 5, [7, 9]), inCg(cg, 9, [7]))).toEqual({ ns: 0, source: 'ticks' });
+    expect(cpuBetween(inCg(cg, 5, [7]), inCg(cg, 9, [7, 9]))).toEqual({ ns: 0, source: 'ticks' });
+    expect(cpuBetween(inCg(cg, 5, [7]), inCg(cg, 9, [7]))).toEqual({ ns: 4, source: 'shim-cgroup' });
+  });
+
+  test('overheadValues takes cpu_time_start from it, in ms', () => {
+    const at = (usageNs: number, cpuNs: number) => ({
+      counters: { ...zero, cpuNs },
+      shimCgroup: { path: cg, usageNs, otherPids: [], othersNs: 0, outsideNs: 0 },
+    });
+    const v = overheadValues({
+      beforeStart: at(1_000_000_000, 50e6),
+      afterStart: at(1_013_370_001, 80e6),
+      end: { ...zero, cpuNs: 95e6 },
+      startSeconds: 0.1,
+      processes: 1,
+    });
+    expect(v.cpu_time_start).toBe(13.370001);
+    expect(v.cpu_time_total).toBe(95);
   });
 });
 
