@@ -14,10 +14,12 @@ import {
 /**
  * Bumped on every change of the contract; readers refuse versions they do not know. 2 added
  * kubernetes targets (transport "kubernetes", `target.kubernetes`): every version-1 file is a valid
- * version-2 file, so both are read, and `runtime-bench` writes 2.
+ * version-2 file, so both are read. 3 added `MetricResult.sources` (which source of which resolution
+each sample came from: overhead.runtime's helpers in ns or in ticks); older files are valid version-3
+files without it. `runtime-bench` writes 3.
  */
-export const RESULT_SCHEMA_VERSION = 2;
-export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2] as const;
+export const RESULT_SCHEMA_VERSION = 3;
+export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3] as const;
 
 export const ComponentSchema = z.strictObject({
   name: z.string().min(1).meta({ description: 'e.g. containerd, runc, crun, sysbench, catatonit' }),

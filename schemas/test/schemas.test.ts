@@ -117,7 +117,8 @@ describe('RunResultSchema', () => {
   });
 
   test('refuses a schema version it does not know', () => {
-    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 3 }).success).toBe(false);
+    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 4 }).success).toBe(false);
+    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 1 }).success).toBe(true);
   });
 });
 

@@ -40,7 +40,7 @@ export function parseResult(text: string, where: string): RunResult {
   ) {
     throw new RbError(
       'RESULT_INVALID',
-      `${where}: schemaVersion ${version} is not supported by this runtime-bench (it reads ${READABLE_RESULT_SCHEMA_VERSIONS.join(' and ')})`,
+      `${where}: schemaVersion ${version} is not supported by this runtime-bench (it reads ${READABLE_RESULT_SCHEMA_VERSIONS.join(', ')})`,
       'upgrade runtime-bench to read newer result files',
     );
   }
