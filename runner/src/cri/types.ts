@@ -129,6 +129,20 @@ export interface CriClient {
   close(): void;
 }
 
+/** gRPC status codes runtime-bench produces or acts on (a server's other codes arrive as sent). */
+export const GrpcStatus = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  DEADLINE_EXCEEDED: 4,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;
+
 /** A CRI call that the runtime answered with an error (or that timed out). */
 export class CriCallError extends Error {
   readonly call: string;

@@ -16,20 +16,7 @@ import {
   type IncomingHttpHeaders,
 } from 'node:http2';
 import { connect as connectUnix } from 'node:net';
-
-/** The gRPC status codes this transport produces itself (the server's arrive as sent). */
-export const GrpcStatus = {
-  OK: 0,
-  CANCELLED: 1,
-  UNKNOWN: 2,
-  DEADLINE_EXCEEDED: 4,
-  PERMISSION_DENIED: 7,
-  RESOURCE_EXHAUSTED: 8,
-  UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
-  UNAUTHENTICATED: 16,
-} as const;
+import { GrpcStatus } from './types.ts';
 
 /** A call that ended without a response message: the gRPC status and its message. */
 export class UnaryCallError extends Error {

@@ -5,12 +5,9 @@
 // watcher only gathers observations.
 import { existsSync, readFileSync } from 'node:fs';
 import type { CriClient } from '../cri/types.ts';
-import { CriCallError } from '../cri/types.ts';
+import { CriCallError, GrpcStatus } from '../cri/types.ts';
 import { errorMessage } from '../errors.ts';
 import { processAlive, sleep } from '../util/exec.ts';
-
-/** gRPC status UNAVAILABLE: the channel could not reach the server at all. */
-const GRPC_UNAVAILABLE = 14;
 
 /** What crictl (and gRPC's own messages) say when nothing answers on the socket. */
 const UNREACHABLE =
@@ -23,7 +20,8 @@ const CRICTL_CODE = /rpc error: code = (\w+)/;
 export function isConnectionError(error: unknown): boolean {
   // A status code other than UNAVAILABLE means the runtime answered, whatever its message says
   // (a broken OCI runtime's "log.json: no such file or directory" is the runtime's error, not ours).
-  if (error instanceof CriCallError && error.grpcCode !== null) return error.grpcCode === GRPC_UNAVAILABLE;
+  if (error instanceof CriCallError && error.grpcCode !== null)
+    return error.grpcCode === GrpcStatus.UNAVAILABLE;
   const message = errorMessage(error);
   const code = CRICTL_CODE.exec(message)?.[1];
   if (code !== undefined) return code === 'Unavailable';

@@ -1,5 +1,5 @@
 import type { CpuScalingParameters, CpuTimeLimitParameters } from '@runtime-bench/schemas';
-import { CriCallError } from '../cri/types.ts';
+import { CriCallError, GrpcStatus } from '../cri/types.ts';
 import { errorMessage } from '../errors.ts';
 import { parseSysbenchCpu, sysbenchCpuArgs } from '../sysbench/parse.ts';
 import { sleep } from '../util/exec.ts';
@@ -115,11 +115,9 @@ export function rampQuotas(
  * (gVisor: "not implemented"; gRPC UNIMPLEMENTED) rather than one attempt going wrong.
  */
 export function isRefusal(error: unknown): boolean {
-  if (error instanceof CriCallError && error.grpcCode === GRPC_UNIMPLEMENTED) return true;
+  if (error instanceof CriCallError && error.grpcCode === GrpcStatus.UNIMPLEMENTED) return true;
   return /not implemented|unimplemented|not supported|does not support/i.test(errorMessage(error));
 }
-
-const GRPC_UNIMPLEMENTED = 12;
 
 export const cpuScalingBenchmark: Benchmark<CpuScalingParameters> = {
   definition: {

@@ -19,7 +19,6 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import {
   decodeGrpcMessage,
   frameMessage,
-  GrpcStatus,
   grpcTimeout,
   statusOfHttp,
   streamOutcome,
@@ -27,6 +26,7 @@ import {
   UnaryGrpcChannel,
   unframeMessage,
 } from '../../src/cri/unary-grpc.ts';
+import { GrpcStatus } from '../../src/cri/types.ts';
 
 describe('wire format', () => {
   test('a framed message is the flag 0, the big-endian length and the bytes; unframing gives them back', () => {
