@@ -2,7 +2,7 @@
 // `version` and the benches all connect through createCriClient.
 import type { Transport } from '@runtime-bench/schemas';
 import { CrictlClient } from './crictl-client.ts';
-import { GrpcCriClient } from './grpc-client.ts';
+import { GrpcCriClient, socketPath } from './grpc-client.ts';
 import type { CriClient } from './types.ts';
 
 export interface CriClientOptions {
@@ -23,7 +23,7 @@ export function createCriClient(
   endpoint: string,
   opts: CriClientOptions = {},
 ): CriClient {
-  const socket = endpoint.replace(/^unix:\/\//, '');
+  const socket = socketPath(endpoint);
   switch (transport) {
     case 'grpc':
       return new GrpcCriClient(socket, opts.timeoutSeconds);
