@@ -69,22 +69,27 @@ function fakeCri(
   };
 }
 
+/** One short limits.cpu.scaling iteration on `cri`, its pods tracked by `tracker`. */
+function scalingOn(cri: CriClient, tracker: ResourceTracker): ReturnType<typeof cpuScalingBenchmark.iterate> {
+  const ctx: BenchmarkContext = {
+    cri,
+    target: { id: 'fake/runsc', handler: 'runsc' },
+    images: { pause: 'p', bench: 'b', large: 'l' },
+    runId: 'r',
+    logDir: '/nonexistent',
+    tracker,
+    signal: new AbortController().signal,
+    callTimeoutSeconds: 5,
+  };
+  const params = { ...ConfigSchema.parse({}).parameters['limits.cpu.scaling'], rampSeconds: 0.1, steps: 2 };
+  return cpuScalingBenchmark.iterate(ctx, params, { index: 0, warmup: false });
+}
+
 describe('limits.cpu.scaling on a runtime that refuses UpdateContainerResources', () => {
   test("is unsupported with the runtime's error, and its pod is removed", async () => {
     const calls: string[] = [];
     const tracker = new ResourceTracker();
-    const ctx: BenchmarkContext = {
-      cri: fakeCri(calls),
-      target: { id: 'fake/runsc', handler: 'runsc' },
-      images: { pause: 'p', bench: 'b', large: 'l' },
-      runId: 'r',
-      logDir: '/nonexistent',
-      tracker,
-      signal: new AbortController().signal,
-      callTimeoutSeconds: 5,
-    };
-    const params = { ...ConfigSchema.parse({}).parameters['limits.cpu.scaling'], rampSeconds: 0.1, steps: 2 };
-    const outcome = await cpuScalingBenchmark.iterate(ctx, params, { index: 0, warmup: false });
+    const outcome = await scalingOn(fakeCri(calls), tracker);
     expect(outcome.unsupported).toMatch(
       /UpdateContainerResources refused: .*runsc does not support updating resources/,
     );
@@ -106,18 +111,7 @@ describe('limits.cpu.scaling on a runtime that refuses UpdateContainerResources'
   ])('%s is a failed repetition, not a refusal: the next repetition tries again', async (_, error) => {
     const calls: string[] = [];
     const tracker = new ResourceTracker();
-    const ctx: BenchmarkContext = {
-      cri: fakeCri(calls, error),
-      target: { id: 'fake/runsc', handler: 'runsc' },
-      images: { pause: 'p', bench: 'b', large: 'l' },
-      runId: 'r',
-      logDir: '/nonexistent',
-      tracker,
-      signal: new AbortController().signal,
-      callTimeoutSeconds: 5,
-    };
-    const params = { ...ConfigSchema.parse({}).parameters['limits.cpu.scaling'], rampSeconds: 0.1, steps: 2 };
-    const outcome = await cpuScalingBenchmark.iterate(ctx, params, { index: 0, warmup: false });
+    const outcome = await scalingOn(fakeCri(calls, error), tracker);
     expect(outcome.unsupported).toBeUndefined();
     expect(outcome.failure).toContain(error.message);
     expect(tracker.livePods).toEqual([]);
