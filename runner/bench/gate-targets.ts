@@ -28,6 +28,7 @@ import {
   driftComponents,
   logSpread,
   median,
+  medianSamplingVariance,
   quantile,
   stdev,
   summarize,
@@ -139,7 +140,7 @@ const components = NIGHTLY_TARGETS.map((target) => {
     const sigma = logSpread(shape) ?? 0;
     return runs.map((x) => {
       const n = x.metrics.find((m) => m.name === name)?.samples.length ?? 0;
-      return n ? ((Math.PI / 2) * sigma ** 2) / n : null;
+      return n ? medianSamplingVariance(sigma ** 2, n) : null;
     });
   });
   return driftComponents(table, sampling);

@@ -1,5 +1,5 @@
 import type { CompareReport, CompareRow } from './compare.ts';
-import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate.ts';
+import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate/index.ts';
 import {
   escapeMarkdown,
   formatDetectable,

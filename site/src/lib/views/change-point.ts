@@ -1,7 +1,7 @@
 // The change point the regression gate found in a flagged metric's nightly series (its night,
 // the step with its interval, the component versions that changed at that run), as the home
 // page, the Regressions page and their tests show it. Only formatting: every number comes from
-// the gate's report (runner/src/compare/gate.ts, GateChangePoint). Pure.
+// the gate's report (runner/src/compare/gate/types.ts, GateChangePoint). Pure.
 import type { GateChangePoint } from '@runtime-bench/runner/compare';
 import { formatChange, formatTime } from '@runtime-bench/runner/format';
 
