@@ -13,6 +13,8 @@ import {
   type Moderation,
   type OwnSpread,
   type PersistenceOptions,
+  type PredictionTest,
+  type PredictionTestOptions,
   type SizedChange,
 } from '../../../src/stats/index.ts';
 import { expectClose, loadFixture } from './fixtures.ts';
@@ -29,30 +31,12 @@ interface Fixture {
     moderated: { spread: number; df: number };
     chi2MedianOverNu: number;
   }[];
-  prediction: {
+  prediction: (PredictionTest & {
     name: string;
     window: number[];
     current: number;
-    options: {
-      confidence: number;
-      resolution: number | null;
-      sampling: number | null;
-      moderation: Moderation | null;
-    };
-    logScale: boolean;
-    level: number;
-    difference: number;
-    ownSpread: number;
-    spread: number;
-    floored: boolean;
-    moderated: boolean;
-    df: number;
-    se: number;
-    p: number;
-    change: number | null;
-    lower: number | null;
-    upper: number | null;
-  }[];
+    options: PredictionTestOptions;
+  })[];
   persistence: {
     name: string;
     previousLogs: number[];
