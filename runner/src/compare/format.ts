@@ -126,6 +126,8 @@ const CHECK_HEADER = [
   'baseline',
   'current',
   'change [CI]',
+  'raw change',
+  'night factor',
   'threshold',
   'p (Holm)',
   'could detect',
@@ -145,6 +147,8 @@ function checkCells(row: GateRow): string[] {
       '',
       '',
       '',
+      '',
+      '',
       row.verdict,
       '',
     ];
@@ -158,6 +162,8 @@ function checkCells(row: GateRow): string[] {
       row.baseline.rate === null || row.current.rate === null
         ? '–'
         : `${((row.current.rate - row.baseline.rate) * 100).toFixed(1)} pp`,
+      '',
+      '',
       `${(row.threshold * 100).toFixed(1)} pp`,
       formatP(row.adjustedP),
       '',
@@ -171,12 +177,25 @@ function checkCells(row: GateRow): string[] {
     `${formatValue(row.baseline.level, row.unit)} (${row.baseline.runs} runs)`,
     `${formatValue(row.current.median, row.unit)} (n=${row.current.n})`,
     `${formatChange(row.change)}${formatInterval(row.changeLower, row.changeUpper)}`,
+    formatChange(row.rawChange ?? null),
+    formatNightFactor(row),
     `${(row.threshold * 100).toFixed(1)} %`,
     formatP(row.adjustedP),
     formatDetectable(row.detectable),
     row.verdict,
     formatChangePoint(row.changePoint),
   ];
+}
+
+/**
+ * "−8.0 % (own)", "+1.2 % (controls: containerd/crun)", or "none" when no factor was removed
+ * (reports of earlier versions carry no source: "").
+ */
+function formatNightFactor(row: Extract<GateRow, { kind: 'metric' }>): string {
+  if (row.nightFactor === null) return row.factorSource === undefined ? '' : 'none';
+  const source =
+    row.factorSource === 'controls' ? `controls: ${(row.factorControls ?? []).join(', ')}` : 'own';
+  return `${formatChange(row.nightFactor)} (${source})`;
 }
 
 /** "+12 % [+8.1 %, +16 %] at 20261121T090317Z-de04a91c (runc 1.1.5 → 1.3.6)" */

@@ -5,7 +5,12 @@ import { targetIdentity, targetOf } from '../keys.ts';
 import { adjustAndDecide, countVerdicts, coverageOf, type CheckedRow } from './decide.ts';
 import { errorRateRow } from './error-rate-row.ts';
 import { metricRowOf, metricWindow, ownSpreadOf } from './metric-row.ts';
-import { COMMON_MODE_MIN_METRICS, nightFactorRow, nightFactorsOf } from './night-factor.ts';
+import {
+  chooseNightFactors,
+  COMMON_MODE_MIN_METRICS,
+  nightFactorRow,
+  nightFactorsOf,
+} from './night-factor.ts';
 import type { ResolvedGateOptions } from './options.ts';
 import {
   comparableSeries,
@@ -44,8 +49,12 @@ export function evaluate(
   ev.comparableRuns = historyCounts.comparable;
   const checked: CheckedRow[] = [];
   const baselineVersions = new Map<string, Set<string>>();
-  for (const result of run.results) {
-    const series = comparableSeries(ev, index, result);
+  const allSeries = run.results.map((result) => comparableSeries(ev, index, result));
+  const own = allSeries.map((series) => (options.commonMode ? nightFactorsOf(series, run.runId) : null));
+  const choices = chooseNightFactors(ev, allSeries, own);
+  for (const [i, series] of allSeries.entries()) {
+    const result = series.result;
+    const choice = choices[i]!;
     const versions = baselineVersions.get(series.target.id) ?? new Set<string>();
     for (const p of series.points) versions.add(versionsOf(targetOf(p.run, p.result)));
     baselineVersions.set(series.target.id, versions);
@@ -53,7 +62,7 @@ export function evaluate(
     if (status) checked.push(status);
     const errors = errorRateRow(ev, series);
     if (errors) checked.push(errors);
-    const factors = options.commonMode ? nightFactorsOf(series, run.runId) : null;
+    const factors = choice.factors;
     const windows = result.metrics.map((metric) => metricWindow(ev, series, metric, factors));
     // With the night factor removed, the metrics' own spreads are pooled (stats/moderation.ts)
     // before any of them is tested.
@@ -64,9 +73,10 @@ export function evaluate(
           COMMON_MODE_MIN_METRICS,
         )
       : null;
-    checked.push(...windows.map((w) => metricRowOf(ev, series, w, pooled)));
+    checked.push(...windows.map((w) => metricRowOf(ev, series, w, pooled, choice)));
     // A target without earlier nights has nothing to say about its factor: no extra uncovered row.
-    const factorRow = factors ? nightFactorRow(ev, series, factors) : null;
+    const ownFactors = own[i];
+    const factorRow = ownFactors ? nightFactorRow(ev, series, ownFactors) : null;
     if (factorRow && factorRow.row.verdict !== 'no baseline') checked.push(factorRow);
   }
   adjustAndDecide(checked, options.alpha);

@@ -3,6 +3,7 @@
 import type { MetricResult } from '@runtime-bench/schemas';
 import { formatChange } from '../../format/index.ts';
 import {
+  mean,
   meanLogMedianVariance,
   median,
   outlierIndices,
@@ -18,6 +19,7 @@ import {
 import { thresholdFor } from '../keys.ts';
 import { latestChangePoint } from './change-point.ts';
 import type { CheckedRow } from './decide.ts';
+import type { FactorChoice } from './night-factor.ts';
 import { RUN_LEVEL_MIN_RUNS } from './options.ts';
 import { logMedians, metricOf, rowBase, type Evaluation, type Series, type SeriesPoint } from './series.ts';
 import type { GateMetricRow, GateRowBase } from './types.ts';
@@ -97,6 +99,9 @@ export function metricRow(
     nightFactor: null,
     persistence: 1,
     verdict: baseSamples.length === 0 ? 'no baseline' : 'insufficient data',
+    rawChange: null,
+    factorSource: 'none',
+    factorControls: [],
   };
   const m0 = row.current.median;
   if (m0 === null || baseSamples.length === 0) return { row, oneNight: null };
@@ -116,12 +121,14 @@ export function metricRow(
     row.changeLower = t.lower;
     row.changeUpper = t.upper;
     if (!t.logScale && t.change !== null) row.notes.push('non-positive values: linear scale');
+    if (t.logScale)
+      row.rawChange = Math.expm1(Math.log(m0) - mean(baseSamples.map((x) => Math.log(median(x)))));
     return { row, oneNight: { df: t.df, logScale: t.logScale, share: test.share } };
   }
   // One or two baseline runs cannot tell a change from run-to-run drift (a pooled-sample test
   // would call every drift significant): report the change, give no verdict.
   row.baseline.level = median(pooled);
-  if (row.baseline.level > 0) row.change = m0 / row.baseline.level - 1;
+  if (row.baseline.level > 0) row.change = row.rawChange = m0 / row.baseline.level - 1;
   row.notes.push(
     `only ${baseSamples.length} baseline run(s): the gate needs ${RUN_LEVEL_MIN_RUNS} to tell a change from run-to-run variation`,
   );
@@ -217,6 +224,7 @@ export function metricRowOf(
   series: Series,
   w: MetricWindow,
   pooled: Moderation | null,
+  choice: FactorChoice,
 ): CheckedRow {
   const { metric, baseline, threshold, outlierIds, window } = w;
   const baseSamples = window.map((p) => metricOf(p, metric.name)!.samples);
@@ -239,10 +247,20 @@ export function metricRowOf(
   );
   if (w.nightFactor !== null && row.scale !== null) {
     row.nightFactor = Math.expm1(w.nightFactor);
+    row.factorSource = choice.source;
+    if (choice.source === 'controls') {
+      row.factorControls = choice.controls;
+      row.notes.push(
+        `night factor ${formatChange(Math.expm1(w.nightFactor))} from the unchanged targets of this run (${choice.controls.join(', ')}) removed before the test: this target's components changed since its window (${choice.changes.join(', ')})`,
+      );
+    } else
+      row.notes.push(
+        `night factor ${formatChange(Math.expm1(w.nightFactor))} (shared by the ${series.result.benchmark} metrics of this target) removed before the test`,
+      );
+  } else if (choice.source === 'none' && choice.changes.length > 0 && row.scale !== null)
     row.notes.push(
-      `night factor ${formatChange(Math.expm1(w.nightFactor))} (shared by the ${series.result.benchmark} metrics of this target) removed before the test`,
+      `components changed since the window (${choice.changes.join(', ')}) and no unchanged target of this benchmark ran beside it: host drift could not be separated, the raw change is tested`,
     );
-  }
   row.outliers = baseline.window.filter((p) => outlierIds.has(p.run.runId)).map((p) => p.run.runId);
   if (row.outliers.length)
     row.notes.push(`one-off outlier night(s) left out of the window: ${row.outliers.join(', ')}`);

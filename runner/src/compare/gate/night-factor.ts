@@ -7,11 +7,12 @@ import {
   resolutionOf,
   signedLogMedianTable,
 } from '../../stats/index.ts';
-import { thresholdFor } from '../keys.ts';
-import { CHANGE_POINT_HISTORY } from './change-point.ts';
+import { targetOf, thresholdFor } from '../keys.ts';
+import { CHANGE_POINT_HISTORY, versionChanges } from './change-point.ts';
 import type { CheckedRow } from './decide.ts';
 import { metricRow, windowScale } from './metric-row.ts';
-import { rowBase, type Evaluation, type Series, type SeriesPoint } from './series.ts';
+import { rowBase, versionsOf, type Evaluation, type Series, type SeriesPoint } from './series.ts';
+import type { NightFactorSource } from './types.ts';
 import { baselineWindow, noBaselineReason } from './window.ts';
 
 /** Name of the row that tests a benchmark × target's night factor against the window's. */
@@ -112,4 +113,74 @@ export function nightFactorRow(ev: Evaluation, series: Series, factors: NightFac
     row.verdict === 'no baseline' ? noBaselineReason(ev, series, baseline.beforeReset) : null;
   if (noBaseline !== null) row.notes.push(noBaseline);
   return { row, noBaseline, oneNight };
+}
+
+/** The night factors a series' metric rows divide out, and where they came from. */
+export interface FactorChoice {
+  factors: NightFactors | null;
+  source: NightFactorSource;
+  /** Targets whose factors were used (source 'controls'). */
+  controls: string[];
+  /** Version changes of the target since its window ("runc 1.1.5 → 1.3.6"); empty when none. */
+  changes: string[];
+}
+
+/**
+ * The target's own component changes since its window: its CRI and OCI versions tonight against
+ * the last K ok nights of its series; the changes as versionChanges words them, [] when none.
+ */
+export function changesSinceWindow(ev: Evaluation, series: Series): string[] {
+  const tonight = versionsOf(series.target);
+  const differing = series.points
+    .filter((p) => p.result.status === 'ok')
+    .slice(-ev.options.window)
+    .filter((p) => versionsOf(targetOf(p.run, p.result)) !== tonight);
+  if (differing.length === 0) return [];
+  const changes = versionChanges(differing.at(-1)!, { run: ev.run, result: series.result });
+  return changes.length
+    ? changes
+    : [`${versionsOf(targetOf(differing.at(-1)!.run, differing.at(-1)!.result))} → ${tonight}`];
+}
+
+/**
+ * Where each series' night factor comes from. A target whose own components did not change since
+ * its window uses its own factor (the median polish of its metrics). A target whose components
+ * changed must not: a release moves many of its metrics at once, which the polish would read as
+ * a faster or slower night and remove from every metric. Its factor is then taken from in-run
+ * controls — the same night's targets of the same benchmark whose components did not change (a
+ * pinned reference handler is one) — as the median of their factors, on the nights all of them
+ * have one; without a control no factor is removed and the rows say that drift could not be
+ * separated.
+ */
+export function chooseNightFactors(
+  ev: Evaluation,
+  all: readonly Series[],
+  own: readonly (NightFactors | null)[],
+): FactorChoice[] {
+  const changes = all.map((s) => changesSinceWindow(ev, s));
+  return all.map((series, i): FactorChoice => {
+    if (changes[i]!.length === 0)
+      return { factors: own[i] ?? null, source: own[i] ? 'own' : 'none', controls: [], changes: [] };
+    const controls = all
+      .map((s, j) => ({ s, j }))
+      .filter(
+        ({ s, j }) =>
+          j !== i &&
+          s.result.benchmark === series.result.benchmark &&
+          s.target.id !== series.target.id &&
+          changes[j]!.length === 0 &&
+          own[j] !== null,
+      );
+    if (controls.length === 0) return { factors: null, source: 'none', controls: [], changes: changes[i]! };
+    const maps = controls.map(({ j }) => own[j]!);
+    const factors = new Map<string, number>();
+    for (const runId of maps[0]!.keys())
+      if (maps.every((m) => m.has(runId))) factors.set(runId, median(maps.map((m) => m.get(runId)!)));
+    return {
+      factors: factors.has(ev.run.runId) ? factors : null,
+      source: factors.has(ev.run.runId) ? 'controls' : 'none',
+      controls: [...new Set(controls.map(({ s }) => s.target.id))],
+      changes: changes[i]!,
+    };
+  });
 }

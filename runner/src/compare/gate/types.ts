@@ -68,7 +68,26 @@ export interface GateMetricRow extends GateRowBase {
   nightFactor: number | null;
   /** Nights the change was measured over (1, or more when a lasting change decided; see persistence). */
   persistence: number;
+  /**
+   * Tonight's median against the window's level without any night factor removed (ratio − 1,
+   * one night, log scale); `change` is this net of the factor. Null without a run-level test on
+   * logs. Absent in reports of earlier versions.
+   */
+  rawChange?: number | null;
+  /**
+   * Where the night factor came from: 'own' (the median polish of this target's metrics),
+   * 'controls' (unchanged targets of the same run, listed in `factorControls`: this target's
+   * components changed since its window), 'none' (no factor removed: too few metrics or nights,
+   * turned off, or a changed target without a control — then a note says that drift could not be
+   * separated). Absent in reports of earlier versions.
+   */
+  factorSource?: NightFactorSource;
+  /** The control targets whose factors were used (factorSource 'controls'). */
+  factorControls?: string[];
 }
+
+/** Where a metric row's night factor came from (GateMetricRow.factorSource). */
+export type NightFactorSource = 'own' | 'controls' | 'none';
 
 /** A step in a metric's nightly series found by E-divisive means (stats/change-point.ts). */
 export interface GateChangePoint {
