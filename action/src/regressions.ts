@@ -32,7 +32,20 @@ function rowLine(r: GateRow): string {
   const change = r.kind === 'metric' && r.change !== null ? `: ${formatChange(r.change)}` : '';
   const p = r.adjustedP !== null ? ` (Holm-adjusted p = ${r.adjustedP.toPrecision(2)})` : '';
   const cp = r.kind === 'metric' && r.changePoint ? `; step ${formatChangePoint(r.changePoint)}` : '';
-  return `${what} on ${r.target}${change}${p}${cp}`;
+  return `${what} on ${r.target}${change}${p}${r.kind === 'metric' ? factorNote(r) : ''}${cp}`;
+}
+
+/**
+ * "; raw +8.4 %, night factor −7.3 % from controls (containerd/crun)": the change before the
+ * night factor was removed and where the factor came from; "" for reports without these fields.
+ */
+function factorNote(r: Extract<GateRow, { kind: 'metric' }>): string {
+  if (r.rawChange === undefined || r.rawChange === null) return '';
+  if (r.nightFactor === null)
+    return r.factorSource === 'none' ? `; no night factor removed (raw ${formatChange(r.rawChange)})` : '';
+  const source =
+    r.factorSource === 'controls' ? `from controls (${(r.factorControls ?? []).join(', ')})` : 'own';
+  return `; raw ${formatChange(r.rawChange)}, night factor ${formatChange(r.nightFactor)} ${source}`;
 }
 
 export function checkLines(report: CheckReport): CheckLines {

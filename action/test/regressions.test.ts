@@ -96,6 +96,21 @@ describe('regression lines and coverage from a real gate report on data/', async
     expect(previous).toBe(oldVersion);
     expect(line).toContain(`at ${run.runId}`);
     expect(line).toContain(`${target.oci.name} ${oldVersion} → ${oldVersion}-next`);
+    // the line says where the night factor came from: the target changed, so not its own metrics
+    const flagged = report.rows.find(
+      (r) =>
+        r.kind === 'metric' &&
+        r.target === row.target &&
+        r.benchmark === row.benchmark &&
+        r.metric === row.metric,
+    )!;
+    if (flagged.kind !== 'metric') throw new Error('expected a metric row');
+    expect(flagged.factorSource).not.toBe('own');
+    expect(line).toMatch(
+      flagged.factorSource === 'controls'
+        ? /night factor .+ from controls \(/
+        : /no night factor removed \(raw /,
+    );
     const md = summaryMarkdown([{ file: 'altered.json', result: run }], lines);
     expect(md).toContain('## Regression check');
     expect(md).toContain('## New regressions');
