@@ -200,6 +200,18 @@ describe('night factor at a version change: from in-run controls', () => {
     expect(crun.factorSource).toBe('own');
   });
 
+  test('a target that changed too is no control', () => {
+    const report = runGate(
+      night13([
+        { ...RUNC, version: '1.3.6', effect: release },
+        { ...CRUN, version: '1.9.0' },
+      ]),
+      both,
+    );
+    expect(runcRow(report, 'RunPodSandbox').factorSource).toBe('none');
+    expect(runcRow(report, 'RunPodSandbox').notes.join(' ')).toMatch(/drift could not be separated/);
+  });
+
   test('without a control the raw change is tested, and the row says drift could not be separated', () => {
     const alone = both.map((h) => ({
       ...h,
