@@ -4,6 +4,7 @@
 import {
   coverageLines,
   formatChangePoint,
+  formatNightFactor,
   type GateReport,
   type GateRow,
 } from '@runtime-bench/runner/compare';
@@ -36,16 +37,12 @@ function rowLine(r: GateRow): string {
 }
 
 /**
- * "; raw +8.4 %, night factor −7.3 % from controls (containerd/crun)": the change before the
- * night factor was removed and where the factor came from; "" for reports without these fields.
+ * "; raw +8.4 %, night factor −7.3 % (controls: containerd/crun)": the change before the night
+ * factor was removed and where the factor came from; "" for reports without these fields.
  */
 function factorNote(r: Extract<GateRow, { kind: 'metric' }>): string {
   if (r.rawChange === undefined || r.rawChange === null) return '';
-  if (r.nightFactor === null)
-    return r.factorSource === 'none' ? `; no night factor removed (raw ${formatChange(r.rawChange)})` : '';
-  const source =
-    r.factorSource === 'controls' ? `from controls (${(r.factorControls ?? []).join(', ')})` : 'own';
-  return `; raw ${formatChange(r.rawChange)}, night factor ${formatChange(r.nightFactor)} ${source}`;
+  return `; raw ${formatChange(r.rawChange)}, night factor ${formatNightFactor(r)}`;
 }
 
 export function checkLines(report: CheckReport): CheckLines {

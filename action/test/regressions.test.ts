@@ -108,8 +108,8 @@ describe('regression lines and coverage from a real gate report on data/', async
     expect(flagged.factorSource).not.toBe('own');
     expect(line).toMatch(
       flagged.factorSource === 'controls'
-        ? /night factor .+ from controls \(/
-        : /no night factor removed \(raw /,
+        ? /; raw .+, night factor .+ \(controls: .+\)/
+        : /; raw .+, night factor none/,
     );
     const md = summaryMarkdown([{ file: 'altered.json', result: run }], lines);
     expect(md).toContain('## Regression check');

@@ -191,7 +191,7 @@ function checkCells(row: GateRow): string[] {
  * "−8.0 % (own)", "+1.2 % (controls: containerd/crun)", or "none" when no factor was removed
  * (reports of earlier versions carry no source: "").
  */
-function formatNightFactor(row: Extract<GateRow, { kind: 'metric' }>): string {
+export function formatNightFactor(row: Extract<GateRow, { kind: 'metric' }>): string {
   if (row.nightFactor === null) return row.factorSource === undefined ? '' : 'none';
   const source =
     row.factorSource === 'controls' ? `controls: ${(row.factorControls ?? []).join(', ')}` : 'own';
