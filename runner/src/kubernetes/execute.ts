@@ -12,7 +12,7 @@ import type { ResultPart } from '../results/assemble.ts';
 import { newSlot, type Slot } from '../run/orchestrate.ts';
 import type { PreparedRun, RunContext, TargetKind } from '../run/pipeline.ts';
 import { guessOciKind } from '../stack/versions.ts';
-import { matchesPrefix } from '../suites/registry.ts';
+import { selectOfKind } from '../suites/registry.ts';
 import { InterruptedError } from '../suites/types.ts';
 import { WaitTimeoutError, waitFor } from '../util/wait.ts';
 import { KUBERNETES_BENCHMARKS } from './benchmarks.ts';
@@ -32,18 +32,7 @@ export function selectKubernetesBenchmarks(
   config: Pick<Config, 'benchmarks' | 'skip'>,
   where: string,
 ): KubernetesBenchmark[] {
-  const selected = KUBERNETES_BENCHMARKS.filter(
-    ({ definition: b }) =>
-      config.benchmarks.some((p) => matchesPrefix(b.name, p)) &&
-      !config.skip.some((p) => matchesPrefix(b.name, p)),
-  );
-  if (selected.length === 0)
-    throw new RbError(
-      'CONFIG_INVALID',
-      `${where}: benchmarks: [${config.benchmarks.join(', ')}] selects no benchmark a kubernetes target runs`,
-      `a kubernetes target runs ${KUBERNETES_BENCHMARKS.map((b) => b.definition.name).join(', ')}: set benchmarks: [kubernetes] or some of these`,
-    );
-  return selected;
+  return selectOfKind(KUBERNETES_BENCHMARKS, config, where, 'kubernetes');
 }
 
 export function loadKubeConfig(target: KubernetesTargetConfig, index: number): KubeConfig {
