@@ -5,8 +5,10 @@ import type {
   BenchmarkDefinition,
   Config,
   FirstOutputParameters,
+  MemoryMinParameters,
   StartupLatencyParameters,
 } from '@runtime-bench/schemas';
+import { bisectMinimum, memoryMinBenchmark } from '../suites/limits-memory.ts';
 import { finish, type Gathered } from '../suites/kit.ts';
 import {
   firstOutputBenchmark,
@@ -19,10 +21,14 @@ import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
 
 /** One container run through the engine's CLI, as a benchmark sees it. */
 export interface EngineContext {
-  /** Runs `command` in `image` with `--rm` under the slot's runtime; resolves when the CLI exits. */
+  /**
+   * Runs `command` in `image` with `--rm` under the slot's runtime (under a memory limit when
+   * given); resolves when the CLI exits.
+   */
   run(
     image: string,
     command: readonly string[],
+    memoryBytes?: number,
   ): Promise<{ exitCode: number; stdout: string; stderr: string }>;
   images: Pick<Config['images'], 'bench' | 'large'>;
   signal: AbortSignal;
@@ -99,8 +105,33 @@ export const engineFirstOutput: EngineBenchmark<FirstOutputParameters> = {
   },
 };
 
+export const engineMemoryMin: EngineBenchmark<MemoryMinParameters> = {
+  definition: {
+    name: 'engine.limits.memory.min',
+    description:
+      "The smallest `--memory` under which `<engine> run --rm` of /bin/true still exits 0, by bisection (the oci-engines study's search through nerdctl: crun 160 KiB, runc 8 MiB). An engine's own floor (Docker refuses limits under 6 MiB) shows as the failure below it. The metrics are limits.memory.min's.",
+    origin: ['oci-engines'],
+    metrics: memoryMinBenchmark.definition.metrics,
+  },
+  parameters: (config) => config.parameters['limits.memory.min'],
+  async iterate(ctx, params) {
+    const r = await bisectMinimum(
+      { lower: params.lowerBytes, upper: params.upperBytes, precision: params.precisionBytes },
+      async (bytes) => {
+        if (ctx.signal.aborted) throw new InterruptedError();
+        const run = await ctx.run(ctx.images.bench, params.command, bytes);
+        return run.exitCode === 0
+          ? null
+          : `exited with ${run.exitCode}: ${tail(run.stderr) || tail(run.stdout)}`;
+      },
+    );
+    return { values: { bytes: r.bytes, failed_bytes: r.failedBytes, attempts: r.attempts }, errors: {} };
+  },
+};
+
 /** The engine-level benchmarks, in run order; `benchmarks: [engine]` selects them all. */
 export const ENGINE_BENCHMARKS: readonly EngineBenchmark<never>[] = [
   engineStartupLatency as EngineBenchmark<never>,
   engineFirstOutput as EngineBenchmark<never>,
+  engineMemoryMin as EngineBenchmark<never>,
 ];

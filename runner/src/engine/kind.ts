@@ -129,9 +129,9 @@ async function prepareEngineRun(
         const context = {
           images: config.images,
           signal: ctx.signal,
-          run: (image: string, command: readonly string[]) =>
+          run: (image: string, command: readonly string[], memoryBytes?: number) =>
             engine.cli(
-              runArgs(engine.plan, name, image, command, runId.toLowerCase()),
+              runArgs(engine.plan, name, image, command, runId.toLowerCase(), memoryBytes),
               config.callTimeoutSeconds * 1000,
             ),
         };

@@ -171,13 +171,17 @@ export function planEngine(opts: {
   throw new Error(`planEngine: ${engine} is not supported yet`);
 }
 
-/** The CLI arguments of one `run --rm` of `command` in `image` under `runtime`, no network. */
+/**
+ * The CLI arguments of one `run --rm` of `command` in `image` under `runtime`, no network;
+ * `memoryBytes` sets the container's memory limit (`--memory`).
+ */
 export function runArgs(
   plan: EnginePlan,
   runtime: string,
   image: string,
   command: readonly string[],
   runLabel: string,
+  memoryBytes?: number,
 ): string[] {
   const common = [
     'run',
@@ -200,7 +204,8 @@ export function runArgs(
           `/${plan.cgroupName}`,
         ]
       : [];
-  return [...plan.globalArgs, ...common, ...podman, image, ...command];
+  const memory = memoryBytes === undefined ? [] : ['--memory', `${memoryBytes}b`];
+  return [...plan.globalArgs, ...common, ...podman, ...memory, image, ...command];
 }
 
 /** What a result records about the engine. */

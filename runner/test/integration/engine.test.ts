@@ -3,7 +3,7 @@
 // engine.* benchmarks, then a SIGINT mid-run; after each, nothing of the run may be left —
 // containers, daemons, shims, mounts, cgroups, the private root. Budget: image build (≈ 10 s),
 // daemon start and image loads (≈ 15 s), 2 engines × 2 runtimes × (2 × 3 runs + 2 × 2 first
-// outputs) ≈ 60 s on a loaded host, SIGINT (≈ 30 s).
+// outputs + one memory bisection of ≈ 10 runs) ≈ 2 min on a loaded host, SIGINT (≈ 30 s).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,10 +39,12 @@ targets:
 ${engines.map((e) => `  - { kind: engine, engine: ${e}, runtimes: [runc, crun] }`).join('\n')}
 benchmarks: [engine]
 runs: ${runs}
+runsPerBenchmark: { engine.limits: 1 }
 warmup: 0
 images: { largeSizeMiB: 16 }
 parameters:
   startup.latency: { count: ${count} }
+  limits.memory.min: { precisionBytes: 262144 }
 `,
   );
   return file;

@@ -125,6 +125,12 @@ describe('planEngine', () => {
       'img',
       '/bin/true',
     ]);
+    expect(runArgs(plan('docker'), 'runc', 'img', ['/bin/true'], 'r1', 262144).slice(-4)).toEqual([
+      '--memory',
+      '262144b',
+      'img',
+      '/bin/true',
+    ]);
     const podman = runArgs(plan('podman'), 'runc', 'img', ['/bin/true'], 'r1');
     expect(podman.slice(-8)).toEqual([
       '--ulimit',
