@@ -4,7 +4,10 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigSchema, criTargets } from '@runtime-bench/schemas';
 import { parseConfig } from '../../../src/config/load.ts';
+import { RbError } from '../../../src/errors.ts';
+import { findEngine } from '../../../src/engine/engine.ts';
 import { engineKind } from '../../../src/engine/kind.ts';
+import { onPath } from '../../support/host.ts';
 import {
   parseEngineInfo,
   parseUlimits,
@@ -200,5 +203,20 @@ test('dockerArchiveManifest: one entry per named image, blobs by digest', () => 
   ]);
   expect(() => dockerArchiveManifest({ manifests: [{ digest: 'sha256:m1' }] }, (d) => manifests[d]!)).toThrow(
     /no image name/,
+  );
+});
+
+describe('findEngine on this host', () => {
+  // nerdctl has no Debian package and is not installed by setup: its absence is this host's state.
+  test.skipIf(onPath('nerdctl'))(
+    'an engine that is not installed names the field and how to install it',
+    async () => {
+      const error = await findEngine('nerdctl', 'targets[2].engine').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RbError);
+      expect((error as RbError).message).toBe(
+        'targets[2].engine: nerdctl is not installed (no nerdctl on PATH)',
+      );
+      expect((error as RbError).hint).toMatch(/go install github\.com\/containerd\/nerdctl/);
+    },
   );
 });
