@@ -1,19 +1,19 @@
 // Executes an engine plan (plan.ts): a private daemon (Docker) or storage root (Podman) under the
 // run's own directory, the images loaded offline from a docker-archive of the stack's OCI layout,
 // and a teardown that leaves nothing: containers, daemon and shims, mounts, cgroups, the root.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { EngineName } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 import { removeCgroupsNamed } from '../stack/cgroups.ts';
 import { processesMentioning, terminate, unmountBelow } from '../stack/cleanup.ts';
 import { which } from '../stack/discover.ts';
-import { exec, spawnDaemon, type ExecResult } from '../util/exec.ts';
+import { exec, processAlive, spawnDaemon, type ExecResult } from '../util/exec.ts';
 import { StopWaiting, waitFor } from '../util/wait.ts';
-import { processAlive } from '../util/exec.ts';
 import {
   ENGINE_BINARIES,
   ENGINE_PACKAGES,
+  engineCgroupName,
   parseEngineInfo,
   type EngineInfo,
   type EnginePlan,
@@ -133,4 +133,44 @@ export async function startEngine(
     await teardown();
     throw error;
   }
+}
+
+/** The file naming the runtime-bench process that owns a run root. */
+export const OWNER_FILE = 'owner.pid';
+
+const pidIn = async (file: string): Promise<number | null> => {
+  const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+};
+
+/** Does process `pid` name `path` on its command line (so a recycled pid is never killed)? */
+async function namesPath(pid: number, path: string): Promise<boolean> {
+  const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  return cmdline.split('\0').some((arg) => arg.includes(path));
+}
+
+/**
+ * Removes the run roots under `dir` whose owner is gone (a runtime-bench killed with SIGKILL has
+ * no teardown): their daemons, shims, mounts, cgroups and files, as a teardown would.
+ */
+export async function reapAbandoned(dir: string, log: (line: string) => void): Promise<string[]> {
+  const problems: string[] = [];
+  for (const key of await readdir(dir).catch(() => [] as string[])) {
+    const runRoot = join(dir, key);
+    const owner = await pidIn(join(runRoot, OWNER_FILE));
+    if (owner !== null && processAlive(owner)) continue;
+    log(`engines: removing what an earlier run left in ${runRoot}`);
+    for (const sub of await readdir(runRoot).catch(() => [] as string[])) {
+      const daemon = await pidIn(join(runRoot, sub, 'docker.pid'));
+      if (daemon !== null && (await namesPath(daemon, runRoot))) await terminate(daemon, 20_000);
+    }
+    for (const p of await processesMentioning([runRoot])) await terminate(p.pid, 5_000);
+    problems.push(...(await unmountBelow(runRoot)));
+    await rm(runRoot, { recursive: true, force: true }).catch((e: unknown) =>
+      problems.push(`${runRoot}: ${errorMessage(e)}`),
+    );
+    const cgroups = (['docker', 'podman'] as const).map((e) => engineCgroupName(key, e));
+    problems.push(...(await removeCgroupsNamed(cgroups, 1, { withChildren: true })));
+  }
+  return problems;
 }

@@ -2,7 +2,7 @@
 // or storage root under /var/lib/runtime-bench/engines/<run id>, the images built offline by the
 // stack's image builder and loaded from a docker-archive, and everything removed at the end (also
 // after a signal). Each engine × OCI runtime is a target; the shared loop interleaves them.
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Component, Config, EngineTargetConfig, Target } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
@@ -15,7 +15,7 @@ import { tarDockerArchive } from '../stack/images/layout.ts';
 import { guessOciKind } from '../stack/versions.ts';
 import { selectOfKind } from '../suites/registry.ts';
 import { ENGINE_BENCHMARKS, type EngineBenchmark } from './benchmarks.ts';
-import { findEngine, startEngine, type RunningEngine } from './engine.ts';
+import { OWNER_FILE, findEngine, reapAbandoned, startEngine, type RunningEngine } from './engine.ts';
 import { parseUlimits, planEngine, runArgs, type RuntimeBinary } from './plan.ts';
 
 /**
@@ -93,7 +93,9 @@ async function prepareEngineRun(
         bins: await findEngine(target.engine, field(index, 'engine')),
         runtimes: await resolveRuntimes(target, index),
       });
+    for (const p of await reapAbandoned(ENGINES_DIR, log)) log(`cleanup: ${p}`);
     await mkdir(runRoot, { recursive: true });
+    await writeFile(join(runRoot, OWNER_FILE), `${process.pid}\n`);
     const layout = await buildImageLayout(runRoot, { ...config.images, pause: config.images.pause });
     const archive = join(runRoot, 'images.tar');
     try {

@@ -65,6 +65,11 @@ export function parseUlimits(limits: string): Ulimits {
   return { nofile: hard('Max open files'), nproc: Math.min(hard('Max processes'), PODMAN_NPROC_CEILING) };
 }
 
+/** The cgroup (in every hierarchy) below which one run's containers of `engine` go. */
+export function engineCgroupName(runKey: string, engine: EngineName): string {
+  return `rb-engine-${runKey}-${engine}`;
+}
+
 export function planEngine(opts: {
   engine: EngineName;
   cli: string;
@@ -76,7 +81,7 @@ export function planEngine(opts: {
   path: string;
 }): EnginePlan {
   const { engine, root } = opts;
-  const cgroupName = `rb-engine-${opts.runId.slice(-8)}-${engine}`;
+  const cgroupName = engineCgroupName(opts.runId.slice(-8), engine);
   const base = { engine, cli: opts.cli, root, cgroupName, runtimes: opts.runtimes, ulimits: opts.ulimits };
   if (engine === 'docker') {
     if (!opts.daemon) throw new Error('planEngine: docker needs dockerd');

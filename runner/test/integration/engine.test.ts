@@ -3,9 +3,10 @@
 // engine.* benchmarks, then a SIGINT mid-run; after each, nothing of the run may be left —
 // containers, daemons, shims, mounts, cgroups, the private root. Budget: image build (≈ 10 s),
 // daemon start and image loads (≈ 15 s), 2 engines × 2 runtimes × (2 × 3 runs + 2 × 2 first
-// outputs + one memory bisection of ≈ 10 runs) ≈ 2 min on a loaded host, SIGINT (≈ 30 s).
+// outputs + one memory bisection of ≈ 10 runs) ≈ 2 min on a loaded host, SIGINT (≈ 30 s),
+// SIGKILL and the run that cleans after it (≈ 1 min).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -52,7 +53,12 @@ parameters:
 
 /** Nothing of the run with this id is left on the host. */
 function expectNothingLeft(result: RunResult): void {
-  const root = join(ENGINES_DIR, result.runId.slice(-8));
+  expectRootGone(result.runId.slice(-8));
+}
+
+/** Nothing of the run root `key` (the run id's random part) is left on the host. */
+function expectRootGone(key: string): void {
+  const root = join(ENGINES_DIR, key);
   expect(existsSync(root), root).toBe(false);
   expect(mountsUnder(root)).toEqual([]);
   expect(processesUnder(root)).toEqual([]);
@@ -60,7 +66,7 @@ function expectNothingLeft(result: RunResult): void {
     .split('\n')
     .filter((l) => l.startsWith('dockerd') && l.includes(root));
   expect(daemons).toEqual([]);
-  for (const e of engines) expect(cgroupsNamed(`/rb-engine-${result.runId.slice(-8)}-${e}`)).toEqual([]);
+  for (const e of engines) expect(cgroupsNamed(`/rb-engine-${key}-${e}`)).toEqual([]);
 }
 
 describe.skipIf(engines.length === 0)('engine targets (Docker, Podman) × runc, crun', () => {
@@ -128,5 +134,40 @@ describe.skipIf(engines.length === 0)('engine targets (Docker, Podman) × runc, 
     expect(result.results.map((r) => r.failedAttempts)).toEqual(result.results.map(() => 0));
     expect(result.results[0]!.attempts).toBeGreaterThanOrEqual(1);
     expectNothingLeft(result);
+  }, 600_000);
+
+  test('SIGKILL mid-run leaves the private engines behind; the next run removes them', async () => {
+    const before = new Set(existsSync(ENGINES_DIR) ? readdirSync(ENGINES_DIR) : []);
+    let sent = false;
+    const killed = await runCli(
+      ['run', '--config', config('engines-kill', 50, 2), '--out', join(work, 'k.json')],
+      {
+        onStderr: (text, child) => {
+          if (!sent && /run 1\/50: ok/.test(text)) {
+            sent = true;
+            child.kill('SIGKILL');
+          }
+        },
+      },
+    );
+    expect(sent, killed.stderr).toBe(true);
+    expect(killed.signal).toBe('SIGKILL');
+    const left = readdirSync(ENGINES_DIR).filter((k) => !before.has(k));
+    // What a killed run could not remove is there (this is what the next run must clean).
+    expect(left).toHaveLength(1);
+    expect(
+      processesUnder(join(ENGINES_DIR, left[0]!)).length + mountsUnder(join(ENGINES_DIR, left[0]!)).length,
+    ).toBeGreaterThan(0);
+    const next = await runCli([
+      'run',
+      '--config',
+      config('engines-next', 1, 1),
+      '--out',
+      join(work, 'next.json'),
+    ]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain(`removing what an earlier run left in ${join(ENGINES_DIR, left[0]!)}`);
+    expectRootGone(left[0]!);
+    expectNothingLeft(RunResultSchema.parse(JSON.parse(readFileSync(join(work, 'next.json'), 'utf8'))));
   }, 600_000);
 });
