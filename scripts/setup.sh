@@ -19,17 +19,30 @@ log() { printf '== setup: %s\n' "$*" >&2; }
 apt_packages=(containerd runc crun sysbench containernetworking-plugins conmon umoci
   busybox-static catatonit patchelf iproute2 util-linux git ca-certificates curl
   chromium fonts-dejavu-core stress-ng skopeo)
-missing=()
-for p in "${apt_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if ((${#missing[@]})); then
+# Installs those of the listed Debian packages that are missing.
+apt_install() {
+  local p missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
   log "apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+}
+apt_install "${apt_packages[@]}"
 # Debian's containerd package may start a system containerd; our stacks are private and never use it.
+
+# Docker and Podman for the engine targets' tests (runner/test/integration/engine.test.ts) only:
+# every run starts its own private dockerd or Podman root, so their system services must not
+# start on install (a policy-rc.d that refuses them is in place while apt runs, unless one is).
+own_policy=false
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+  printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d && own_policy=true
+fi
+apt_install docker.io podman
+if $own_policy; then rm -f /usr/sbin/policy-rc.d; fi
 
 # npm is only the bootstrapper for Node 24 and pnpm; a bare Debian 12 gets it from apt.
 if ! command -v npm >/dev/null; then

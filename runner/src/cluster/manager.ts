@@ -29,6 +29,7 @@ import { cgroupMounts } from '../stack/cgroups.ts';
 import { stackAnswers } from '../stack/manager.ts';
 import { readStackState, stackStateDir } from '../stack/state.ts';
 import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
+import { StopWaiting, WaitTimeoutError, waitFor } from '../util/wait.ts';
 import { terminate } from '../stack/cleanup.ts';
 import { makePki } from './pki.ts';
 import {
@@ -128,33 +129,28 @@ export function kubeClient(kubeconfig: string): { kc: KubeConfig; core: CoreV1Ap
   return { kc, core: kc.makeApiClient(CoreV1Api) };
 }
 
-/** A probe failure that waiting cannot cure (a component exited). */
-class Fatal extends Error {}
-
-async function waitFor<T>(
+/**
+ * Waits for a component of the cluster (util/wait.ts): a probe that throws StopWaiting (a
+ * component exited) or a timeout ends `cluster up` with the logs to read.
+ */
+async function awaitComponent<T>(
   what: string,
   timeoutMs: number,
   probe: () => Promise<T | null>,
   logs: string[],
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== null) return v;
-    } catch (error) {
-      if (error instanceof Fatal)
-        throw new RbError('CLUSTER_START', `${what}: ${error.message}`, `see the logs: ${logs.join(', ')}`);
-      last = errorMessage(error);
-    }
-    if (Date.now() > deadline)
+  try {
+    return await waitFor(probe, { what, timeoutMs, intervalMs: 250 });
+  } catch (error) {
+    if (error instanceof StopWaiting)
+      throw new RbError('CLUSTER_START', `${what}: ${error.message}`, `see the logs: ${logs.join(', ')}`);
+    if (error instanceof WaitTimeoutError)
       throw new RbError(
         'CLUSTER_START',
-        `${what} not ready after ${Math.round(timeoutMs / 1000)} s${last ? `: ${last}` : ''}`,
+        `${what} not ready after ${Math.round(timeoutMs / 1000)} s${error.last ? `: ${error.last}` : ''}`,
         `see the logs: ${logs.join(', ')}`,
       );
-    await sleep(250);
+    throw error;
   }
 }
 
@@ -292,30 +288,30 @@ async function startAll(
     await writeClusterState(state);
     log(`started ${c.name} (pid ${state.pids[c.name]})`);
     if (c.name === 'kube-apiserver')
-      await waitFor(
+      await awaitComponent(
         'kube-apiserver',
         60_000,
         async () => {
-          if (!processAlive(state.pids['kube-apiserver']!)) throw new Fatal('kube-apiserver exited');
+          if (!processAlive(state.pids['kube-apiserver']!)) throw new StopWaiting('kube-apiserver exited');
           await core.listNamespace();
           return true;
         },
         logs,
       );
   }
-  await waitFor(
+  await awaitComponent(
     `node ${state.nodeName}`,
     readyTimeoutSeconds * 1000,
     async () => {
       for (const [name, pid] of Object.entries(state.pids))
-        if (!processAlive(pid)) throw new Fatal(`${name} exited`);
+        if (!processAlive(pid)) throw new StopWaiting(`${name} exited`);
       const node = await core.readNode({ name: state.nodeName });
       return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? true : null;
     },
     logs,
   );
   // Pods can only be admitted once the controller-manager made the namespace's service account.
-  await waitFor(
+  await awaitComponent(
     'service account default/default',
     60_000,
     async () => {

@@ -1,17 +1,17 @@
 import type { Command } from 'commander';
+import type { RunResult } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
 import { loadConfig } from '../config/load.ts';
-import { executeRun } from '../run/execute.ts';
-import { BENCHMARKS, selectBenchmarks } from '../suites/registry.ts';
-import { problemLines, summaryTable } from '../run/report.ts';
+import { sanitizeTerminal } from '../format/escape.ts';
+import { targetKindOf } from '../run/kinds.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
+import { runPipeline } from '../run/pipeline.ts';
+import { problemLines, summaryTable } from '../run/report.ts';
+import { stopExitCode } from '../run/stop.ts';
 import { writeResultFile, serializeResult } from '../results/io.ts';
 import { runPathInDataDir } from '../results/layout.ts';
-import { runKubernetes } from './run-kubernetes.ts';
 
-/** Exit status of a run stopped because its CRI endpoint died (sysexits' EX_UNAVAILABLE). */
-export const EXIT_ENDPOINT_DEAD = 69;
-import { sanitizeTerminal } from '../format/escape.ts';
+export { EXIT_ENDPOINT_DEAD } from '../run/stop.ts';
 
 interface RunOpts {
   config: string;
@@ -19,6 +19,15 @@ interface RunOpts {
   dataDir?: string;
   json?: boolean;
 }
+
+/** `--out r.json` with several result documents (a cluster's nodes): r.<node>.json each. */
+export function outPathFor(out: string, node: string, nodes: number): string {
+  if (nodes === 1) return out;
+  return /\.json$/.test(out) ? out.replace(/\.json$/, `.${node}.json`) : `${out}.${node}.json`;
+}
+
+/** The node a cluster-mode result ran on, or null for a CRI-level result. */
+const nodeOf = (result: RunResult): string | null => result.targets[0]?.kubernetes?.node ?? null;
 
 function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
   return (e) => {
@@ -56,18 +65,7 @@ export function registerRun(program: Command): void {
       if (opts.out && opts.dataDir)
         throw new RbError('USAGE_RUN_OUTPUT', 'give either --out or --data-dir, not both');
       const config = await loadConfig(opts.config);
-      if (config.targets.some((t) => t.kind === 'kubernetes')) {
-        await runKubernetes(config, opts, opts.config);
-        return;
-      }
-      // The selection is checked before anything starts, so its errors can name the file.
-      selectBenchmarks(
-        config.benchmarks,
-        config.skip,
-        BENCHMARKS,
-        opts.config,
-        Object.keys(config.runsPerBenchmark),
-      );
+      const kind = targetKindOf(config, opts.config);
       const controller = new AbortController();
       const onSignal = (signal: NodeJS.Signals): void => {
         if (controller.signal.aborted) {
@@ -83,7 +81,7 @@ export function registerRun(program: Command): void {
       process.on('SIGTERM', onSignal);
       try {
         const tty = !opts.json && Boolean(process.stderr.isTTY);
-        const { result, stop } = await executeRun({
+        const { results, stop } = await runPipeline(kind, {
           config,
           signal: controller.signal,
           onProgress: opts.json ? () => undefined : progressPrinter(tty),
@@ -91,11 +89,19 @@ export function registerRun(program: Command): void {
             process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${sanitizeTerminal(line, { multiline: true })}\n`),
         });
         if (tty) process.stderr.write('\r\x1b[2K');
-        const path = opts.out ?? runPathInDataDir(opts.dataDir!, result);
-        await writeResultFile(path, result);
-        if (opts.json) {
-          process.stdout.write(serializeResult(result));
-        } else {
+        const paths: string[] = [];
+        for (const result of results) {
+          const node = nodeOf(result);
+          const path = opts.out
+            ? outPathFor(opts.out, node ?? result.host.hostname, results.length)
+            : runPathInDataDir(opts.dataDir!, result);
+          await writeResultFile(path, result);
+          paths.push(path);
+          if (opts.json) {
+            process.stdout.write(serializeResult(result));
+            continue;
+          }
+          if (node !== null) console.log(sanitizeTerminal(`node ${node}:`));
           console.log(summaryTable(result));
           for (const line of problemLines(result)) console.log(line);
           console.log(
@@ -104,20 +110,18 @@ export function registerRun(program: Command): void {
             }),
           );
         }
+        const written = `partial result${paths.length > 1 ? 's' : ''} written to ${paths.join(', ')}`;
         if (stop?.kind === 'endpoint-dead')
           throw new RbError(
             'ENDPOINT_DEAD',
-            `run stopped: ${stop.cause}; partial result written to ${path}`,
+            `run stopped: ${stop.cause}; ${written}`,
             'restart the runtime (for a local stack: `runtime-bench stack down`, then `stack up`) and run again',
-            { exitCode: EXIT_ENDPOINT_DEAD },
+            { exitCode: stopExitCode(stop) },
           );
         if (stop?.kind === 'signal')
-          throw new RbError(
-            'INTERRUPTED',
-            `run interrupted by ${stop.signal}; partial result written to ${path}`,
-            undefined,
-            { exitCode: stop.signal === 'SIGTERM' ? 143 : 130 },
-          );
+          throw new RbError('INTERRUPTED', `run interrupted by ${stop.signal}; ${written}`, undefined, {
+            exitCode: stopExitCode(stop),
+          });
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);

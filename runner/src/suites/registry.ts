@@ -81,3 +81,27 @@ export function selectBenchmarks(
     );
   return selected;
 }
+
+/**
+ * The benchmarks of a target kind with their own registry (kubernetes.*, engine.*) that the
+ * config's `benchmarks` and `skip` prefixes select; none selected is an error naming `where`.
+ */
+export function selectOfKind<B extends { definition: { name: string } }>(
+  all: readonly B[],
+  config: { benchmarks: readonly string[]; skip: readonly string[] },
+  where: string,
+  kind: string,
+): B[] {
+  const selected = all.filter(
+    ({ definition: b }) =>
+      config.benchmarks.some((p) => matchesPrefix(b.name, p)) &&
+      !config.skip.some((p) => matchesPrefix(b.name, p)),
+  );
+  if (selected.length === 0)
+    throw new RbError(
+      'CONFIG_INVALID',
+      `${where}: benchmarks: [${config.benchmarks.join(', ')}] selects no benchmark a${/^[aeiou]/.test(kind) ? 'n' : ''} ${kind} target runs`,
+      `a${/^[aeiou]/.test(kind) ? 'n' : ''} ${kind} target runs ${all.map((b) => b.definition.name).join(', ')}: set benchmarks: [${kind}] or some of these`,
+    );
+  return selected;
+}

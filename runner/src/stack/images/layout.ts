@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, lstat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, lstat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { create as createTar } from 'tar';
@@ -131,6 +131,48 @@ export async function tarLayout(dir: string, outFile: string): Promise<void> {
   await createTar({ cwd: dir, file: outFile, portable: true, mtime: new Date(0) }, [
     'oci-layout',
     'index.json',
+    'blobs',
+  ]);
+}
+
+/** The `manifest.json` of a docker-archive naming the images of an OCI layout's index (pure). */
+export function dockerArchiveManifest(
+  index: { manifests: { digest: string; annotations?: Record<string, string> }[] },
+  manifestOf: (digest: string) => { config: { digest: string }; layers: { digest: string }[] },
+): { Config: string; RepoTags: string[]; Layers: string[] }[] {
+  const blob = (digest: string): string => `blobs/sha256/${digest.slice('sha256:'.length)}`;
+  return index.manifests.map((entry) => {
+    const name = entry.annotations?.['org.opencontainers.image.ref.name'];
+    if (!name) throw new Error(`index.json: manifest ${entry.digest} has no image name annotation`);
+    const manifest = manifestOf(entry.digest);
+    return {
+      Config: blob(manifest.config.digest),
+      RepoTags: [name],
+      Layers: manifest.layers.map((l) => blob(l.digest)),
+    };
+  });
+}
+
+/**
+ * Packs a layout directory as the docker-archive `docker load` and `podman load` read: the same
+ * blobs (gzip layers are fine for both) with a manifest.json naming each image.
+ */
+export async function tarDockerArchive(dir: string, outFile: string): Promise<void> {
+  const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as Parameters<
+    typeof dockerArchiveManifest
+  >[0];
+  const manifests = new Map<string, ReturnType<Parameters<typeof dockerArchiveManifest>[1]>>();
+  for (const m of index.manifests)
+    manifests.set(
+      m.digest,
+      JSON.parse(await readFile(join(dir, 'blobs', 'sha256', m.digest.slice('sha256:'.length)), 'utf8')),
+    );
+  await writeFile(
+    join(dir, 'manifest.json'),
+    JSON.stringify(dockerArchiveManifest(index, (d) => manifests.get(d)!)),
+  );
+  await createTar({ cwd: dir, file: outFile, portable: true, mtime: new Date(0) }, [
+    'manifest.json',
     'blobs',
   ]);
 }
