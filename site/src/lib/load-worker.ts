@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage, parseResult, readRegularBytes } from '@runtime-bench/runner';
 import { compareRunRef } from './compare-data.ts';
 import { DigestCache } from './digest-cache.ts';
-import { digestRun, type RunDigest } from './site-index.ts';
+import { digestRun, type RunDigest } from './run-digest.ts';
 import type { CompareRunRef } from './views/compare.ts';
 import type { WorkerReply, WorkerRequest, WireDigest } from './load-parallel.ts';
 import { serveParent } from './worker-thread.ts';

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { hostClassOf } from '@runtime-bench/schemas';
-import { buildIndex, comboLabel, isSynthetic } from '../../src/lib/site-index.ts';
+import { buildIndex } from '../../src/lib/index-builder.ts';
+import { comboLabel } from '../../src/lib/labels.ts';
+import { isSynthetic } from '../../src/lib/site-index.ts';
 import { benchmarkView } from '../../src/lib/views/benchmark.ts';
 import { overview } from '../../src/lib/views/overview.ts';
 import { percentChange, runtimes, runtimeView } from '../../src/lib/views/runtime.ts';

@@ -1,8 +1,8 @@
 // Benchmark pages: trends over versions and over time, distributions of the latest runs. Pure.
 import { quantile, quantileOfSorted } from '@runtime-bench/runner/stats';
 import { medianInterval, medianIntervalOfSorted, type MedianInterval } from '@runtime-bench/runner/stats';
+import { comboLabel } from '../labels.ts';
 import {
-  comboLabel,
   comboRefOf,
   type ComboRef,
   type MetricInfo,

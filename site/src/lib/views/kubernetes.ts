@@ -5,8 +5,8 @@
 import type { Unit } from '@runtime-bench/schemas';
 import { median } from '@runtime-bench/runner/stats';
 import { COUNTERPARTS, type Counterpart } from '@runtime-bench/runner/kubernetes';
+import { comboLabel } from '../labels.ts';
 import {
-  comboLabel,
   STATUS_OK,
   type HostClassInfo,
   type MetricInfo,

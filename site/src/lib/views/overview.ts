@@ -2,8 +2,8 @@
 import type { MedianInterval } from '@runtime-bench/runner/stats';
 import { medianInterval } from '@runtime-bench/runner/stats';
 import { compareWithBest, type Verdict } from '../significance.ts';
+import { comboLabel } from '../labels.ts';
 import {
-  comboLabel,
   comboRefOf,
   type ComboRef,
   type HostClassInfo,
@@ -77,6 +77,34 @@ export interface HostMatrix {
   families: MatrixFamily[];
 }
 
+/** Which matrix row a set of verdicts belongs to: a host class's table and a metric's row. */
+export interface MatrixRowKey {
+  hostClassId: string;
+  metricKey: string;
+}
+
+/**
+ * The verdicts of one matrix row's cells, in column order, for the row named by `key`: by default
+ * compareWithBest, computed on the spot; site-data.ts hands in verdicts computed in worker threads.
+ */
+export type RowVerdicts = (
+  key: MatrixRowKey,
+  rows: readonly (readonly number[])[],
+  direction: MetricInfo['direction'],
+) => Verdict[];
+
+/** The matrix rows' samples as overview() hands them to a RowVerdicts, by row. */
+export interface MatrixTests {
+  key: MatrixRowKey;
+  rows: readonly (readonly number[])[];
+  direction: MetricInfo['direction'];
+}
+
+/** The map key of a MatrixRowKey. */
+export function matrixRowId(key: MatrixRowKey): string {
+  return `${key.hostClassId}\u0000${key.metricKey}`;
+}
+
 /**
  * For each host class, the newest run of each combination forms a column; each row is one metric
  * with the median of that run's samples. The best cell of a row (by the metric's direction,
@@ -85,10 +113,7 @@ export interface HostMatrix {
  */
 export function overview(
   index: SiteIndex,
-  verdictsOf: (
-    rows: readonly (readonly number[])[],
-    direction: MetricInfo['direction'],
-  ) => Verdict[] = compareWithBest,
+  verdictsOf: RowVerdicts = (_, rows, direction) => compareWithBest(rows, direction),
 ): HostMatrix[] {
   // host → combo → the newest run target of that combination
   const latest = new Map<string, Map<string, number>>();
@@ -118,7 +143,7 @@ export function overview(
       );
       const found = columns.map((c) => byKey.get(`${c.run.index}\u0000${c.combo}`));
       const competing = found.map((o) => (o && o.status === 'ok' ? o.samples : []));
-      const verdicts = verdictsOf(competing, metric.direction);
+      const verdicts = verdictsOf({ hostClassId: host.id, metricKey: metric.key }, competing, metric.direction);
       const bestIndex = verdicts.findIndex((v) => v.kind === 'best');
       const bestMedian = bestIndex >= 0 ? found[bestIndex]!.median : null;
       const tiedBest =

@@ -6,12 +6,9 @@
 import type { GateReport, GateRow } from '@runtime-bench/runner/compare';
 import { hostClassOf } from '@runtime-bench/schemas';
 import type { LoadedRun } from '../load.ts';
-import { REGRESSION_HISTORY, REGRESSION_WINDOW } from '../regressions.ts';
+import { REGRESSION_HISTORY, REGRESSION_WINDOW, type Gate } from '../regressions.ts';
 import { isSynthetic } from '../site-index.ts';
 import { slugify } from '../slug.ts';
-
-/** The gate as the site uses it: a replay over a history, reporting on one run of it. */
-export type StatusGate = (history: readonly LoadedRun[]) => (current: LoadedRun) => GateReport;
 
 /**
  * How many runs before the newest one the gate sees (its window is 10 by default, plus "ongoing"):
@@ -36,7 +33,7 @@ export interface HostStatus {
  * The status of each host class, newest run first. `loaded` is sorted by start time; each host
  * class's newest run is checked against the STATUS_HISTORY runs of that host class before it.
  */
-export function nightlyStatus(loaded: readonly LoadedRun[], gate: StatusGate): HostStatus[] {
+export function nightlyStatus(loaded: readonly LoadedRun[], gate: Gate): HostStatus[] {
   const byHost = new Map<string, { label: string; runs: LoadedRun[] }>();
   for (const l of loaded) {
     const label = hostClassOf(l.run.host);
