@@ -21,6 +21,7 @@ import { serveStatic, type StaticServer } from './helpers/serve.ts';
 import { makeRun, spread } from './lib/fixtures.ts';
 import {
   newestPerHostAndTarget,
+  parameterKey,
   parseShown,
   plainMedian,
   sameToShownPrecision,
@@ -327,11 +328,18 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
       const shown = await page.$$eval('section[data-host]', (sections) =>
         sections.map((s) => {
           const host = s.querySelector('h2')!.childNodes[0]!.textContent!.trim();
-          const combos = Array.from(s.querySelectorAll('thead th[data-combo]')).map(
-            (th) => (th as HTMLElement).dataset.combo!,
-          );
-          const cells: { benchmark: string; metric: string; combo: string; text: string; kind: string }[] =
-            [];
+          // each column names the run and the target id its numbers come from
+          const combos = Array.from(s.querySelectorAll('thead th[data-combo]')).map((th) => ({
+            run: (th as HTMLElement).dataset.run!,
+            target: (th as HTMLElement).dataset.target!,
+          }));
+          const cells: {
+            benchmark: string;
+            metric: string;
+            combo: { run: string; target: string };
+            text: string;
+            kind: string;
+          }[] = [];
           for (const body of Array.from(s.querySelectorAll('tbody'))) {
             const benchmark = body.querySelector('tr.family a')!.textContent!.trim();
             for (const tr of Array.from(body.querySelectorAll('tr[data-name]'))) {
@@ -355,10 +363,14 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
         const byTarget = newest.get(host)!;
         expect(byTarget, host).toBeDefined();
         // benchmark × metric → the row's cells with the value computed from the raw samples
-        const rows = new Map<string, { combo: string; kind: string; ok: number | null }[]>();
+        const rows = new Map<string, { combo: string; kind: string; ok: number | null; params: string }[]>();
         for (const c of cells) {
-          const run = byTarget.get(c.combo)!;
-          const result = run.results.find((r) => r.target === c.combo && r.benchmark === c.benchmark);
+          const run = runs.find((l) => l.run.runId === c.combo.run)!.run;
+          // a column is the newest run of what its target measured: no newer run has its target id
+          expect(Date.parse(run.startedAt), `${c.combo.target}`).toBeGreaterThanOrEqual(
+            Date.parse(byTarget.get(c.combo.target)!.startedAt),
+          );
+          const result = run.results.find((r) => r.target === c.combo.target && r.benchmark === c.benchmark);
           const metric = result?.metrics.find((m) => m.name === c.metric);
           const value =
             metric && metric.samples.length > 0 ? toBase(plainMedian(metric.samples), metric.unit) : null;
@@ -371,15 +383,23 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
           }
           const key = `${c.benchmark} · ${c.metric}`;
           const ok = result?.status === 'ok' ? value : null;
-          rows.set(key, [...(rows.get(key) ?? []), { combo: c.combo, kind: c.kind, ok }]);
+          const params = result ? parameterKey(result.parameters) : '';
+          rows.set(key, [
+            ...(rows.get(key) ?? []),
+            { combo: `${c.combo.run} ${c.combo.target}`, kind: c.kind, ok, params },
+          ]);
         }
         for (const [key, row] of rows) {
           const best = row.filter((c) => c.kind === 'best');
           expect(best.length, key).toBeLessThanOrEqual(1);
           if (best.length === 0) continue;
           const b = best[0]!.ok!;
-          // strictly better than every other ok cell, in one direction or the other: a tie is never best
-          const others = row.filter((c) => c.combo !== best[0]!.combo && c.ok !== null).map((c) => c.ok!);
+          // strictly better than every other ok cell it was compared with (same parameters, not set
+          // apart), in one direction or the other: a tie is never best
+          const others = row
+            .filter((c) => c.combo !== best[0]!.combo && c.ok !== null && c.kind !== 'apart')
+            .filter((c) => c.params === best[0]!.params)
+            .map((c) => c.ok!);
           expect(
             others.every((v) => v > b) || others.every((v) => v < b),
             `${key}: the "best" cell is not strictly best`,
@@ -583,14 +603,19 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
           ss.map((s) => ({
             host: s.querySelector('h2')!.childNodes[0]!.textContent!.trim(),
             rows: Array.from(s.querySelectorAll('table.distribution tbody tr')).map((tr) => ({
-              combo: (tr as HTMLElement).dataset.combo!,
+              combo: (tr as HTMLElement).dataset.target!,
+              runId: (tr as HTMLElement).dataset.run!,
               median: tr.querySelector('.median')!.textContent!,
             })),
           })),
         );
         for (const s of sections)
           for (const r of s.rows) {
-            const run = newest.get(s.host)!.get(r.combo)!;
+            // the row names its run and target id; no newer run has that target id
+            const run = runs.find((l) => l.run.runId === r.runId)!.run;
+            expect(Date.parse(run.startedAt)).toBeGreaterThanOrEqual(
+              Date.parse(newest.get(s.host)!.get(r.combo)!.startedAt),
+            );
             const samples = samplesOf(run, r.combo, benchmark, metric);
             if (samples.length === 0) continue;
             const unit = run.results

@@ -14,8 +14,7 @@ import { nightlyStatus } from './views/status.ts';
 import { matrixRowId, type MatrixTests } from './views/overview.ts';
 
 export type ComputeTask =
-  | { task: 'gate' | 'pairs'; runs: LoadedRun[] }
-  | { task: 'verdicts'; rows: MatrixTests[] };
+  { task: 'gate' | 'pairs'; runs: LoadedRun[] } | { task: 'verdicts'; rows: MatrixTests[] };
 
 function run(t: ComputeTask): unknown {
   switch (t.task) {

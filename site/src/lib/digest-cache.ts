@@ -26,7 +26,7 @@ function sources(): string[] {
     join(runner, 'stats', 'descriptive.ts'),
     join(here, 'site-index.ts'),
     join(here, 'run-digest.ts'),
-    join(here, 'labels.ts'),
+    join(here, 'enforcement.ts'),
     join(here, 'compare-data.ts'),
     join(here, 'load-worker.ts'),
     fileURLToPath(import.meta.url),

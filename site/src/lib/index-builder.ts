@@ -12,6 +12,8 @@ import {
   type RunTarget,
   type SiteIndex,
 } from './site-index.ts';
+import { ENFORCEMENT_STATES } from './enforcement.ts';
+import { Lineages } from './lineage.ts';
 import { slugify } from './slug.ts';
 
 /** One metric's rows across runs, as columns. */
@@ -24,6 +26,9 @@ interface MetricColumns {
   n: number[];
   samples: number[];
   reasons: Map<number, string>;
+  parameters: number[];
+  enforcement: number[];
+  enforcementWhy: Map<number, string>;
 }
 
 /**
@@ -40,6 +45,9 @@ export class IndexBuilder {
   private readonly runTargets: RunTarget[] = [];
   private readonly columns = new Map<string, MetricColumns>();
   private readonly keysByHost = new Map<string, Set<string>>();
+  private readonly lineages = new Lineages();
+  private readonly parameterSets: string[] = [];
+  private readonly parameterIndex = new Map<string, number>();
 
   add(d: RunDigest): void {
     const meta: RunMeta = { index: this.runs.length, ...d.meta };
@@ -62,11 +70,22 @@ export class IndexBuilder {
       if (!this.metricOrder.has(def.key)) this.metricOrder.set(def.key, order);
     }
     const firstTarget = this.runTargets.length;
-    for (const t of d.targets) {
+    // each target continues the history of what it measured, whatever its id (lineage.ts)
+    const lineage = this.lineages.assign(
+      hostClassId,
+      meta.index,
+      d.targets.map((t) => ({ ...t, id: t.targetId })),
+    );
+    d.targets.forEach((t, i) => {
       this.criNames.add(t.criName);
       this.ociNames.add(t.ociName);
-      this.runTargets.push({ ...comboRefOf(t), run: meta.index, hostClassId });
-    }
+      this.runTargets.push({ ...comboRefOf(t), combo: lineage[i]!, run: meta.index, hostClassId });
+    });
+    const parameterIds = d.parameterSets.map((json) => {
+      let id = this.parameterIndex.get(json);
+      if (id === undefined) this.parameterIndex.set(json, (id = this.parameterSets.push(json) - 1));
+      return id;
+    });
     let hostKeys = this.keysByHost.get(hostClassId);
     if (!hostKeys) this.keysByHost.set(hostClassId, (hostKeys = new Set()));
     const cols = d.keys.map((k) => {
@@ -82,6 +101,9 @@ export class IndexBuilder {
           n: [],
           samples: [],
           reasons: new Map(),
+          parameters: [],
+          enforcement: [],
+          enforcementWhy: new Map(),
         };
         this.columns.set(k, c);
       }
@@ -89,11 +111,16 @@ export class IndexBuilder {
     });
     const rows = d.rows;
     const reasons = new Map(rows.reasons);
+    const enforcementWhy = new Map(rows.enforcementWhy);
     let offset = 0;
     for (let i = 0; i < rows.key.length; i++) {
       const c = cols[rows.key[i]!]!;
       const reason = reasons.get(i);
       if (reason !== undefined) c.reasons.set(c.runTarget.length, reason);
+      const why = enforcementWhy.get(i);
+      if (why !== undefined) c.enforcementWhy.set(c.runTarget.length, why);
+      c.parameters.push(parameterIds[rows.parameters[i]!]!);
+      c.enforcement.push(rows.enforcement[i]!);
       c.runTarget.push(firstTarget + rows.target[i]!);
       c.status.push(rows.status[i]!);
       c.median.push(rows.median[i]!);
@@ -142,6 +169,11 @@ export class IndexBuilder {
           samples: c.samples.slice(c.start[i]!, c.start[i]! + c.n[i]!),
           median: Number.isNaN(median) ? null : median,
           errors: c.errors[i]!,
+          parameters: c.parameters[i]!,
+          enforcement:
+            c.enforcement[i]! === 0
+              ? null
+              : { state: ENFORCEMENT_STATES[c.enforcement[i]! - 1]!, why: c.enforcementWhy.get(i) ?? '' },
         });
       }
       return out;
@@ -153,6 +185,7 @@ export class IndexBuilder {
       criNames: [...this.criNames].sort(),
       ociNames: [...this.ociNames].sort(),
       anySynthetic: runs.some((r) => r.synthetic),
+      parameterSets: this.parameterSets,
       runTargets,
       metricKeysByHost: this.keysByHost,
       observationsOf,

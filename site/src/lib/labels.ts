@@ -32,13 +32,3 @@ export function targetVersionsLabel(t: Target): string {
   if (t.kubernetes) return `${kubernetesTargetLabel(t)} · ${t.cri.name} ${t.cri.version}`;
   return `${t.cri.name} ${t.cri.version} · ${t.oci.name} ${t.oci.version}`;
 }
-
-/**
- * The version-free name of a combination, stable across runs: the result's target id, i.e. the
- * config's endpoint label / runtime handler ("containerd/runc" by default). Two endpoints of one
- * run (say containerd 1.6 and 2.1, both with a "runc" handler) carry different labels, so their
- * columns and lines never merge.
- */
-export function comboName(t: { id: string }): string {
-  return t.id;
-}

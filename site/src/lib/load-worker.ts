@@ -51,6 +51,9 @@ function digestOf(bytes: Buffer, where: string, file: string): Cached & { shape:
       n: r.n.slice(),
       samples: r.samples.slice(),
       reasons: r.reasons,
+      parameters: r.parameters.slice(),
+      enforcement: r.enforcement.slice(),
+      enforcementWhy: r.enforcementWhy,
     };
     return { ...hit, shape };
   }

@@ -1,7 +1,13 @@
 // The Regressions page: what the regression gate (`runtime-bench check`, runner/src/compare/)
 // flags when it is replayed over the newest runs of the history at build time.
 import { hostClassOf, type Unit } from '@runtime-bench/schemas';
-import type { GateChangePoint, GateCoverage, GateReport, GateRow, GateVerdict } from '@runtime-bench/runner/compare';
+import type {
+  GateChangePoint,
+  GateCoverage,
+  GateReport,
+  GateRow,
+  GateVerdict,
+} from '@runtime-bench/runner/compare';
 import type { LoadedRun } from './load.ts';
 import { slugify } from './slug.ts';
 
@@ -20,6 +26,8 @@ export interface RegressionFinding {
   criName: string;
   ociName: string;
   versions: string;
+  /** the row's own components (its CRI and OCI runtime), whose version changes it shows */
+  components: string[];
   kind: GateRow['kind'];
   /** metric name, or "error rate" / "status" */
   what: string;
@@ -93,6 +101,7 @@ export function regressionReport(loaded: readonly LoadedRun[], gate: Gate): Regr
           criName: t?.cri.name ?? '',
           ociName: t?.oci.name ?? '',
           versions: t ? `${t.cri.name} ${t.cri.version} · ${t.oci.name} ${t.oci.version}` : row.target,
+          components: t ? [t.cri.name, t.oci.name] : [],
           kind: row.kind,
           what: row.kind === 'metric' ? row.metric : row.kind === 'error-rate' ? 'error rate' : 'status',
           unit: row.kind === 'metric' ? row.unit : null,

@@ -4,14 +4,9 @@
 // arrays. Pure.
 import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import { median as medianOf } from '@runtime-bench/runner/stats';
-import { comboName } from './labels.ts';
-import {
-  isSynthetic,
-  STATUSES,
-  type ComboRef,
-  type MetricInfo,
-  type RunMeta,
-} from './site-index.ts';
+import { canonicalJson } from '@runtime-bench/runner/compare';
+import { ENFORCEMENT_STATES, enforcementOf, type Enforcement } from './enforcement.ts';
+import { isSynthetic, STATUSES, type ComboRef, type MetricInfo, type RunMeta } from './site-index.ts';
 import { slugify } from './slug.ts';
 
 /** The key of one metric across runs: benchmark, metric name and unit. */
@@ -51,7 +46,15 @@ export interface RunDigest {
     samples: Float64Array;
     /** [row, reason] of rows whose result gives a reason */
     reasons: [number, string][];
+    /** the row's benchmark parameters: an index into `parameterSets` */
+    parameters: Int32Array;
+    /** 0: the benchmark sets no limit; else 1 + the index of its state in ENFORCEMENT_STATES */
+    enforcement: Uint8Array;
+    /** [row, why] of rows with an enforcement state */
+    enforcementWhy: [number, string][];
   };
+  /** the distinct benchmark parameters of the run, as canonical JSON (keys sorted) */
+  parameterSets: string[];
 }
 
 /**
@@ -94,6 +97,13 @@ export function digestRun(run: RunResult, file: string): RunDigest {
   const n = [] as number[];
   const samples = [] as number[];
   const reasons: [number, string][] = [];
+  const parameterSets: string[] = [];
+  const parameterIndex = new Map<string, number>();
+  const parameters = [] as number[];
+  const enforcement = [] as number[];
+  const enforcementWhy: [number, string][] = [];
+  let resultParameters = 0;
+  let resultEnforcement: Enforcement | null = null;
   const push = (
     k: string,
     ti: number,
@@ -104,6 +114,9 @@ export function digestRun(run: RunResult, file: string): RunDigest {
     let ki = keyIndex.get(k);
     if (ki === undefined) keyIndex.set(k, (ki = keys.push(k) - 1));
     if (r.reason !== undefined) reasons.push([key.length, r.reason]);
+    parameters.push(resultParameters);
+    if (resultEnforcement) enforcementWhy.push([key.length, resultEnforcement.why]);
+    enforcement.push(resultEnforcement ? 1 + ENFORCEMENT_STATES.indexOf(resultEnforcement.state) : 0);
     key.push(ki);
     target.push(ti);
     status.push(STATUSES.indexOf(r.status));
@@ -118,7 +131,9 @@ export function digestRun(run: RunResult, file: string): RunDigest {
       const t = targetById.get(r.target)!;
       ti =
         targets.push({
-          combo: comboName(t),
+          // the target's id until the index builder names its lineage (lineage.ts)
+          combo: t.id,
+          targetId: t.id,
           criName: t.cri.name,
           criVersion: t.cri.version,
           ociName: t.oci.name,
@@ -135,6 +150,14 @@ export function digestRun(run: RunResult, file: string): RunDigest {
         }) - 1;
       targetIndex.set(r.target, ti);
     }
+    const json = canonicalJson(r.parameters);
+    let pi = parameterIndex.get(json);
+    if (pi === undefined) parameterIndex.set(json, (pi = parameterSets.push(json) - 1));
+    resultParameters = pi;
+    const medians = new Map(
+      r.metrics.map((m) => [m.name, m.samples.length > 0 ? medianOf(m.samples) : null]),
+    );
+    resultEnforcement = enforcementOf(r.benchmark, r.parameters, (name) => medians.get(name) ?? null);
     const reported = new Set<string>();
     for (const m of r.metrics) {
       const k = metricKeyOf(r.benchmark, m.name, m.unit);
@@ -187,6 +210,10 @@ export function digestRun(run: RunResult, file: string): RunDigest {
       n: Int32Array.from(n),
       samples: Float64Array.from(samples),
       reasons,
+      parameters: Int32Array.from(parameters),
+      enforcement: Uint8Array.from(enforcement),
+      enforcementWhy,
     },
+    parameterSets,
   };
 }

@@ -3,6 +3,7 @@
 // few definitions every side shares; the index is built by index-builder.ts from the digests of
 // run-digest.ts (made in the loading worker threads), and labelled by labels.ts.
 import type { Direction, RunResult, Target, Unit } from '@runtime-bench/schemas';
+import type { Enforcement } from './enforcement.ts';
 
 /** The marker of generated files (site/bench/synthetic.ts); such runs are never shown as real. */
 export function isSynthetic(run: RunResult): boolean {
@@ -45,7 +46,13 @@ export type KubernetesRef = Pick<
 
 /** A CRI runtime × runtime handler as it appears across runs, e.g. "containerd/runc". */
 export interface ComboRef {
+  /**
+   * The version-free name of what was measured across runs: the lineage of the target (lineage.ts),
+   * named by its first target id, so that a renamed target continues its history.
+   */
   combo: string;
+  /** the result's own target id in its run */
+  targetId: string;
   criName: string;
   criVersion: string;
   ociName: string;
@@ -59,8 +66,8 @@ export interface ComboRef {
 
 /** The combination an observation (or any ComboRef-shaped value) belongs to, and nothing more. */
 export function comboRefOf(c: ComboRef): ComboRef {
-  const { combo, criName, criVersion, ociName, ociVersion, handler, transport, kubernetes } = c;
-  return { combo, criName, criVersion, ociName, ociVersion, handler, transport, kubernetes };
+  const { combo, targetId, criName, criVersion, ociName, ociVersion, handler, transport, kubernetes } = c;
+  return { combo, targetId, criName, criVersion, ociName, ociVersion, handler, transport, kubernetes };
 }
 
 /** One metric of one target of one run, including benchmarks that produced no samples. */
@@ -74,6 +81,10 @@ export interface Observation extends ComboRef {
   samples: readonly number[];
   median: number | null;
   errors: number;
+  /** the benchmark parameters it was measured with: an index into SiteIndex.parameterSets */
+  parameters: number;
+  /** for a limits benchmark, whether its limit was enforced (enforcement.ts); else null */
+  enforcement: Enforcement | null;
 }
 
 /** One target of one run that has results: a column of the observations. */
@@ -96,6 +107,8 @@ export interface SiteIndex {
   criNames: string[];
   ociNames: string[];
   anySynthetic: boolean;
+  /** every distinct set of benchmark parameters, as canonical JSON (Observation.parameters) */
+  parameterSets: string[];
   /** every run × target with results, oldest run first */
   runTargets: RunTarget[];
   /** the metric keys observed on each host class */
@@ -140,4 +153,6 @@ export interface MetricRows {
   readonly start: readonly number[];
   readonly n: readonly number[];
   readonly samples: readonly number[];
+  /** index into SiteIndex.parameterSets */
+  readonly parameters: readonly number[];
 }

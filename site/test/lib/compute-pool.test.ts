@@ -15,7 +15,11 @@ test("verdicts and a gate replay in the pool equal the main thread's, and errors
   const pool = new ComputePool(WORKER, 2);
   try {
     const rows: MatrixTests[] = [
-      { key: { hostClassId: 'h', metricKey: 'a' }, rows: [[1, 2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7], []], direction: 'lower' },
+      {
+        key: { hostClassId: 'h', metricKey: 'a' },
+        rows: [[1, 2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7], []],
+        direction: 'lower',
+      },
       {
         key: { hostClassId: 'h', metricKey: 'b' },
         rows: [

@@ -27,7 +27,8 @@ describe('regressionReport', () => {
           rows: [
             {
               ...row,
-              verdict: current.run.runId.endsWith('6') || current.run.runId.endsWith('2') ? 'regression' : 'ok',
+              verdict:
+                current.run.runId.endsWith('6') || current.run.runId.endsWith('2') ? 'regression' : 'ok',
               baselineRuns: ['a', 'b'],
             },
           ],

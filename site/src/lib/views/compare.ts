@@ -75,7 +75,8 @@ export function compareCells(row: CompareRow): string[] {
     `${formatRatio(row.ratio)}${ci}`,
     formatP(row.adjustedP),
     couldDetect(row),
-    row.verdict,
+    // measured with other parameters: a different question, shown but never tested
+    row.parametersDiffer ? 'parameters differ' : row.verdict,
   ];
 }
 

@@ -1,6 +1,7 @@
 // The overview: the latest comparison matrix per host class. Pure.
 import type { MedianInterval } from '@runtime-bench/runner/stats';
 import { medianInterval } from '@runtime-bench/runner/stats';
+import { parameterDifference } from '../parameters.ts';
 import { compareWithBest, type Verdict } from '../significance.ts';
 import { comboLabel } from '../labels.ts';
 import {
@@ -41,6 +42,8 @@ export type MatrixCell =
  */
 export type Relation =
   | { kind: 'best' }
+  /** measured apart from the row's comparison: other parameters, or a limit not enforced */
+  | { kind: 'apart'; label: 'parameters differ' | 'not enforced' | 'enforcement not shown'; why: string }
   | { kind: 'tie' }
   | { kind: 'ratio'; ratio: number }
   | { kind: 'difference'; difference: number }
@@ -63,6 +66,8 @@ export function relationTo(
 export interface MatrixRow {
   metric: MetricInfo;
   cells: MatrixCell[];
+  /** the parameters (index into SiteIndex.parameterSets) of the cells the row compares; null: none */
+  parameters: number | null;
 }
 
 export interface MatrixFamily {
@@ -142,16 +147,23 @@ export function overview(
           .map((o) => [`${o.run}\u0000${o.combo}`, o]),
       );
       const found = columns.map((c) => byKey.get(`${c.run.index}\u0000${c.combo}`));
-      const competing = found.map((o) => (o && o.status === 'ok' ? o.samples : []));
-      const verdicts = verdictsOf({ hostClassId: host.id, metricKey: metric.key }, competing, metric.direction);
+      const parameters = comparedParameters(found);
+      const apart = found.map((o) => (o && o.status === 'ok' ? apartFrom(index, o, parameters) : null));
+      const competing = found.map((o, i) => (o && o.status === 'ok' && !apart[i] ? o.samples : []));
+      const verdicts = verdictsOf(
+        { hostClassId: host.id, metricKey: metric.key },
+        competing,
+        metric.direction,
+      );
       const bestIndex = verdicts.findIndex((v) => v.kind === 'best');
       const bestMedian = bestIndex >= 0 ? found[bestIndex]!.median : null;
       const tiedBest =
         bestMedian !== null &&
-        found.some((o, i) => i !== bestIndex && o?.status === 'ok' && o.median === bestMedian);
+        found.some((o, i) => i !== bestIndex && competing[i]!.length > 0 && o!.median === bestMedian);
       const cells: MatrixCell[] = found.map((o, i): MatrixCell => {
         if (!o) return { kind: 'missing' };
         if (o.samples.length === 0) return { kind: 'status', status: o.status, reason: o.reason };
+        const away = apart[i];
         return {
           kind: 'value',
           status: o.status,
@@ -161,13 +173,15 @@ export function overview(
           errors: o.errors,
           interval: medianInterval(o.samples),
           verdict:
-            o.status === 'ok'
-              ? verdicts[i]!
-              : { kind: 'untested', why: `benchmark status is "${o.status}": not compared` },
+            o.status !== 'ok'
+              ? { kind: 'untested', why: `benchmark status is "${o.status}": not compared` }
+              : away
+                ? { kind: 'untested', why: `${away.label}: ${away.why}` }
+                : verdicts[i]!,
           relation:
-            o.status === 'ok'
-              ? relationTo(o.median!, bestMedian, tiedBest, i === bestIndex)
-              : { kind: 'none' },
+            o.status !== 'ok'
+              ? { kind: 'none' }
+              : (away ?? relationTo(o.median!, bestMedian, tiedBest, i === bestIndex)),
         };
       });
       let family = families.at(-1);
@@ -175,8 +189,48 @@ export function overview(
         family = { benchmark: metric.benchmark, description: metric.benchmarkDescription, rows: [] };
         families.push(family);
       }
-      family.rows.push({ metric, cells });
+      family.rows.push({ metric, cells, parameters });
     }
     return { host, columns, families };
   });
+}
+
+/**
+ * The parameters a matrix row compares: those of most of its "ok" cells (on a tie, those of the
+ * newest run), so that a run measured with other parameters stands apart instead of being ranked.
+ */
+function comparedParameters(found: readonly (Observation | undefined)[]): number | null {
+  const count = new Map<number, { n: number; run: number }>();
+  for (const o of found) {
+    if (!o || o.status !== 'ok' || o.samples.length === 0) continue;
+    const c = count.get(o.parameters) ?? { n: 0, run: -1 };
+    count.set(o.parameters, { n: c.n + 1, run: Math.max(c.run, o.run) });
+  }
+  let best: number | null = null;
+  for (const [p, c] of count) {
+    const b = best === null ? null : count.get(best)!;
+    if (!b || c.n > b.n || (c.n === b.n && c.run > b.run)) best = p;
+  }
+  return best;
+}
+
+/** Why an ok cell is not compared with its row: other parameters, or a limit not enforced. */
+function apartFrom(
+  index: SiteIndex,
+  o: Observation,
+  parameters: number | null,
+): Extract<Relation, { kind: 'apart' }> | null {
+  if (parameters !== null && o.parameters !== parameters)
+    return {
+      kind: 'apart',
+      label: 'parameters differ',
+      why: `measured with ${parameterDifference(index.parameterSets[o.parameters]!, index.parameterSets[parameters]!)} than the row's other cells`,
+    };
+  if (o.enforcement && o.enforcement.state !== 'enforced')
+    return {
+      kind: 'apart',
+      label: o.enforcement.state === 'not enforced' ? 'not enforced' : 'enforcement not shown',
+      why: o.enforcement.why,
+    };
+  return null;
 }
