@@ -90,6 +90,7 @@ interface ShownCell {
   kind: string;
   median: string;
   rel: string;
+  hidden: boolean;
 }
 
 /** The matrix row of one metric of the answers host: a cell per column, with its run and target. */
@@ -101,6 +102,7 @@ async function matrixRow(page: Page, benchmark: string, metric: string): Promise
       const cols = Array.from(s.querySelectorAll<HTMLElement>('thead th[data-target]')).map((th) => ({
         run: th.dataset.run!,
         target: th.dataset.target!,
+        hidden: th.hidden,
       }));
       const body = Array.from(s.querySelectorAll('tbody')).find(
         (b) => b.querySelector('tr.family a')!.textContent!.trim() === benchmark,
@@ -283,6 +285,65 @@ describe('the site answers right on results built for the purpose', () => {
         await expectReadable(page, `${path} at ${width} px`);
         await page.close();
       }
+    },
+    BUDGET,
+  );
+
+  test(
+    'matrix: a filter recomputes best and ratios from what is shown, and "relative to" one column',
+    async () => {
+      // hide runc, the best of performance.cpu: the rest must be ranked among themselves
+      const { page, problems } = await open('/overview/?oci=crun&oci=youki&oci=runsc');
+      const visibleRow = async () =>
+        (await matrixRow(page, 'performance.cpu', 'total_time')).filter((c) => !c.hidden);
+      const seconds = (c: ShownCell) =>
+        plainMedian(resultOf(c.run, c.target, 'performance.cpu')!.metrics[0]!.samples);
+      const params = (c: ShownCell) => parameterKey(resultOf(c.run, c.target, 'performance.cpu')!.parameters);
+      const shown = await visibleRow();
+      expect(shown.map((c) => c.target).sort()).toEqual(
+        files
+          .flatMap((f) => f.targets)
+          .filter((t) => ['crun', 'youki', 'runsc'].includes(t.oci.name))
+          .map((t) => t.id)
+          .filter((id, i, all) => all.indexOf(id) === i)
+          .sort(),
+      );
+      const counts = new Map<string, number>();
+      for (const c of shown) counts.set(params(c), (counts.get(params(c)) ?? 0) + 1);
+      const majority = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+      const compared = shown.filter((c) => params(c) === majority);
+      const best = compared.reduce((a, b) => (seconds(b) < seconds(a) ? b : a));
+      expect(shown.filter((c) => c.kind === 'best').map((c) => c.target)).toEqual([best.target]);
+      for (const c of compared)
+        if (c !== best) {
+          const ratio = Number(c.rel.replace('×', ''));
+          expect(sameToShownPrecision(ratio, seconds(c) / seconds(best), 3), `${c.target} ${c.rel}`).toBe(
+            true,
+          );
+        }
+      // relative to the slowest compared column: it is the reference, the others' ratios are to it
+      const reference = compared.reduce((a, b) => (seconds(b) > seconds(a) ? b : a));
+      const combo = await page.$eval(
+        `section[data-host] thead th[data-target="${reference.target}"][data-run="${reference.run}"]`,
+        (th) => (th as HTMLElement).dataset.combo!,
+      );
+      const section = page.locator('section[data-host]', { has: page.locator('h2', { hasText: hostLabel }) });
+      await section.locator('select.relative-to').selectOption(combo);
+      // the row is recomputed in the browser once the select changes
+      await page.waitForSelector('td[data-kind="reference"]', { timeout: 120_000 });
+      const relative = await visibleRow();
+      expect(relative.find((c) => c.target === reference.target)!.kind).toBe('reference');
+      for (const c of relative)
+        if (c.target !== reference.target && params(c) === majority) {
+          const ratio = Number(c.rel.replace('×', ''));
+          expect(
+            sameToShownPrecision(ratio, seconds(c) / seconds(reference), 3),
+            `${c.target} ${c.rel}`,
+          ).toBe(true);
+        }
+      expect(problems).toEqual([]);
+      await expectReadable(page, '/overview/ filtered');
+      await page.close();
     },
     BUDGET,
   );
