@@ -220,7 +220,13 @@ function checkCompareRows(
     expect(detect, `${benchmark} ${metric}`).toMatch(/^(≥ \d+(\.\d+)? %|none at n = \d+ vs \d+|–)$/);
     if (none) expect([Number(none[1]), Number(none[2])]).toEqual([a.length, b.length]);
     if (a.length <= 3 && b.length <= 3) expect(detect, `${benchmark} ${metric}`).not.toMatch(/^≥/);
-    if (ma > 0) {
+    const params = (run: LoadedRun['run'], target: string) =>
+      parameterKey(run.results.find((r) => r.target === target && r.benchmark === benchmark)!.parameters);
+    if (params(base, bt) !== params(cand, ct)) {
+      // measured with other parameters: the medians, but no ratio and no verdict
+      expect(row['Ratio [95 % CI]'], `${benchmark} ${metric}`).toBe('–');
+      expect(row.Verdict, `${benchmark} ${metric}`).toBe('parameters differ');
+    } else if (ma > 0) {
       const ratio = Number(/^×([\d.e+-]+)/.exec(row['Ratio [95 % CI]']!)![1]);
       expect(
         sameToShownPrecision(ratio, mb / ma, 3),

@@ -38,6 +38,19 @@ export interface CompareOptions {
   resamples?: number;
 }
 
+/** A metric row's statistics when the two sides cannot be compared. */
+const NO_COMPARISON = {
+  ratio: null,
+  ratioLower: null,
+  ratioUpper: null,
+  pValue: null,
+  test: null,
+  cliffsDelta: null,
+  welch: null,
+} as const satisfies Partial<SampleComparison>;
+
+const medians = (c: SampleComparison) => ({ baseline: c.baseline, candidate: c.candidate });
+
 interface RowBase {
   benchmark: string;
   baselineTarget: string;
@@ -221,7 +234,10 @@ export function compareRuns(
         direction: bm.direction,
         ...(comparable
           ? compareSamples(bm.samples, cm.samples, bootstrap)
-          : compareSamples([], [], bootstrap)),
+          : parametersDiffer && cm.unit === bm.unit
+            ? // each side's median, but no ratio and no test: the two answer different questions
+              { ...NO_COMPARISON, ...medians(compareSamples(bm.samples, cm.samples, bootstrap)) }
+            : compareSamples([], [], bootstrap)),
         detectable: null,
         notes,
       });
