@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
-import { writeRuns } from '../bench/synthetic.ts';
+import { writeRuns, writeSyntheticRuns } from '../bench/synthetic.ts';
 import { buildSite } from './helpers/build.ts';
 import { serveStatic, type StaticServer } from './helpers/serve.ts';
 import { answerRuns, RENAMED_FROM, RENAMED_TO } from './lib/answers-data.ts';
@@ -219,7 +219,7 @@ describe('the site answers right on results built for the purpose', () => {
   );
 
   test(
-    'version trend: samples of other parameters are never pooled',
+    "version trend: samples of other parameters are never pooled; the noise panel shows each line's run-to-run variation",
     async () => {
       const { page: list } = await open('/benchmarks/');
       const path = (await list
@@ -252,6 +252,36 @@ describe('the site answers right on results built for the purpose', () => {
       expect(shown.map((r) => Number(r[5]!.split(' ')[0])).sort()).toEqual(
         [...pools.values()].map((s) => s.length).sort(),
       );
+      // the noise panel: run-to-run variation of the run medians of each line, from the files
+      const noise = await page.$$eval('section[data-host] table.noise tbody tr', (trs) =>
+        trs.map((tr) => ({
+          target: (tr as HTMLElement).dataset.target!,
+          parameters: tr.querySelector('td')!.textContent!.trim(),
+          runs: Number(tr.querySelectorAll('td')[1]!.textContent),
+          variation: tr.querySelector('td.variation')!.textContent!.trim(),
+        })),
+      );
+      const crunRuns = files.filter((f) =>
+        f.results.some(
+          (r) =>
+            r.target === 'containerd/crun' && r.benchmark === 'performance.cpu' && r.parameters.threads === 1,
+        ),
+      );
+      const logs = crunRuns.map((f) =>
+        Math.log(
+          plainMedian(
+            f.results.find((r) => r.target === 'containerd/crun' && r.benchmark === 'performance.cpu')!
+              .metrics[0]!.samples,
+          ),
+        ),
+      );
+      const center = plainMedian(logs);
+      const variation = Math.exp(1.4826 * plainMedian(logs.map((l) => Math.abs(l - center)))) - 1;
+      const row = noise.find((r) => r.target === 'containerd/crun' && r.parameters.includes('threads 1'))!;
+      expect(row.runs).toBe(crunRuns.length);
+      // shown to a tenth of a percent
+      const shownVariation = Number(/±([\d.]+) %/.exec(row.variation)![1]) / 100;
+      expect(Math.abs(shownVariation - variation)).toBeLessThanOrEqual(0.0005 + 1e-12);
       await expectReadable(page, path);
       await page.close();
     },
@@ -344,6 +374,77 @@ describe('the site answers right on results built for the purpose', () => {
       expect(problems).toEqual([]);
       await expectReadable(page, '/overview/ filtered');
       await page.close();
+    },
+    BUDGET,
+  );
+});
+
+describe('pages that scale: 300 synthetic result files', () => {
+  const FILES = 300;
+  const MAX_RUNTIME_PAGE = 15_000;
+  const MIN_PLOT = 150;
+  let dir: string;
+  let big: StaticServer;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'rb-site-300-'));
+    await writeSyntheticRuns(join(dir, 'data'), FILES);
+    const build = await buildSite(join(dir, 'data'), join(dir, 'dist'));
+    if (build.code !== 0) throw new Error(`astro build failed:\n${build.output.slice(-3000)}`);
+    big = await serveStatic(join(dir, 'dist'));
+  }, BUDGET);
+
+  afterAll(async () => {
+    await big?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  async function page(path: string, width: number): Promise<Page> {
+    const p = await browser.newPage({ viewport: { width, height: width > 500 ? 900 : 844 } });
+    p.setDefaultTimeout(120_000);
+    await p.goto(`${big.url}${path}`, { waitUntil: 'load' });
+    await p.waitForLoadState('networkidle');
+    return p;
+  }
+
+  const plotHeights = async (p: Page) => {
+    await p.waitForFunction(
+      () => Array.from(document.querySelectorAll<HTMLElement>('rb-chart')).every((c) => c.dataset.plotHeight),
+      null,
+      { timeout: 120_000 },
+    );
+    return p.$$eval('rb-chart', (cs) => cs.map((c) => Number((c as HTMLElement).dataset.plotHeight)));
+  };
+
+  test(
+    `runtime pages are at most ${MAX_RUNTIME_PAGE} px tall at 1366 px; every chart's plot area is at least ${MIN_PLOT} px at 390 px`,
+    async () => {
+      const list = await page('/runtimes/', 1366);
+      const links = await list.$$eval('main a[href*="/runtime/"]', (as) =>
+        as.map((a) => (a as HTMLAnchorElement).pathname),
+      );
+      await list.close();
+      expect(links.length).toBeGreaterThan(0);
+      for (const path of links) {
+        const p = await page(path, 1366);
+        const height = await p.evaluate(() => document.documentElement.scrollHeight);
+        expect(height, path).toBeLessThanOrEqual(MAX_RUNTIME_PAGE);
+        await p.close();
+      }
+      const benchmarks = await page('/benchmarks/', 1366);
+      const benchmark = (await benchmarks
+        .locator('main li a[href*="/benchmark/"]')
+        .first()
+        .getAttribute('href'))!;
+      await benchmarks.close();
+      for (const path of [links[0]!, benchmark]) {
+        const p = await page(path, 390);
+        const heights = await plotHeights(p);
+        expect(heights.length, path).toBeGreaterThan(0);
+        for (const h of heights) expect(h, `${path}: plot area at 390 px`).toBeGreaterThanOrEqual(MIN_PLOT);
+        await expectReadable(p, `${path} at 390 px`);
+        await p.close();
+      }
     },
     BUDGET,
   );
