@@ -38,17 +38,7 @@ export interface CompareOptions {
   resamples?: number;
 }
 
-/** A metric row's statistics when the two sides cannot be compared. */
-const NO_COMPARISON = {
-  ratio: null,
-  ratioLower: null,
-  ratioUpper: null,
-  pValue: null,
-  test: null,
-  cliffsDelta: null,
-  welch: null,
-} as const satisfies Partial<SampleComparison>;
-
+/** The two sides' medians and counts of a comparison, without its statistics. */
 const medians = (c: SampleComparison) => ({ baseline: c.baseline, candidate: c.candidate });
 
 interface RowBase {
@@ -236,7 +226,10 @@ export function compareRuns(
           ? compareSamples(bm.samples, cm.samples, bootstrap)
           : parametersDiffer && cm.unit === bm.unit
             ? // each side's median, but no ratio and no test: the two answer different questions
-              { ...NO_COMPARISON, ...medians(compareSamples(bm.samples, cm.samples, bootstrap)) }
+              {
+                ...compareSamples([], [], bootstrap),
+                ...medians(compareSamples(bm.samples, cm.samples, bootstrap)),
+              }
             : compareSamples([], [], bootstrap)),
         detectable: null,
         notes,

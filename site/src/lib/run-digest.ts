@@ -129,25 +129,7 @@ export function digestRun(run: RunResult, file: string): RunDigest {
     let ti = targetIndex.get(r.target);
     if (ti === undefined) {
       const t = targetById.get(r.target)!;
-      ti =
-        targets.push({
-          // the target's id until the index builder names its lineage (lineage.ts)
-          combo: t.id,
-          targetId: t.id,
-          criName: t.cri.name,
-          criVersion: t.cri.version,
-          ociName: t.oci.name,
-          ociVersion: t.oci.version,
-          handler: t.handler,
-          transport: t.transport,
-          kubernetes: t.kubernetes
-            ? {
-                node: t.kubernetes.node,
-                runtimeClass: t.kubernetes.runtimeClass,
-                kubeletVersion: t.kubernetes.kubeletVersion,
-              }
-            : null,
-        }) - 1;
+      ti = targets.push(comboRefOfTarget(t)) - 1;
       targetIndex.set(r.target, ti);
     }
     const json = canonicalJson(r.parameters);
@@ -215,5 +197,27 @@ export function digestRun(run: RunResult, file: string): RunDigest {
       enforcementWhy,
     },
     parameterSets,
+  };
+}
+
+/** A result's target as the index refers to it (its combo is its id until the builder names its lineage). */
+export function comboRefOfTarget(t: RunResult['targets'][number]): ComboRef {
+  return {
+    // the target's id until the index builder names its lineage (lineage.ts)
+    combo: t.id,
+    targetId: t.id,
+    criName: t.cri.name,
+    criVersion: t.cri.version,
+    ociName: t.oci.name,
+    ociVersion: t.oci.version,
+    handler: t.handler,
+    transport: t.transport,
+    kubernetes: t.kubernetes
+      ? {
+          node: t.kubernetes.node,
+          runtimeClass: t.kubernetes.runtimeClass,
+          kubeletVersion: t.kubernetes.kubeletVersion,
+        }
+      : null,
   };
 }

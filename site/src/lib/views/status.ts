@@ -6,6 +6,7 @@
 import type { GateReport, GateRow } from '@runtime-bench/runner/compare';
 import { hostClassOf, type Target } from '@runtime-bench/schemas';
 import { measuredIdentity } from '../lineage.ts';
+import { comboRefOfTarget } from '../run-digest.ts';
 import type { LoadedRun } from '../load.ts';
 import { REGRESSION_HISTORY, REGRESSION_WINDOW, type Gate } from '../regressions.ts';
 import { isSynthetic } from '../site-index.ts';
@@ -80,17 +81,7 @@ export function nightlyStatus(loaded: readonly LoadedRun[], gate: Gate): HostSta
   return out.sort((a, b) => Date.parse(b.latest.startedAt) - Date.parse(a.latest.startedAt));
 }
 
-const measured = (t: Target) =>
-  measuredIdentity({
-    id: t.id,
-    criName: t.cri.name,
-    criVersion: t.cri.version,
-    ociName: t.oci.name,
-    ociVersion: t.oci.version,
-    handler: t.handler,
-    transport: t.transport,
-    kubernetes: t.kubernetes ?? null,
-  });
+const measured = (t: Target) => measuredIdentity({ ...comboRefOfTarget(t), id: t.id });
 
 /** The newest run's targets that continue earlier runs' targets under another id (see HostStatus). */
 function renamedTargets(runs: readonly LoadedRun[]): HostStatus['renamed'] {
