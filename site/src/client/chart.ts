@@ -188,7 +188,7 @@ function config(
         if (run) location.href = `${runBase}?id=${encodeURIComponent(run)}`;
       },
       plugins: {
-        // A legend of many series must not eat the plot: at most a third of the box, the rest
+        // A legend of many series must not eat the plot: at most a quarter of the box, the rest
         // of the series named in the tooltips and the page's tables.
         legend: { position: 'bottom', labels: { usePointStyle: true }, maxHeight: legendHeight },
         tooltip: {
@@ -229,7 +229,7 @@ class RbChart extends HTMLElement {
     if (!json || !canvas) return;
     this.spec = JSON.parse(json) as ChartSpec;
     const box = canvas.parentElement!.clientHeight;
-    this.chart = new Chart(canvas, config(this.spec, this.dataset.runBase ?? '/run/', Math.max(40, box / 3)));
+    this.chart = new Chart(canvas, config(this.spec, this.dataset.runBase ?? '/run/', Math.max(40, box / 4)));
     this.dataset.drawn = 'true';
     // the plot area's height, for the page tests (a phone must still see the data)
     this.dataset.plotHeight = String(Math.round(this.chart.chartArea.height));
