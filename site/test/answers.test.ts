@@ -428,6 +428,7 @@ describe('pages that scale: 300 synthetic result files', () => {
       for (const path of links) {
         const p = await page(path, 1366);
         const height = await p.evaluate(() => document.documentElement.scrollHeight);
+        console.info(`${path}: ${height} px tall at 1366 px (${FILES} files)`);
         expect(height, path).toBeLessThanOrEqual(MAX_RUNTIME_PAGE);
         await p.close();
       }
@@ -441,6 +442,7 @@ describe('pages that scale: 300 synthetic result files', () => {
         const p = await page(path, 390);
         const heights = await plotHeights(p);
         expect(heights.length, path).toBeGreaterThan(0);
+        console.info(`${path}: plot areas at 390 px: ${heights.join(', ')} px`);
         for (const h of heights) expect(h, `${path}: plot area at 390 px`).toBeGreaterThanOrEqual(MIN_PLOT);
         await expectReadable(p, `${path} at 390 px`);
         await p.close();
