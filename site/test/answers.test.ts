@@ -6,11 +6,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import { writeRuns, writeSyntheticRuns } from '../bench/synthetic.ts';
 import { buildSite } from './helpers/build.ts';
+import { expectReadable, launchChromium, openAt, type Visit } from './helpers/browser.ts';
 import { serveStatic, type StaticServer } from './helpers/serve.ts';
 import { answerRuns, RENAMED_FROM, RENAMED_TO } from './lib/answers-data.ts';
 import {
@@ -39,16 +40,7 @@ beforeAll(async () => {
   const build = await buildSite(join(work, 'data'), join(work, 'dist'));
   if (build.code !== 0) throw new Error(`astro build failed:\n${build.output.slice(-3000)}`);
   server = await serveStatic(join(work, 'dist'));
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  browser = await launchChromium();
 }, BUDGET);
 
 afterAll(async () => {
@@ -57,28 +49,8 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-async function open(path: string, width: number = WIDTHS[0]): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height: width > 500 ? 900 : 844 } });
-  page.setDefaultTimeout(120_000);
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  const response = await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
-  expect(response?.status(), path).toBe(200);
-  await page.waitForLoadState('networkidle');
-  return { page, problems };
-}
-
-async function expectReadable(page: Page, what: string): Promise<void> {
-  const { scrollWidth, innerWidth, text } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-    text: document.body.innerText,
-  }));
-  expect(scrollWidth, `${what}: page wider than the screen`).toBeLessThanOrEqual(innerWidth);
-  expect(text, what).not.toMatch(/\bNaN\b|Infinity|\bundefined\b/);
+function open(path: string, width: number = WIDTHS[0]): Promise<Visit> {
+  return openAt(browser, `${server.url}${path}`, width);
 }
 
 const resultOf = (runId: string, target: string, benchmark: string) =>

@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import { serializeResult } from '@runtime-bench/runner';
@@ -17,6 +17,7 @@ import { measurePages } from '../bench/measure.ts';
 import { syntheticKubernetesRuns, syntheticRun, writeRuns, writeSyntheticRuns } from '../bench/synthetic.ts';
 import { COUNTERPARTS } from '@runtime-bench/runner/kubernetes';
 import { buildSite, SITE_DIR } from './helpers/build.ts';
+import { expectReadable, launchChromium, openAt, type Visit } from './helpers/browser.ts';
 import { serveStatic, type StaticServer } from './helpers/serve.ts';
 import { makeRun, spread } from './lib/fixtures.ts';
 import {
@@ -75,16 +76,7 @@ beforeAll(async () => {
   const build = await buildSite(dataDir, outDir);
   if (build.code !== 0) throw new Error(`astro build failed:\n${build.output.slice(-3000)}`);
   server = await serveStatic(outDir);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  browser = await launchChromium();
   await mkdir(SCREENSHOTS, { recursive: true });
 }, BUDGET);
 
@@ -94,43 +86,14 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-interface Visit {
-  page: Page;
-  problems: string[];
-}
-
-/** Opens a page at a width, collecting console errors, page errors and failed requests. */
-async function visit(path: string, width: number = WIDTHS[0]): Promise<Visit> {
-  const page = await browser.newPage({ viewport: { width, height: width > 500 ? 900 : 844 } });
-  page.setDefaultTimeout(120_000);
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('response', (r) => {
-    if (r.status() >= 400) problems.push(`HTTP ${r.status()} ${r.url()}`);
-  });
-  const response = await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
-  expect(response?.status(), path).toBe(200);
-  await page.waitForLoadState('networkidle');
-  return { page, problems };
+/** Opens a page of the built site at a width (helpers/browser.ts). */
+function visit(path: string, width: number = WIDTHS[0]): Promise<Visit> {
+  return openAt(browser, `${server.url}${path}`, width);
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: height < 12_000 });
-}
-
-/** No sideways scroll, and no NaN / Infinity / undefined anywhere in the text. */
-async function expectReadable(page: Page, what: string): Promise<void> {
-  const { scrollWidth, innerWidth, text } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-    text: document.body.innerText,
-  }));
-  expect(scrollWidth, `${what}: page wider than the screen`).toBeLessThanOrEqual(innerWidth);
-  expect(text, what).not.toMatch(/\bNaN\b|Infinity|\bundefined\b/);
 }
 
 /** Every <rb-chart> drew: its element says so and its canvas has non-transparent pixels. */
