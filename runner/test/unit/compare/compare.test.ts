@@ -188,3 +188,21 @@ describe('minimum detectable effect on every metric row', () => {
     expect(large).toBeLessThan(small);
   });
 });
+
+describe('compare runs whose benchmark parameters differ', () => {
+  test('each side keeps its median, but there is no ratio, no test and no verdict', () => {
+    const a = syntheticRun({ seed: 7, startedAt: night(1), targets: [RUNC], parameters: { threads: 1 } });
+    const b = syntheticRun({ seed: 8, startedAt: night(2), targets: [RUNC], parameters: { threads: 2 } });
+    const report = compareRuns({ run: a, label: 'a' }, { run: b, label: 'b' }, fast);
+    const rows = report.rows.filter((r): r is MetricRow => r.kind === 'metric');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.parametersDiffer).toBe(true);
+      expect(row.baseline.median).not.toBeNull();
+      expect(row.candidate.median).not.toBeNull();
+      expect([row.ratio, row.pValue, row.adjustedP]).toEqual([null, null, null]);
+      expect(row.verdict).toBe('insufficient data');
+      expect(row.notes[0]).toMatch(/^benchmark parameters differ .*: not compared$/);
+    }
+  });
+});

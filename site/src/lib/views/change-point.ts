@@ -23,14 +23,25 @@ export interface ChangePointView {
 
 export const NO_VERSION_CHANGE = 'no component version changed';
 
-export function changePointView(cp: ChangePointLike | null | undefined): ChangePointView | null {
+/**
+ * The change point as shown. `components` (the row's CRI and OCI runtime names) keeps the version
+ * changes to the row's own components: a run holding several stacks lists other stacks' versions
+ * too ("cri-o (none) → 1.30.2" on a containerd/runc row), which did not change what the row measured.
+ */
+export function changePointView(
+  cp: ChangePointLike | null | undefined,
+  components?: readonly string[],
+): ChangePointView | null {
   if (!cp) return null;
+  const own = components
+    ? cp.versionChanges.filter((c) => components.some((name) => c.startsWith(`${name} `)))
+    : cp.versionChanges;
   const ago =
     cp.nightsAgo === 0 ? 'this run' : cp.nightsAgo === 1 ? '1 run earlier' : `${cp.nightsAgo} runs earlier`;
   return {
     runId: cp.runId,
     night: `${formatTime(cp.startedAt)} (${ago})`,
     step: `${formatChange(cp.step)} [${formatChange(cp.stepLower)}, ${formatChange(cp.stepUpper)}]`,
-    versions: cp.versionChanges.length > 0 ? cp.versionChanges.join('; ') : NO_VERSION_CHANGE,
+    versions: own.length > 0 ? own.join('; ') : NO_VERSION_CHANGE,
   };
 }
