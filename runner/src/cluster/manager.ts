@@ -28,6 +28,7 @@ import { unmountBelow } from '../stack/cleanup.ts';
 import { cgroupMounts } from '../stack/cgroups.ts';
 import { stackAnswers } from '../stack/manager.ts';
 import { readStackState, stackStateDir } from '../stack/state.ts';
+import { childEnv } from '../util/child-env.ts';
 import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
 import { terminate } from '../stack/cleanup.ts';
 import { makePki } from './pki.ts';
@@ -282,10 +283,12 @@ async function startAll(
   for (const c of plan.components) {
     const fd = await open(c.log, 'a');
     try {
-      state.pids[c.name] = spawnDaemon(c.binary, c.args, fd.fd, {
-        ...process.env,
-        KUBECONFIG: plan.kubeconfig,
-      });
+      state.pids[c.name] = spawnDaemon(
+        c.binary,
+        c.args,
+        fd.fd,
+        childEnv(process.env, { KUBECONFIG: plan.kubeconfig }),
+      );
     } finally {
       await fd.close();
     }

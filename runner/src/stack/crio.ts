@@ -5,6 +5,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { HostFix } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
+import { childEnv } from '../util/child-env.ts';
 import { exec } from '../util/exec.ts';
 import { removeCgroupsNamed } from './cgroups.ts';
 import {
@@ -163,7 +164,7 @@ export const crioDriver: StackDriver = {
   planDaemon: planCrio,
   async loadImages(state: StackState, layoutDir, names, log) {
     if (state.cri !== 'cri-o') throw new Error(`not a CRI-O stack: ${state.name}`);
-    const env = { ...process.env, CONTAINERS_STORAGE_CONF: state.crio.storageConf };
+    const env = childEnv(process.env, { CONTAINERS_STORAGE_CONF: state.crio.storageConf });
     for (const name of names) {
       log(`loading ${name} into ${state.crio.storageRoot}`);
       await exec(

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import type { Config } from '@runtime-bench/schemas';
 import { createCriClient } from '../cri/client.ts';
 import { RbError, errorMessage } from '../errors.ts';
+import { childEnv } from '../util/child-env.ts';
 import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
 import { processesMentioning, terminate, unmountBelow } from './cleanup.ts';
 import { discoverHandlers, runscShimFor } from './discover.ts';
@@ -15,6 +16,7 @@ import { bindHybridControllers, readHostFixPlan } from './host-fixes.ts';
 import { buildImageLayout, type StackImages } from './images/build.ts';
 import { planStack, type StackPlan, type StackPlanInput } from './plan.ts';
 import { bridgeName } from './network.ts';
+import { UNKNOWN_VERSION } from './versions.ts';
 import {
   createShimCgroups,
   removeStackCgroups,
@@ -125,7 +127,8 @@ async function gatherPlanInput(
     images: { pause: opts.images.pause, bench: opts.images.bench },
     shimDirs,
     usageHierarchy: await writableUsageHierarchy(),
-    env: process.env,
+    // The daemon's environment, and so its shims', conmon's, runtimes' and containers'.
+    env: childEnv(process.env),
   };
 }
 
@@ -209,6 +212,11 @@ export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
   }
   const plan = planStack(driver, await gatherPlanInput(driver, opts, stateDir));
   for (const s of plan.state.skippedHandlers) opts.log(`handler ${s.name} skipped: ${s.reason}`);
+  for (const h of plan.state.handlers)
+    if (h.version === UNKNOWN_VERSION)
+      opts.log(
+        `handler ${h.name}: ${h.binary} names no version we can read; recorded as unknown with its output`,
+      );
   let state: StackState | undefined;
   try {
     state = await executePlan(plan, driver);
