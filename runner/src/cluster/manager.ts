@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { createCriClient } from '../cri/client.ts';
-import { RbError, errorMessage } from '../errors.ts';
+import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 import { unmountBelow } from '../stack/cleanup.ts';
 import { cgroupMounts } from '../stack/cgroups.ts';
 import { stackAnswers } from '../stack/manager.ts';
@@ -83,7 +83,16 @@ export async function readClusterState(dir: string): Promise<ClusterState | null
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  return ClusterStateSchema.parse(JSON.parse(text));
+  // Written by us, but read from disk: a file cut short or written by another version is bad
+  // input with a fix, not an internal error.
+  const hint = `the cluster was brought up by another runtime-bench version or its state was cut short: stop its processes (their command lines name ${dir}) and remove ${dir}`;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new RbError('CLUSTER_STATE', `${statePath(dir)} is not JSON: ${errorMessage(error)}`, hint);
+  }
+  return parseWithFriendlyErrors(ClusterStateSchema, json, statePath(dir), { code: 'CLUSTER_STATE', hint });
 }
 
 async function writeClusterState(state: ClusterState): Promise<void> {

@@ -203,7 +203,7 @@ export async function discoverHandlers(
   for (const c of candidates) {
     const v = await ociVersion(c.kind, c.binary);
     if ('error' in v) {
-      skipped.push({ ...c, reason: v.error });
+      skipped.push({ name: c.name, binary: c.binary, reason: v.error });
       continue;
     }
     const why = driver.incompatibility(daemonVersion, c.kind, v.known ? v.version : null);

@@ -128,7 +128,9 @@ export function planStack(driver: StackDriver, input: StackPlanInput): StackPlan
       version: h.version,
       versionOutput: h.versionOutput,
     })),
-    skippedHandlers: skipped,
+    // Field by field, as the handlers above: the state schema is strict, and these records are
+    // assembled from outside input (a binary's --version) by several hands.
+    skippedHandlers: skipped.map((s) => ({ name: s.name, binary: s.binary, reason: s.reason })),
     hostFixes,
     network,
     images: { pause: input.images.pause, bench: input.images.bench },

@@ -6,7 +6,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ociVersion } from '../../../src/stack/discover.ts';
+import { discoverHandlers, ociVersion } from '../../../src/stack/discover.ts';
+import { driverFor } from '../../../src/stack/drivers.ts';
+import { planStack } from '../../../src/stack/plan.ts';
 import { VERSION_OUTPUT_MAX_CHARS, interpretOciVersion } from '../../../src/stack/versions.ts';
 import { exec } from '../../../src/util/exec.ts';
 
@@ -124,5 +126,51 @@ describe('exec', () => {
   test('input reaches stdin; a command without input sees EOF at once', async () => {
     expect((await exec('cat', [], { input: 'hello' })).stdout).toBe('hello');
     expect((await exec('cat', [], { timeoutMs: 60_000 })).stdout).toBe('');
+  });
+});
+
+describe('a skipped handler fits the stack state (it once carried `kind` into the strict schema: exit 70)', () => {
+  test('discoverHandlers → planStack with a runtime whose --version fails', async () => {
+    const broken = script('runc-broken', 'echo "error while loading shared libraries" >&2; exit 127');
+    const discovered = await discoverHandlers(
+      { runscNeedsShim: true, incompatibility: () => null },
+      '1.7.24',
+      [{ name: 'runc-broken', binary: broken, kind: 'runc' }],
+    );
+    const skipped = discovered.skipped.find((s) => s.name === 'runc-broken');
+    expect(skipped).toEqual({
+      name: 'runc-broken',
+      binary: broken,
+      reason: `${broken} --version failed (exit 127): error while loading shared libraries`,
+    });
+    const working = script('runc-unknown', 'echo "runc version unknown"');
+    const plan = planStack(driverFor('containerd'), {
+      name: 'odd',
+      stateDir: '/var/lib/runtime-bench/stacks/odd',
+      daemon: { path: '/usr/bin/containerd', version: '1.7.24', tools: { ctr: '/usr/bin/ctr' } },
+      discovered: {
+        handlers: [
+          {
+            name: 'runc-unknown',
+            kind: 'runc',
+            binary: working,
+            version: 'unknown',
+            versionOutput: 'runc version unknown',
+          },
+        ],
+        // Whatever else a record of a skipped handler carries stays out of the state.
+        skipped: [{ ...skipped!, kind: 'runc' } as typeof skipped & { kind: string }],
+      },
+      hostFixPlan: { hybridV2Controllers: [], restrictOomScoreAdj: false, cgroupRoot: '/' },
+      fixHost: false,
+      routes: '',
+      cniBinDir: '/usr/lib/cni',
+      images: { pause: 'localhost/p:1', bench: 'localhost/b:1' },
+      shimDirs: [],
+      usageHierarchy: null,
+      env: { PATH: '/usr/bin' },
+    });
+    expect(plan.state.skippedHandlers).toEqual([skipped]);
+    expect(plan.state.handlers[0]).toMatchObject({ name: 'runc-unknown', version: 'unknown' });
   });
 });
