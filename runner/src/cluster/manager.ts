@@ -33,13 +33,15 @@ import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
 import { terminate } from '../stack/cleanup.ts';
 import { makePki } from './pki.ts';
 import {
-  KUBELET_FIXED_PATHS,
-  KUBELET_SYSCTLS,
-  NODE_NAME,
-  gatewayOf,
-  planCluster,
-  type ClusterPlan,
-} from './plan.ts';
+  STOP_ORDER,
+  addressToAdd,
+  isKubeletPod,
+  ownLogLinks,
+  pathsTheKubeletWillCreate,
+  removalOrder,
+  sysctlsToRestore,
+} from './lifecycle.ts';
+import { KUBELET_SYSCTLS, NODE_NAME, gatewayOf, planCluster, type ClusterPlan } from './plan.ts';
 
 export const DEFAULT_CLUSTER_ROOT = '/var/lib/runtime-bench/clusters';
 export const DEFAULT_KUBERNETES_VERSION = '1.34.4';
@@ -268,14 +270,13 @@ async function startAll(
     await writeClusterState(state);
   }
   const addrs = await exec('ip', ['-4', '-o', 'addr', 'show', 'dev', bridge]);
-  if (!addrs.stdout.includes(` ${state.nodeIp}/`))
-    await exec('ip', ['addr', 'add', `${state.nodeIp}/${subnet.split('/')[1]}`, 'dev', bridge]);
+  const address = addressToAdd(addrs.stdout, state.nodeIp, subnet);
+  if (address) await exec('ip', ['addr', 'add', address, 'dev', bridge]);
   await exec('ip', ['link', 'set', bridge, 'up']);
 
   // Recorded before the kubelet can touch them.
   for (const key of KUBELET_SYSCTLS) state.sysctls[key] = await readSysctl(key);
-  for (const p of [...KUBELET_FIXED_PATHS, '/var/lib/kubelet/device-plugins'])
-    if (!existsSync(p)) state.createdPaths.push(p);
+  state.createdPaths.push(...pathsTheKubeletWillCreate(existsSync));
   // The kubelet's cgroup root must exist in every hierarchy (each v1 controller, or the unified one).
   for (const mount of await cgroupMountPoints()) {
     const dir = join(mount, state.cgroupRoot);
@@ -373,6 +374,20 @@ async function cgroupTree(root: string): Promise<string[]> {
   return out;
 }
 
+/** The symlinks in `dir` and their targets (none when it does not exist). */
+async function logLinks(dir: string): Promise<{ path: string; target: string }[]> {
+  const links: { path: string; target: string }[] = [];
+  for (const entry of await readdir(dir).catch(() => [] as string[])) {
+    const path = join(dir, entry);
+    try {
+      if ((await lstat(path)).isSymbolicLink()) links.push({ path, target: await readlink(path) });
+    } catch {
+      /* raced */
+    }
+  }
+  return links;
+}
+
 /** Takes the cluster down; safe to repeat. Returns what could not be cleaned (empty when all is gone). */
 export async function clusterDown(opts: ClusterDownOptions): Promise<string[]> {
   const log = opts.log ?? (() => undefined);
@@ -380,13 +395,14 @@ export async function clusterDown(opts: ClusterDownOptions): Promise<string[]> {
   const state = await readClusterState(dir);
   if (!state) return [];
   const problems: string[] = [];
-  // The kubelet first, so that it restarts nothing while its pods are removed.
-  if (state.pids.kubelet) await stopOwn(state.pids.kubelet, dir);
+  // The kubelet first (STOP_ORDER), so that it restarts nothing while its pods are removed.
+  const [kubelet, ...others] = STOP_ORDER;
+  if (state.pids[kubelet]) await stopOwn(state.pids[kubelet], dir);
   try {
     const cri = createCriClient('grpc', state.criSocket, { timeoutSeconds: 30 });
     try {
       for (const pod of await cri.listPodSandbox())
-        if (pod.labels['io.kubernetes.pod.uid']) {
+        if (isKubeletPod(pod.labels)) {
           await cri.stopPodSandbox(pod.id).catch(() => undefined);
           await cri
             .removePodSandbox(pod.id)
@@ -399,8 +415,7 @@ export async function clusterDown(opts: ClusterDownOptions): Promise<string[]> {
     // The stack is gone already: its own `down` removed the pods.
     log(`kubelet pods: stack not reachable (${errorMessage(error)})`);
   }
-  for (const name of ['kube-controller-manager', 'kube-scheduler', 'kube-apiserver', 'etcd'])
-    if (state.pids[name]) await stopOwn(state.pids[name], dir);
+  for (const name of others) if (state.pids[name]) await stopOwn(state.pids[name], dir);
   problems.push(...(await unmountBelow(dir)));
   // Pods' processes that outlived their sandbox would pin the cgroups: they are ours, kill them.
   const trees: string[] = [];
@@ -421,25 +436,25 @@ export async function clusterDown(opts: ClusterDownOptions): Promise<string[]> {
       if (code !== 'ENOENT') problems.push(`cgroup ${cg}: ${code}`);
     }
   }
+  const current: Record<string, string> = {};
   for (const [key, value] of Object.entries(state.sysctls)) {
     try {
-      if ((await readSysctl(key)) !== value) await writeSysctl(key, value);
+      current[key] = await readSysctl(key);
+    } catch (error) {
+      problems.push(`sysctl ${key}=${value}: ${errorMessage(error)}`);
+    }
+  }
+  for (const [key, value] of sysctlsToRestore(state.sysctls, current)) {
+    try {
+      await writeSysctl(key, value);
     } catch (error) {
       problems.push(`sysctl ${key}=${value}: ${errorMessage(error)}`);
     }
   }
   // Symlinks the kubelet made for our pods in a /var/log/containers that was there before.
-  if (!state.createdPaths.includes('/var/log/containers') && existsSync('/var/log/containers')) {
-    for (const entry of await readdir('/var/log/containers')) {
-      const p = join('/var/log/containers', entry);
-      try {
-        if ((await lstat(p)).isSymbolicLink() && (await readlink(p)).startsWith(dir)) await rm(p);
-      } catch {
-        /* raced */
-      }
-    }
-  }
-  for (const p of [...state.createdPaths].sort((a, b) => b.length - a.length))
+  for (const p of ownLogLinks(await logLinks('/var/log/containers'), dir, state.createdPaths))
+    await rm(p).catch(() => undefined); // raced
+  for (const p of removalOrder(state.createdPaths))
     await rm(p, { recursive: true, force: true }).catch((e: unknown) =>
       problems.push(`${p}: ${errorMessage(e)}`),
     );
