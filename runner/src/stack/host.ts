@@ -28,6 +28,7 @@ import { readStackState, stackStatePath, writeStackState, type CriName, type Sta
 /** What `stack up` reads from its options to gather the plan's facts. */
 export interface FactOptions {
   name: string;
+  /** The daemon binary to run (--containerd / --crio); default: the one on PATH. */
   daemonBinary?: string | undefined;
   fixHost: boolean;
   extraHandlers: Config['stack']['extraHandlers'];

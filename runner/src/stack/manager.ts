@@ -2,11 +2,9 @@
 // reading, writing, spawning and stopping. What to do is decided by pure functions: plan.ts (the
 // daemon, its files and handlers) and lifecycle.ts (reuse, clean up first, what `down` removes).
 // Whichever CRI runtime the stack runs, its differences live in its driver (driver.ts).
-import type { Config } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 import { driverFor } from './drivers.ts';
-import { realStackHost, type StackHost } from './host.ts';
-import type { StackImages } from './images/build.ts';
+import { realStackHost, type FactOptions, type StackHost } from './host.ts';
 import { decideUp, planDown, stackProcessNeedle } from './lifecycle.ts';
 import { planStack } from './plan.ts';
 import { stackStateDir, type CriName, type StackState } from './state.ts';
@@ -14,18 +12,10 @@ import { UNKNOWN_VERSION } from './versions.ts';
 
 export { stackAnswers } from './host.ts';
 
-export interface StackUpOptions {
-  name: string;
+export interface StackUpOptions extends FactOptions {
   stateDir?: string | undefined;
   /** Which CRI runtime the stack runs (default containerd). */
   cri?: CriName | undefined;
-  /** The daemon binary to run (--containerd / --crio); default: the one on PATH. */
-  daemonBinary?: string | undefined;
-  fixHost: boolean;
-  extraHandlers: Config['stack']['extraHandlers'];
-  subnet?: string | undefined;
-  images: StackImages;
-  log: (line: string) => void;
 }
 
 export interface StackUpResult {

@@ -8,9 +8,10 @@ import { decideUp, planDown, stackProcessNeedle } from '../../../src/stack/lifec
 import { stackDown, stackUp, type StackUpOptions } from '../../../src/stack/manager.ts';
 import { bridgeName } from '../../../src/stack/network.ts';
 import type { StackPlanInput } from '../../../src/stack/plan.ts';
+import { PLAN_STATE_DIR, RUNC_HANDLER, planInput } from '../../support/stack-plan.ts';
 import type { StackState } from '../../../src/stack/state.ts';
 
-const DIR = '/var/lib/runtime-bench/stacks/t';
+const DIR = PLAN_STATE_DIR;
 
 function state(over: Partial<StackState> = {}): StackState {
   return {
@@ -26,15 +27,7 @@ function state(over: Partial<StackState> = {}): StackState {
       configPath: `${DIR}/config.toml`,
       logPath: `${DIR}/containerd.log`,
     },
-    handlers: [
-      {
-        name: 'runc',
-        kind: 'runc',
-        binary: '/usr/sbin/runc',
-        version: '1.1.5',
-        versionOutput: 'runc version 1.1.5',
-      },
-    ],
+    handlers: [{ ...RUNC_HANDLER }],
     skippedHandlers: [],
     hostFixes: [],
     network: { name: 'runtime-bench-t', bridge: 'rb-t-br', subnet: '10.233.7.0/24' },
@@ -44,33 +37,6 @@ function state(over: Partial<StackState> = {}): StackState {
     ...over,
   } as StackState;
 }
-
-const facts = (over: Partial<StackPlanInput> = {}): StackPlanInput => ({
-  name: 't',
-  stateDir: DIR,
-  daemon: { path: '/usr/bin/containerd', version: '1.7.24', tools: { ctr: '/usr/bin/ctr' } },
-  discovered: {
-    handlers: [
-      {
-        name: 'runc',
-        kind: 'runc',
-        binary: '/usr/sbin/runc',
-        version: '1.1.5',
-        versionOutput: 'runc version 1.1.5',
-      },
-    ],
-    skipped: [],
-  },
-  hostFixPlan: { hybridV2Controllers: [], restrictOomScoreAdj: false, cgroupRoot: '/' },
-  fixHost: false,
-  routes: '',
-  cniBinDir: '/usr/lib/cni',
-  images: { pause: 'localhost/p:1', bench: 'localhost/b:1' },
-  shimDirs: [],
-  usageHierarchy: null,
-  env: { PATH: '/usr/bin' },
-  ...over,
-});
 
 /** A host whose answers are given and whose every call is recorded, in order. */
 function recordingHost(world: {
@@ -104,7 +70,7 @@ function recordingHost(world: {
     },
     removeDir: async (d) => void rec('removeDir', d),
     answers: async () => (rec('answers'), world.answers ?? false),
-    gatherFacts: async () => (rec('gatherFacts'), world.facts ?? facts()),
+    gatherFacts: async () => (rec('gatherFacts'), world.facts ?? planInput()),
     startDaemon: async (plan) => (rec('startDaemon', plan.command.path), 777),
     waitForCri: async (_cri, _socket, pid) => {
       rec('waitForCri', pid);
@@ -271,7 +237,7 @@ describe('stackUp over a recording host', () => {
 
   test('no usable handler: refused after reading facts, before any change', async () => {
     const { host, calls } = recordingHost({
-      facts: facts({
+      facts: planInput({
         discovered: { handlers: [], skipped: [{ name: 'runc', binary: '/r', reason: 'broken' }] },
       }),
     });

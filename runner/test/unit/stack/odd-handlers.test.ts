@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { discoverHandlers, ociVersion } from '../../../src/stack/discover.ts';
 import { driverFor } from '../../../src/stack/drivers.ts';
 import { planStack } from '../../../src/stack/plan.ts';
+import { planInput } from '../../support/stack-plan.ts';
 import { VERSION_OUTPUT_MAX_CHARS, interpretOciVersion } from '../../../src/stack/versions.ts';
 import { exec } from '../../../src/util/exec.ts';
 
@@ -144,32 +145,24 @@ describe('a skipped handler fits the stack state (it once carried `kind` into th
       reason: `${broken} --version failed (exit 127): error while loading shared libraries`,
     });
     const working = script('runc-unknown', 'echo "runc version unknown"');
-    const plan = planStack(driverFor('containerd'), {
-      name: 'odd',
-      stateDir: '/var/lib/runtime-bench/stacks/odd',
-      daemon: { path: '/usr/bin/containerd', version: '1.7.24', tools: { ctr: '/usr/bin/ctr' } },
-      discovered: {
-        handlers: [
-          {
-            name: 'runc-unknown',
-            kind: 'runc',
-            binary: working,
-            version: 'unknown',
-            versionOutput: 'runc version unknown',
-          },
-        ],
-        // Whatever else a record of a skipped handler carries stays out of the state.
-        skipped: [{ ...skipped!, kind: 'runc' } as typeof skipped & { kind: string }],
-      },
-      hostFixPlan: { hybridV2Controllers: [], restrictOomScoreAdj: false, cgroupRoot: '/' },
-      fixHost: false,
-      routes: '',
-      cniBinDir: '/usr/lib/cni',
-      images: { pause: 'localhost/p:1', bench: 'localhost/b:1' },
-      shimDirs: [],
-      usageHierarchy: null,
-      env: { PATH: '/usr/bin' },
-    });
+    const plan = planStack(
+      driverFor('containerd'),
+      planInput({
+        discovered: {
+          handlers: [
+            {
+              name: 'runc-unknown',
+              kind: 'runc',
+              binary: working,
+              version: 'unknown',
+              versionOutput: 'runc version unknown',
+            },
+          ],
+          // Whatever else a record of a skipped handler carries stays out of the state.
+          skipped: [{ ...skipped!, kind: 'runc' } as typeof skipped & { kind: string }],
+        },
+      }),
+    );
     expect(plan.state.skippedHandlers).toEqual([skipped]);
     expect(plan.state.handlers[0]).toMatchObject({ name: 'runc-unknown', version: 'unknown' });
   });

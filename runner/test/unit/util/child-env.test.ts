@@ -5,6 +5,7 @@ import { CHILD_ENV_ALLOWED, DEFAULT_PATH, childEnv } from '../../../src/util/chi
 import { planStack } from '../../../src/stack/plan.ts';
 import { driverFor } from '../../../src/stack/drivers.ts';
 import type { StackPlanInput } from '../../../src/stack/plan.ts';
+import { planInput } from '../../support/stack-plan.ts';
 
 const SENTINEL = 'sentinel-secret-4f1c9a';
 const ours = {
@@ -42,40 +43,18 @@ describe('childEnv', () => {
 });
 
 describe("a stack's daemon starts from the allow-list (every shim and runtime inherits it)", () => {
-  const input = (cri: 'containerd' | 'cri-o'): StackPlanInput => ({
-    name: 'env',
-    stateDir: '/var/lib/runtime-bench/stacks/env',
-    daemon: {
-      path: cri === 'cri-o' ? '/opt/crio/bin/crio' : '/usr/bin/containerd',
-      version: cri === 'cri-o' ? '1.36.3' : '1.7.24',
-      tools: {
-        ctr: '/usr/bin/ctr',
-        pinns: '/opt/crio/bin/pinns',
-        conmon: '/usr/bin/conmon',
-        skopeo: '/usr/bin/skopeo',
-      },
-    },
-    discovered: {
-      handlers: [
-        {
-          name: 'runc',
-          kind: 'runc',
-          binary: '/usr/sbin/runc',
-          version: '1.1.5',
-          versionOutput: 'runc version 1.1.5',
-        },
-      ],
-      skipped: [],
-    },
-    hostFixPlan: { hybridV2Controllers: [], restrictOomScoreAdj: false, cgroupRoot: '/sys/fs/cgroup' },
-    fixHost: false,
-    routes: '',
-    cniBinDir: '/usr/lib/cni',
-    images: { pause: 'localhost/pause:1', bench: 'localhost/bench:1' },
-    shimDirs: [],
-    usageHierarchy: null,
-    env: childEnv(ours),
-  });
+  const input = (cri: 'containerd' | 'cri-o'): StackPlanInput =>
+    planInput({
+      daemon:
+        cri === 'cri-o'
+          ? {
+              path: '/opt/crio/bin/crio',
+              version: '1.36.3',
+              tools: { pinns: '/opt/crio/bin/pinns', conmon: '/usr/bin/conmon', skopeo: '/usr/bin/skopeo' },
+            }
+          : planInput().daemon,
+      env: childEnv(ours),
+    });
 
   test.each(['containerd', 'cri-o'] as const)('%s', (cri) => {
     const env = planStack(driverFor(cri), input(cri)).command.env;
