@@ -3,27 +3,15 @@
 // kube-controller-manager and a kubelet on the stack's CRI socket (plan.ts says how and why);
 // `down` undoes everything, also after a crash of any of them: processes, the kubelet's pods on
 // the stack, mounts, cgroups, host paths the kubelet created, and the sysctls it changed.
-// What `down` needs is written to <state dir>/cluster.json before each step that needs undoing.
+// What `down` needs is written to <state dir>/cluster.json (state.ts) before each step that needs
+// undoing; what to create and undo is decided in lifecycle.ts.
 import { existsSync } from 'node:fs';
-import {
-  cp,
-  lstat,
-  mkdir,
-  open,
-  readFile,
-  readdir,
-  readlink,
-  rename,
-  rm,
-  rmdir,
-  writeFile,
-} from 'node:fs/promises';
+import { cp, lstat, mkdir, open, readFile, readdir, readlink, rm, rmdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { createCriClient } from '../cri/client.ts';
-import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
+import { RbError, errorMessage } from '../errors.ts';
 import { unmountBelow } from '../stack/cleanup.ts';
 import { cgroupMounts } from '../stack/cgroups.ts';
 import { stackAnswers } from '../stack/manager.ts';
@@ -32,6 +20,13 @@ import { childEnv } from '../util/child-env.ts';
 import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
 import { terminate } from '../stack/cleanup.ts';
 import { makePki } from './pki.ts';
+import {
+  clusterStateDir,
+  readClusterState,
+  statePath,
+  writeClusterState,
+  type ClusterState,
+} from './state.ts';
 import {
   STOP_ORDER,
   addressToAdd,
@@ -43,64 +38,11 @@ import {
 } from './lifecycle.ts';
 import { KUBELET_SYSCTLS, NODE_NAME, gatewayOf, planCluster, type ClusterPlan } from './plan.ts';
 
-export const DEFAULT_CLUSTER_ROOT = '/var/lib/runtime-bench/clusters';
 export const DEFAULT_KUBERNETES_VERSION = '1.34.4';
 
 /** Where scripts/build-kubernetes.sh caches the binaries of a version. */
 export function defaultBinDir(version = DEFAULT_KUBERNETES_VERSION): string {
   return process.env.RB_KUBERNETES_BIN ?? `/opt/runtime-bench/kubernetes/${version}/bin`;
-}
-
-const ClusterStateSchema = z.strictObject({
-  name: z.string(),
-  stack: z.string(),
-  stateDir: z.string(),
-  binDir: z.string(),
-  kubeconfig: z.string(),
-  criSocket: z.string(),
-  nodeName: z.string(),
-  nodeIp: z.string(),
-  cgroupRoot: z.string(),
-  /** Values before the kubelet started; restored by `down`. */
-  sysctls: z.record(z.string(), z.string()),
-  /** Host paths that did not exist before `up`: `down` removes them. */
-  createdPaths: z.array(z.string()),
-  /** The bridge `up` created (the stack had not made it yet), or null. */
-  createdBridge: z.string().nullable(),
-  pids: z.record(z.string(), z.int()),
-});
-export type ClusterState = z.output<typeof ClusterStateSchema>;
-
-export function clusterStateDir(name: string, root = DEFAULT_CLUSTER_ROOT): string {
-  return join(root, name);
-}
-
-const statePath = (dir: string): string => join(dir, 'cluster.json');
-
-export async function readClusterState(dir: string): Promise<ClusterState | null> {
-  let text: string;
-  try {
-    text = await readFile(statePath(dir), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  // Written by us, but read from disk: a file cut short or written by another version is bad
-  // input with a fix, not an internal error.
-  const hint = `the cluster was brought up by another runtime-bench version or its state was cut short: stop its processes (their command lines name ${dir}) and remove ${dir}`;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new RbError('CLUSTER_STATE', `${statePath(dir)} is not JSON: ${errorMessage(error)}`, hint);
-  }
-  return parseWithFriendlyErrors(ClusterStateSchema, json, statePath(dir), { code: 'CLUSTER_STATE', hint });
-}
-
-async function writeClusterState(state: ClusterState): Promise<void> {
-  const path = statePath(state.stateDir);
-  await writeFile(`${path}.tmp`, `${JSON.stringify(ClusterStateSchema.parse(state), null, 2)}\n`);
-  await rename(`${path}.tmp`, path);
 }
 
 /** A free TCP port on 127.0.0.1 (the kernel's choice, released at once). */

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { readClusterState } from '../../../src/cluster/manager.ts';
+import { readClusterState } from '../../../src/cluster/state.ts';
 
 describe('readClusterState', () => {
   test('no file: null (never brought up)', async () => {
