@@ -60,14 +60,19 @@ const spy = join(work, 'runc-spy');
 writeFileSync(spy, `#!/bin/sh\ncat /proc/$$/environ > ${runtimeEnvDir}/$$ 2>/dev/null\nexec ${RUNC} "$@"\n`);
 chmodSync(spy, 0o755);
 
-/** Every process on the host whose environment holds the sentinel (except `allowed` pids). */
-function sentinelHolders(allowed: readonly number[] = []): string[] {
+/**
+ * Every process on the host whose environment holds the sentinel, except the CLI itself (its
+ * command line names bin/runtime-bench.js; a node launcher may stand between it and us): it is
+ * the one process that is meant to hold it.
+ */
+function sentinelHolders(): string[] {
   const found: string[] = [];
   for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || allowed.includes(Number(entry))) continue;
+    if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/environ`).includes(SENTINEL))
-        found.push(`${entry} ${readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ')}`);
+      if (!readFileSync(`/proc/${entry}/environ`).includes(SENTINEL)) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (!cmdline.includes(CLI)) found.push(`${entry} ${cmdline.join(' ')}`);
     } catch {
       /* exited meanwhile */
     }
@@ -117,7 +122,7 @@ function runCliWithSecrets(args: string[]): Promise<CliResult & { holders: strin
     let samples = 0;
     const timer = setInterval(() => {
       samples++;
-      for (const h of sentinelHolders([child.pid!])) holders.add(h);
+      for (const h of sentinelHolders()) holders.add(h);
     }, 100);
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
