@@ -1,12 +1,7 @@
 import type { Command } from 'commander';
 import { RbError } from '../errors.ts';
-import {
-  clusterDown,
-  clusterStateDir,
-  clusterUp,
-  defaultBinDir,
-  readClusterState,
-} from '../cluster/manager.ts';
+import { clusterDown, clusterUp, defaultBinDir } from '../cluster/manager.ts';
+import { clusterStateDir, readClusterState } from '../cluster/state.ts';
 
 interface ClusterOpts {
   name: string;
