@@ -5,12 +5,13 @@ import { sanitizeTerminal } from '../format/escape.ts';
 import { executeKubernetesRun } from '../kubernetes/execute.ts';
 import { writeResultFile, serializeResult } from '../results/io.ts';
 import { runPathInDataDir } from '../results/layout.ts';
-import { problemLines, summaryTable } from '../run/report.ts';
+import { endOfRunReport } from '../run/report.ts';
 
 interface RunOpts {
   out?: string;
   dataDir?: string;
   json?: boolean;
+  table?: boolean;
 }
 
 /** `--out r.json` with several nodes: r.<node>.json each. */
@@ -67,8 +68,7 @@ export async function runKubernetes(config: Config, opts: RunOpts, where: string
       if (opts.json) process.stdout.write(serializeResult(result));
       else {
         console.log(sanitizeTerminal(`node ${node}:`));
-        console.log(summaryTable(result));
-        for (const line of problemLines(result)) console.log(line);
+        for (const line of endOfRunReport(result, path, opts)) console.log(line);
         console.log(
           sanitizeTerminal(`result ${result.runId} (${result.status}) written to ${path}`, {
             multiline: true,
