@@ -1,23 +1,17 @@
 import type { Command } from 'commander';
 import { RbError } from '../errors.ts';
-import { loadConfig } from '../config/load.ts';
-import { executeRun } from '../run/execute.ts';
-import { BENCHMARKS, selectBenchmarks } from '../suites/registry.ts';
-import { problemLines, summaryTable } from '../run/report.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
-import { writeResultFile, serializeResult } from '../results/io.ts';
-import { runPathInDataDir } from '../results/layout.ts';
-import { runKubernetes } from './run-kubernetes.ts';
+import { sanitizeTerminal } from '../format/escape.ts';
 
 /** Exit status of a run stopped because its CRI endpoint died (sysexits' EX_UNAVAILABLE). */
 export const EXIT_ENDPOINT_DEAD = 69;
-import { sanitizeTerminal } from '../format/escape.ts';
 
 interface RunOpts {
   config: string;
   out?: string;
   dataDir?: string;
   json?: boolean;
+  table?: boolean;
 }
 
 function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
@@ -41,12 +35,22 @@ function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('run the configured benchmarks and write one result JSON')
     .requiredOption('--config <file>', 'runtime-bench YAML config')
     .option('--out <file>', 'result file to write')
     .option('--data-dir <dir>', 'write the result into <dir>/runs/<yyyy>/<mm>/<dd>/<run-id>.json instead')
     .option('--json', 'quiet mode for machines: no progress or table; print the result JSON on stdout')
+    .option('--table', 'print the full table (every benchmark × target × metric) before the verdict')
     .action(async (opts: RunOpts) => {
+      // Loaded when the command runs, not when the CLI starts (see commands/index.ts).
+      const [{ loadConfig }, { executeRun }, registry, { endOfRunReport }, io, { runPathInDataDir }] =
+        await Promise.all([
+          import('../config/load.ts'),
+          import('../run/execute.ts'),
+          import('../suites/registry.ts'),
+          import('../run/report.ts'),
+          import('../results/io.ts'),
+          import('../results/layout.ts'),
+        ]);
       if (!opts.out && !opts.dataDir)
         throw new RbError(
           'USAGE_RUN_OUTPUT',
@@ -57,14 +61,14 @@ export function registerRun(program: Command): void {
         throw new RbError('USAGE_RUN_OUTPUT', 'give either --out or --data-dir, not both');
       const config = await loadConfig(opts.config);
       if (config.targets.some((t) => t.kind === 'kubernetes')) {
-        await runKubernetes(config, opts, opts.config);
+        await (await import('./run-kubernetes.ts')).runKubernetes(config, opts, opts.config);
         return;
       }
       // The selection is checked before anything starts, so its errors can name the file.
-      selectBenchmarks(
+      registry.selectBenchmarks(
         config.benchmarks,
         config.skip,
-        BENCHMARKS,
+        registry.BENCHMARKS,
         opts.config,
         Object.keys(config.runsPerBenchmark),
       );
@@ -92,12 +96,11 @@ export function registerRun(program: Command): void {
         });
         if (tty) process.stderr.write('\r\x1b[2K');
         const path = opts.out ?? runPathInDataDir(opts.dataDir!, result);
-        await writeResultFile(path, result);
+        await io.writeResultFile(path, result);
         if (opts.json) {
-          process.stdout.write(serializeResult(result));
+          process.stdout.write(io.serializeResult(result));
         } else {
-          console.log(summaryTable(result));
-          for (const line of problemLines(result)) console.log(line);
+          for (const line of endOfRunReport(result, path, opts)) console.log(line);
           console.log(
             sanitizeTerminal(`\nresult ${result.runId} (${result.status}) written to ${path}`, {
               multiline: true,
