@@ -183,6 +183,11 @@ export function verdictLines(verdict: RunVerdict): string[] {
     `Verdict, each runtime against ${DEFAULT_RUNTIME} (ratio of medians with a ${Math.round(
       verdict.confidence * 100,
     )} % bootstrap CI; Mann-Whitney U, Holm-adjusted over each runtime's headline tests, alpha ${verdict.alpha}; "could detect": the smallest change found with 80 % power):`,
-    ...verdict.lines.map((l) => `  ${l.family.padEnd(width)}  ${l.text}`),
+    ...verdict.lines.flatMap((l, i) => {
+      const prev = verdict.lines[i - 1];
+      // A blank line between runtimes: each block reads as one runtime's answer.
+      const gap = prev && prev.candidate !== l.candidate ? [''] : [];
+      return [...gap, `  ${l.family.padEnd(width)}  ${l.text}`];
+    }),
   ];
 }
