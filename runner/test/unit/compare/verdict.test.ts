@@ -66,20 +66,11 @@ function run(
 const RUNC = target('ctd/runc', 'runc');
 const CRUN = target('ctd/crun', 'crun');
 
-const lifecycle = (samples: Record<string, number[]>): Metric => ({
-  benchmark: 'operations.container.lifecycle',
-  name: 'create-and-run',
-  unit: 'ms',
-  direction: 'lower',
-  samples,
-});
-const cpu = (samples: Record<string, number[]>): Metric => ({
-  benchmark: 'performance.cpu',
-  name: 'events_per_second',
-  unit: 'events/s',
-  direction: 'higher',
-  samples,
-});
+const metric =
+  (benchmark: string, name: string, unit: Unit, direction: Direction) =>
+  (samples: Record<string, number[]>): Metric => ({ benchmark, name, unit, direction, samples });
+const lifecycle = metric('operations.container.lifecycle', 'create-and-run', 'ms', 'lower');
+const cpu = metric('performance.cpu', 'events_per_second', 'events/s', 'higher');
 
 describe('verdictPairs: each runtime against runc', () => {
   test('against the runc of its own endpoint; a runc elsewhere and a lone runtime against the first runc', () => {
@@ -123,20 +114,9 @@ describe('headlines', () => {
   });
 
   test('a family falls back to the next candidate the run measured', () => {
-    const disk: Metric = {
-      benchmark: 'performance.disk',
-      name: 'seqwr_mib_per_second',
-      unit: 'MiB/s',
-      direction: 'higher',
-      samples: { 'ctd/runc': [1, 2], 'ctd/crun': [1, 2] },
-    };
-    const serial: Metric = {
-      benchmark: 'scalability.runtime.10',
-      name: 'serial_start_all',
-      unit: 's',
-      direction: 'lower',
-      samples: { 'ctd/runc': [1, 2], 'ctd/crun': [1, 2] },
-    };
+    const both = { 'ctd/runc': [1, 2], 'ctd/crun': [1, 2] };
+    const disk = metric('performance.disk', 'seqwr_mib_per_second', 'MiB/s', 'higher')(both);
+    const serial = metric('scalability.runtime.10', 'serial_start_all', 's', 'lower')(both);
     const chosen = headlinesOf(run([RUNC, CRUN], [disk, serial]), {
       baseline: 'ctd/runc',
       candidate: 'ctd/crun',
