@@ -3,6 +3,8 @@
 log() { printf '== %s: %s\n' "${setup_name:-setup}" "$*" >&2; }
 
 # apt-get install of the packages not installed yet; one `apt-get update` only when some are missing.
+# dpkg's fsync after every file is most of the time of a few hundred small packages (Debian's npm);
+# without it (--force-unsafe-io) an install cut short by a crash is repaired by running it again.
 apt_install_missing() {
   local p missing=()
   for p in "$@"; do
@@ -12,5 +14,5 @@ apt_install_missing() {
   log "apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt-get install -y -qq --no-install-recommends -o Dpkg::Options::=--force-unsafe-io "${missing[@]}" >/dev/null
 }

@@ -18,17 +18,14 @@ setup_name=setup
 [ "$(id -u)" = 0 ] || { echo "setup.sh must run as root (it installs apt packages)" >&2; exit 1; }
 
 # Debian packages: the runtime stack under test and the benchmark images' ingredients; skopeo
-# loads the images of a CRI-O stack into its private containers-storage, offline.
-apt_install_missing containerd runc crun sysbench containernetworking-plugins conmon umoci \
-  busybox-static catatonit patchelf iproute2 util-linux git ca-certificates curl skopeo
+# loads the images of a CRI-O stack into its private containers-storage, offline. npm is only the
+# bootstrapper for Node 24 and pnpm: a bare Debian 12 gets it from apt, without its recommends (a C
+# toolchain for native add-ons: 1200 packages instead of about 400), in the same apt-get call.
+packages=(containerd runc crun sysbench containernetworking-plugins conmon umoci busybox-static
+  catatonit patchelf iproute2 util-linux git ca-certificates curl skopeo)
+command -v npm >/dev/null || packages+=(nodejs npm)
+apt_install_missing "${packages[@]}"
 # Debian's containerd package may start a system containerd; our stacks are private and never use it.
-
-# npm is only the bootstrapper for Node 24 and pnpm; a bare Debian 12 gets it from apt, without
-# its recommends (a C toolchain for native add-ons: 1200 packages instead of about 400).
-if ! command -v npm >/dev/null; then
-  log "apt-get install nodejs npm (to bootstrap Node 24)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
-fi
 
 node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 mkdir -p "$RB_TOOLS/bin"
