@@ -49,10 +49,12 @@ fi
 log "pnpm $(pnpm --version)"
 
 # The CLI's dependencies and the workspace root's link to it (`pnpm exec runtime-bench`), not the
-# site's or the test tooling's: those are scripts/setup-test.sh's full install. RB_PNPM_INSTALL_FLAGS
-# replaces the whole flag set.
+# site's or the test tooling's: those are scripts/setup-test.sh's full install, which a later run
+# of this script keeps (a --prod install would remove them). RB_PNPM_INSTALL_FLAGS replaces the
+# whole flag set.
 cd "$repo"
+flags="--frozen-lockfile --prod --filter runtime-bench-workspace --filter @runtime-bench/runner..."
+[ -e node_modules/.bin/vitest ] && flags="--frozen-lockfile"
 # shellcheck disable=SC2086
-CI=true pnpm install ${RB_PNPM_INSTALL_FLAGS:---frozen-lockfile --prod --filter runtime-bench-workspace --filter @runtime-bench/runner...} \
-  --reporter=append-only >/dev/null
+CI=true pnpm install ${RB_PNPM_INSTALL_FLAGS:-$flags} --reporter=append-only >/dev/null
 log "CLI dependencies installed"
