@@ -180,9 +180,8 @@ export function verdictLines(verdict: RunVerdict): string[] {
   if (verdict.lines.length === 0) return [];
   const width = Math.max(...verdict.lines.map((l) => l.family.length));
   return [
-    `Verdict, each runtime against ${DEFAULT_RUNTIME} (ratio of medians with a ${Math.round(
-      verdict.confidence * 100,
-    )} % bootstrap CI; Mann-Whitney U, Holm-adjusted over each runtime's headline tests, alpha ${verdict.alpha}; "could detect": the smallest change found with 80 % power):`,
+    `Verdict: each runtime against ${DEFAULT_RUNTIME}, one headline metric per benchmark family`,
+    `(ratio of medians, ${Math.round(verdict.confidence * 100)} % bootstrap CI; Mann-Whitney U, Holm-adjusted over each runtime's headline tests, alpha ${verdict.alpha}; "could detect": the smallest change found with 80 % power)`,
     ...verdict.lines.flatMap((l, i) => {
       const prev = verdict.lines[i - 1];
       // A blank line between runtimes: each block reads as one runtime's answer.

@@ -181,9 +181,9 @@ describe('runVerdict', () => {
   test('verdictLines: a heading, then one line per family and runtime', () => {
     const r = run([RUNC, CRUN], [lifecycle({ 'ctd/runc': range(100, 8), 'ctd/crun': range(50, 8) })]);
     const lines = verdictLines(runVerdict(r));
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^Verdict, each runtime against runc/);
-    expect(lines[1]).toMatch(/^ {2}operations {2}ctd\/crun creates and starts/);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^Verdict: each runtime against runc/);
+    expect(lines[2]).toMatch(/^ {2}operations {2}ctd\/crun creates and starts/);
   });
 });
 
