@@ -4,6 +4,8 @@
 // one more row runs `--help` with an empty compile cache each time (a first start after an install).
 // Wall time is measured here; CPU and peak RSS come from /usr/bin/time when it is installed.
 //   node runner/bench/cli-startup.ts [--runs N] [--crictl PATH] [--result FILE]
+// crictl: --crictl, else $RB_CRICTL, else on PATH, else the shared tools' (cri-tools/crictl under
+// $RB_SHARED_TOOLS or <repo>/../shared/tools, as the tests find them).
 // Target: --help, list and validate ≤ 0.25 s wall (median), with a warm compile cache.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatNumber, formatValue, terminalTable } from '../src/format/index.ts';
 import { median, quantile } from '../src/stats/index.ts';
+import { sharedTool } from '../test/support/shared-tools.ts';
 
 const TARGET_SECONDS = 0.25;
 const { values } = parseArgs({
@@ -49,7 +52,8 @@ function onPath(name: string): string | undefined {
 }
 
 const result = values.result ?? firstResult(join(repo, 'data', 'runs'));
-const crictl = values.crictl ?? process.env.RB_CRICTL ?? onPath('crictl');
+const crictl =
+  values.crictl ?? process.env.RB_CRICTL ?? onPath('crictl') ?? sharedTool('cri-tools/crictl') ?? undefined;
 const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 interface Subject {
@@ -142,7 +146,8 @@ try {
       },
     ),
   );
-  if (!crictl) console.log('crictl not found (PATH, --crictl or RB_CRICTL): no baseline row');
+  if (!crictl)
+    console.log('crictl not found (--crictl, RB_CRICTL, PATH or RB_SHARED_TOOLS): no baseline row');
   if (!gnuTime) console.log('/usr/bin/time not installed: no CPU or RSS columns');
   console.log(`(${formatNumber(runs)} runs; validate reads ${result ?? 'no file: data/runs is empty'})`);
 } finally {
