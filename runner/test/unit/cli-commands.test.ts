@@ -1,5 +1,7 @@
 // The command table: each entry's module registers the command it is listed as, and only the
 // invoked command's module is loaded (the others are their name and description).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS, invokedCommand, registerCommands } from '../../src/commands/index.ts';
@@ -38,4 +40,21 @@ describe('registerCommands', () => {
       }
     },
   );
+});
+
+describe('the command table is complete', () => {
+  test('every command a module of commands/ registers is listed in COMMANDS (else it is unreachable)', async () => {
+    const dir = join(import.meta.dirname, '../../src/commands');
+    const registered: string[] = [];
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'index.ts')) {
+      const module = (await import(join(dir, file))) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(module))
+        if (/^register[A-Z]/.test(name) && typeof value === 'function') {
+          const program = new Command('runtime-bench');
+          (value as (p: Command) => void)(program);
+          registered.push(...program.commands.map((c) => c.name()));
+        }
+    }
+    expect(registered.sort()).toEqual(COMMANDS.map((c) => c.name).sort());
+  });
 });
