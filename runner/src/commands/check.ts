@@ -49,9 +49,6 @@ interface CheckCliOptions {
 export function registerCheck(program: Command): void {
   program
     .command('check')
-    .description(
-      'regression gate: compare a run with the last K comparable runs of a history directory; flag changes that are significant (Holm) AND beyond a threshold, in the bad direction',
-    )
     .requiredOption('--history <dir>', 'directory of earlier result files (read recursively)')
     .requiredOption('--current <file>', 'result file to check')
     .option(

@@ -27,9 +27,6 @@ interface PlanCliOptions {
 export function registerPlan(program: Command): void {
   program
     .command('plan')
-    .description(
-      'sample sizes: from a history (or one run), the samples per night each metric needs for check to flag a given step on its first night',
-    )
     .option('--history <dir>', 'directory of result files (drift between runs is estimated from them)')
     .option('--run <file>', 'one result file (within-run noise only; drift assumed 0)')
     .option('--step <percent>', 'step to detect, in percent', parseStepPercent, 0.1)

@@ -1,15 +1,9 @@
 import type { Command } from 'commander';
 import type { RunResult } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
-import { loadConfig } from '../config/load.ts';
 import { sanitizeTerminal } from '../format/escape.ts';
-import { targetKindOf } from '../run/kinds.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
-import { runPipeline } from '../run/pipeline.ts';
-import { problemLines, summaryTable } from '../run/report.ts';
 import { stopExitCode } from '../run/stop.ts';
-import { writeResultFile, serializeResult } from '../results/io.ts';
-import { runPathInDataDir } from '../results/layout.ts';
 
 export { EXIT_ENDPOINT_DEAD } from '../run/stop.ts';
 
@@ -18,6 +12,7 @@ interface RunOpts {
   out?: string;
   dataDir?: string;
   json?: boolean;
+  table?: boolean;
 }
 
 /** `--out r.json` with several result documents (a cluster's nodes): r.<node>.json each. */
@@ -50,12 +45,28 @@ function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('run the configured benchmarks and write one result JSON')
     .requiredOption('--config <file>', 'runtime-bench YAML config')
     .option('--out <file>', 'result file to write')
     .option('--data-dir <dir>', 'write the result into <dir>/runs/<yyyy>/<mm>/<dd>/<run-id>.json instead')
     .option('--json', 'quiet mode for machines: no progress or table; print the result JSON on stdout')
+    .option('--table', 'print the full table (every benchmark × target × metric) before the verdict')
     .action(async (opts: RunOpts) => {
+      // Loaded when the command runs, not when the CLI starts (see commands/index.ts).
+      const [
+        { loadConfig },
+        { targetKindOf },
+        { runPipeline },
+        { endOfRunReport },
+        io,
+        { runPathInDataDir },
+      ] = await Promise.all([
+        import('../config/load.ts'),
+        import('../run/kinds.ts'),
+        import('../run/pipeline.ts'),
+        import('../run/report.ts'),
+        import('../results/io.ts'),
+        import('../results/layout.ts'),
+      ]);
       if (!opts.out && !opts.dataDir)
         throw new RbError(
           'USAGE_RUN_OUTPUT',
@@ -95,15 +106,14 @@ export function registerRun(program: Command): void {
           const path = opts.out
             ? outPathFor(opts.out, node ?? result.host.hostname, results.length)
             : runPathInDataDir(opts.dataDir!, result);
-          await writeResultFile(path, result);
+          await io.writeResultFile(path, result);
           paths.push(path);
           if (opts.json) {
-            process.stdout.write(serializeResult(result));
+            process.stdout.write(io.serializeResult(result));
             continue;
           }
           if (node !== null) console.log(sanitizeTerminal(`node ${node}:`));
-          console.log(summaryTable(result));
-          for (const line of problemLines(result)) console.log(line);
+          for (const line of endOfRunReport(result, path, opts)) console.log(line);
           console.log(
             sanitizeTerminal(`\nresult ${result.runId} (${result.status}) written to ${path}`, {
               multiline: true,

@@ -57,9 +57,7 @@ function chooseCri(opts: StackOpts, config: Config): CriName {
 }
 
 export function registerStack(program: Command): void {
-  const stack = program
-    .command('stack')
-    .description('manage a private local CRI stack, containerd or CRI-O (the embedded default target)');
+  const stack = program.command('stack');
   const common = (cmd: Command): Command =>
     cmd
       .option('--name <name>', 'stack name', 'default')

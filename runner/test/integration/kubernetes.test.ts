@@ -221,7 +221,7 @@ parameters:
       const mem = (name: string) => value('kubernetes.performance.memory', target, name);
       expect(mem('mib_per_second')).toBeGreaterThan(0);
       expect(mem('total_time')).toBeGreaterThan(0);
-      expect(mem('latency_min')).toBeLessThanOrEqual(mem('latency_avg'));
+      expect(mem('latency_avg')).toBeGreaterThan(0);
       expect(mem('latency_avg')).toBeLessThanOrEqual(mem('latency_max'));
     }
     await expectNothingLeft(kubeconfig);
