@@ -131,6 +131,51 @@ describe.skipIf(unavailable !== null)('runc built from the Go module proxy', () 
   );
 });
 
+describe.skipIf(unavailable !== null || !onPath('git'))('runc built from a git checkout', () => {
+  test(
+    'a ref of a local checkout: stamped with its VERSION and git describe',
+    { timeout: BUILD_BUDGET_MS },
+    async () => {
+      // A checkout of runc 1.2.0's tree with an annotated tag, as a maintainer's clone has.
+      const moduleDir = JSON.parse(
+        execFileSync('go', ['mod', 'download', '-json', 'github.com/opencontainers/runc@v1.2.0'], {
+          encoding: 'utf8',
+          cwd: '/',
+          env: { ...process.env, GOFLAGS: '-mod=mod' },
+        }),
+      ).Dir as string;
+      const work = mkdtempSync(join(tmpdir(), 'rb-git-'));
+      const checkout = join(work, 'runc');
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-C', checkout, '-c', 'user.name=t', '-c', 'user.email=t@localhost', ...args], {
+          encoding: 'utf8',
+        }).trim();
+      execFileSync('cp', ['-r', moduleDir, checkout]);
+      execFileSync('chmod', ['-R', 'u+w', checkout]);
+      git('init', '-q');
+      git('add', '-A');
+      git('commit', '-qm', 'runc 1.2.0');
+      git('tag', '-a', 'v1.2.0', '-m', 'v1.2.0');
+      const hash = git('rev-parse', 'HEAD');
+      const describe = git('describe', '--long', '--always');
+      const built = await buildComponent(env, {
+        component: 'runc',
+        source: 'git',
+        version: 'v1.2.0',
+        gitDir: checkout,
+        prefix: join(work, 'prefix'),
+        toolchain: 'go1.22.12',
+      });
+      expect(built.version).toBe(`1.2.0-g${hash.slice(0, 12)}`);
+      expect(built.record).toMatchObject({ source: 'git', commit: hash, origin: `${checkout}@v1.2.0` });
+      const out = execFileSync(built.binary, ['--version'], { encoding: 'utf8' });
+      expect(out).toContain('runc version 1.2.0\n');
+      expect(out).toContain(`commit: ${describe}\n`);
+      expect(describe).toMatch(/^v1\.2\.0-0-g[0-9a-f]{7,}$/);
+    },
+  );
+});
+
 function readToolchain(version: string): string {
   return execFileSync('ls', [`${PREFIX}/runc`], { encoding: 'utf8' })
     .split('\n')
