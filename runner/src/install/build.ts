@@ -12,6 +12,7 @@ import { RbError, errorMessage } from '../errors.ts';
 import {
   describeCommit,
   dockerfileGoMinor,
+  localReplacements,
   goInvocation,
   goRecipe,
   newestToolchain,
@@ -239,6 +240,15 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
         'INSTALL_UNSUPPORTED',
         `${request.component}@${src.label} cannot be built from source here`,
         unsupported,
+      );
+    const goMod = await readFile(join(src.root, 'go.mod'), 'utf8');
+    const absent = [];
+    for (const dir of localReplacements(goMod)) if (!(await exists(join(src.root, dir)))) absent.push(dir);
+    if (absent.length > 0)
+      throw new RbError(
+        'INSTALL_UNSUPPORTED',
+        `${request.component}@${src.label}: its go.mod replaces a module with ${absent.join(', ')}, a nested module the module proxy's copy leaves out`,
+        `build it from a checkout of the upstream repository: --source git --git-dir <checkout> ${request.component}@v${src.label}`,
       );
     const deps = await debianDeps(env, flags.debianDeps);
     const invocation = goInvocation(flags, { version: fileVersion, commit: src.describe, toolchain });
