@@ -87,6 +87,17 @@ export const COMMANDS: readonly CommandEntry[] = [
       'a local single-node Kubernetes (etcd, apiserver, scheduler, controller-manager, kubelet) on a stack',
     load: async () => (await import('./cluster.ts')).registerCluster,
   },
+  {
+    name: 'sweep',
+    description:
+      'install or build many versions of one OCI runtime and measure them in one interleaved run on one stack',
+    load: async () => (await import('./sweep.ts')).registerSweep,
+  },
+  {
+    name: 'versions',
+    description: 'list the versions of a component a source can provide, newest first',
+    load: async () => (await import('./versions.ts')).registerVersions,
+  },
 ];
 
 /**
