@@ -13,3 +13,4 @@ export * from './change-point.ts';
 export * from './power.ts';
 export * from './common-mode.ts';
 export * from './trend.ts';
+export * from './sequential-position.ts';
