@@ -16,10 +16,29 @@ import {
  * kubernetes targets (transport "kubernetes", `target.kubernetes`): every version-1 file is a valid
  * version-2 file, so both are read. 3 added `MetricResult.sources` (which source of which resolution
 each sample came from: overhead.runtime's helpers in ns or in ticks); older files are valid version-3
-files without it. `runtime-bench` writes 3.
+files without it. 4 added `Component.build` (how a component built from source was built); older
+files are valid version-4 files without it. `runtime-bench` writes 4.
  */
-export const RESULT_SCHEMA_VERSION = 3;
-export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3] as const;
+export const RESULT_SCHEMA_VERSION = 4;
+export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3, 4] as const;
+
+/** How a component built from source was built: enough to rebuild it and to see it matches the release. */
+export const ComponentBuildSchema = z.strictObject({
+  source: z.enum(['go', 'cargo', 'git']),
+  origin: z.string().min(1).meta({ description: 'module@version, crate@version or <checkout>@<ref>' }),
+  commit: z.string().nullable().meta({ description: 'the source commit, when known' }),
+  toolchain: z.string().min(1).meta({ description: 'e.g. go1.22.12' }),
+  command: z.array(z.string()).meta({ description: 'every build command, as argv joined by spaces' }),
+  env: z.record(z.string(), z.string()).meta({ description: 'the build variables that shape the output' }),
+  stamps: z.record(z.string(), z.string()).meta({ description: 'version stamps, e.g. main.version' }),
+  deps: z.record(z.string(), z.string()).meta({ description: 'Debian build dependencies → version' }),
+  rules: z
+    .array(z.string())
+    .meta({ description: "the recipe's rules applied to this version, with their upstream source" }),
+  notes: z.array(z.string()).meta({ description: 'known differences from the upstream release build' }),
+  builtAt: z.string(),
+});
+export type ComponentBuild = z.output<typeof ComponentBuildSchema>;
 
 export const ComponentSchema = z.strictObject({
   name: z.string().min(1).meta({ description: 'e.g. containerd, runc, crun, sysbench, catatonit' }),
@@ -27,6 +46,9 @@ export const ComponentSchema = z.strictObject({
   version: z.string().min(1).meta({ description: 'version as reported by the component itself' }),
   path: z.string().optional(),
   detail: z.string().optional().meta({ description: 'the raw version output or image digest' }),
+  build: ComponentBuildSchema.optional().meta({
+    description: 'present when runtime-bench built it from source',
+  }),
 });
 export type Component = z.output<typeof ComponentSchema>;
 

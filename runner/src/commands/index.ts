@@ -9,9 +9,11 @@ import { registerList } from './list.ts';
 import { registerPlan } from './plan.ts';
 import { registerRun } from './run.ts';
 import { registerStack } from './stack.ts';
+import { registerSweep } from './sweep.ts';
 import { registerUninstall } from './uninstall.ts';
 import { registerValidate } from './validate.ts';
 import { registerVersion } from './version.ts';
+import { registerVersions } from './versions.ts';
 
 /** Each command lives in its own module and adds itself to the program. */
 export type RegisterCommand = (program: Command) => void;
@@ -24,8 +26,10 @@ export const commandModules: RegisterCommand[] = [
   registerPublish,
   registerStack,
   registerRun,
+  registerSweep,
   registerList,
   registerVersion,
+  registerVersions,
   registerUninstall,
   registerValidate,
   registerPlan,

@@ -23,6 +23,8 @@ interface InstallCliOptions {
   suites: string;
   state?: string;
   pathDir?: string;
+  gitDir?: string;
+  toolchain?: string;
   mirror?: string;
   debianMirror?: string;
   checksums?: string;
@@ -76,6 +78,11 @@ export function registerInstall(program: Command): void {
       '--path-dir <dirs>',
       'path source: directories searched before PATH, separated by ":" (e.g. ../shared/tools/cri-o:../shared/tools/cri-tools)',
     )
+    .option('--git-dir <dir>', 'git source: the checkout whose ref is built (runc@<branch|tag|commit>)')
+    .option(
+      '--toolchain <go>',
+      "go and git sources: this Go toolchain (go1.23.4, local) instead of the release's",
+    )
     .option('--mirror <url>', 'fetch release assets https://host/path from <url>/host/path')
     .option('--debian-mirror <url>', 'Debian archive for the distro source')
     .option('--checksums <file>', 'extra pinned digests, JSON {"runc@1.3.6/runc.amd64": "sha256:<hex>"}')
@@ -122,6 +129,8 @@ export function registerInstall(program: Command): void {
                 .map((d) => resolve(d)),
             }
           : {}),
+        ...(opts.gitDir ? { gitDir: resolve(opts.gitDir) } : {}),
+        ...(opts.toolchain ? { toolchain: opts.toolchain } : {}),
       };
       if (opts.dryRun) {
         const plan = buildPlan(request);

@@ -2,9 +2,12 @@
 // files of it matter. Pure data plus the parser of `name@version` specs.
 import { RbError } from '../errors.ts';
 
-/** Where the installer takes a component from. */
-export type Source = 'release' | 'distro' | 'path';
-export const SOURCES: readonly Source[] = ['release', 'distro', 'path'];
+/**
+ * Where the installer takes a component from: an upstream release, a Debian package, what is on
+ * the machine, or a build from source (the Go module proxy, crates.io, a local git checkout).
+ */
+export const SOURCES = ['release', 'distro', 'path', 'go', 'cargo', 'git'] as const;
+export type Source = (typeof SOURCES)[number];
 
 export type ComponentName =
   | 'containerd'

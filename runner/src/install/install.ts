@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { RbError, errorMessage } from '../errors.ts';
+import { buildComponent } from './build.ts';
 import { COMPONENTS, type ComponentName } from './components.ts';
 import { PrivateApt, resolveDistroVersion, stageDistro, type DistroResolution } from './distro.ts';
 import type { InstallEnv } from './env.ts';
@@ -14,6 +15,7 @@ import {
   buildPlan,
   componentDir,
   installedBinaries,
+  isBuildSource,
   type InstallPlan,
   type InstallRequest,
   type PlanStep,
@@ -135,6 +137,7 @@ export async function install(
     const pending: Resolved[] = [];
     for (const step of plan.steps) {
       if (step.source === 'path') found.push(await usePath(env, step, plan.pathDirs));
+      else if (isBuildSource(step.source)) found.push(await useBuild(env, step, plan, created));
       else pending.push(await resolve(env, plan, step, apts, options));
     }
     placed = await stageAndPlace(env, plan.prefix, pending, apts, created, options);
@@ -183,6 +186,44 @@ async function usePath(env: InstallEnv, step: PlanStep, pathDirs: string[]): Pro
     reported: version,
     detail: output,
     createdByThisInstall: false,
+  };
+}
+
+/**
+ * The build sources: built the way the release is, or taken from the build cache. A build this
+ * install made is its to remove; one from the cache is not.
+ */
+async function useBuild(
+  env: InstallEnv,
+  step: PlanStep,
+  plan: InstallPlan,
+  created: CreatedPaths,
+): Promise<InstalledComponent> {
+  const name = step.spec.name;
+  const built = await buildComponent(env, {
+    component: name,
+    source: step.source as 'go' | 'cargo' | 'git',
+    version: step.version!,
+    prefix: plan.prefix,
+    ...(plan.gitDir ? { gitDir: plan.gitDir } : {}),
+    ...(plan.toolchain ? { toolchain: plan.toolchain } : {}),
+  });
+  if (!built.cached) created.add(built.dir);
+  const { version, output } = await readVersion(env, name, built.binary);
+  env.log(
+    `${name}@${step.version} → ${built.version} (${built.cached ? 'cached build' : 'built'} with ${built.record.toolchain})`,
+  );
+  return {
+    name,
+    role: step.component.role,
+    version: built.version,
+    source: step.source,
+    dir: built.dir,
+    binaries: { [step.component.binaries[0]!.name]: built.binary },
+    reported: version,
+    detail: `${output}; built from ${built.record.origin} with ${built.record.toolchain}`,
+    createdByThisInstall: !built.cached,
+    build: built.record,
   };
 }
 

@@ -2,6 +2,7 @@
 // and which CRI handler it becomes. Pure, so `install --dry-run` prints exactly what install does.
 import { join, relative } from 'node:path';
 import { RbError } from '../errors.ts';
+import { BUILD_SOURCES, GO_RECIPES, type BuildSource } from './build-recipe.ts';
 import {
   COMPONENTS,
   handlerName,
@@ -23,6 +24,10 @@ export interface InstallRequest {
   suites: string[];
   /** Path source: directories searched before PATH (e.g. the shared CRI-O and crictl builds). */
   pathDirs?: string[];
+  /** Git source: the checkout whose refs are built. */
+  gitDir?: string;
+  /** Build sources: this Go toolchain instead of the one the release used. */
+  toolchain?: string;
 }
 
 export interface PlanStep {
@@ -43,7 +48,14 @@ export interface InstallPlan {
   suites: string[];
   /** Path source: searched before PATH, in this order. */
   pathDirs: string[];
+  gitDir: string | null;
+  toolchain: string | null;
   steps: PlanStep[];
+}
+
+/** True for the sources that build from source (their directory is known only after the build). */
+export function isBuildSource(source: Source): source is BuildSource {
+  return (BUILD_SOURCES as readonly string[]).includes(source);
 }
 
 const isConcrete = (v: string | null): v is string => v !== null && v !== 'latest';
@@ -75,6 +87,18 @@ export function buildPlan(request: InstallRequest): InstallPlan {
         `${label}: source "${request.source}" cannot provide ${spec.name}`,
         why,
       );
+    if (isBuildSource(request.source) && !GO_RECIPES[spec.name])
+      throw new RbError(
+        'INSTALL_UNSUPPORTED',
+        `${label}: no build recipe for ${spec.name} yet`,
+        `buildable from source: ${Object.keys(GO_RECIPES).join(', ')}; use --source release or distro`,
+      );
+    if (request.source === 'git' && spec.version === 'latest')
+      throw new RbError(
+        'USAGE_COMPONENT',
+        `"${label}": the git source builds a ref`,
+        `e.g. ${spec.name}@main`,
+      );
     if (request.source !== 'path' && spec.path !== null) {
       throw new RbError('USAGE_COMPONENT', `"${label}": a path only makes sense with source "path"`);
     }
@@ -90,7 +114,7 @@ export function buildPlan(request: InstallRequest): InstallPlan {
     seen.add(key);
     const version = spec.version;
     const dir =
-      request.source !== 'path' && isConcrete(version)
+      request.source !== 'path' && !isBuildSource(request.source) && isConcrete(version)
         ? componentDir(request.prefix, spec.name, version)
         : null;
     const handler = component.role === 'oci' && isConcrete(version) ? handlerName(spec.name, version) : null;
@@ -102,7 +126,33 @@ export function buildPlan(request: InstallRequest): InstallPlan {
     throw new RbError('USAGE_PATH_DIR', `--path-dir "${relativeDir}" is not an absolute path`);
   if (pathDirs.length > 0 && request.source !== 'path')
     throw new RbError('USAGE_PATH_DIR', '--path-dir only makes sense with --source path');
-  return { prefix: request.prefix, source: request.source, suites: request.suites, pathDirs, steps };
+  const gitDir = request.gitDir ?? null;
+  if (request.source === 'git' && (gitDir === null || !gitDir.startsWith('/')))
+    throw new RbError(
+      'USAGE_GIT_DIR',
+      '--source git needs --git-dir <absolute path of a checkout>',
+      'e.g. --git-dir /src/runc',
+    );
+  if (gitDir !== null && request.source !== 'git')
+    throw new RbError('USAGE_GIT_DIR', '--git-dir only makes sense with --source git');
+  const toolchain = request.toolchain ?? null;
+  if (toolchain !== null && !isBuildSource(request.source))
+    throw new RbError('USAGE_TOOLCHAIN', '--toolchain only makes sense with a build source (go, git)');
+  if (toolchain !== null && !/^(go\d+\.\d+(\.\d+)?|local)$/.test(toolchain))
+    throw new RbError(
+      'USAGE_TOOLCHAIN',
+      `--toolchain "${toolchain}" is not a Go toolchain`,
+      'e.g. go1.22.12, or local',
+    );
+  return {
+    prefix: request.prefix,
+    source: request.source,
+    suites: request.suites,
+    pathDirs,
+    gitDir,
+    toolchain,
+    steps,
+  };
 }
 
 /**
@@ -111,7 +161,7 @@ export function buildPlan(request: InstallRequest): InstallPlan {
  */
 export function installedBinaries(
   component: ComponentInfo,
-  source: Exclude<Source, 'path'>,
+  source: 'release' | 'distro',
   dir: string,
 ): Record<string, string> {
   return Object.fromEntries(
@@ -148,6 +198,8 @@ export function formatPlan(plan: InstallPlan): string {
     let where: string;
     if (s.source === 'path')
       where = `use ${s.spec.path ?? `${s.component.binaries[0]!.name} found in ${[...plan.pathDirs, 'PATH'].join(', ')}`}, version read from it`;
+    else if (isBuildSource(s.source))
+      where = `build ${s.source === 'git' ? `${plan.gitDir}@${s.version}` : `${s.version}`} as its release is built (toolchain ${plan.toolchain ?? "the release's"}) → ${join(plan.prefix, s.spec.name)}/<version>+<toolchain>`;
     else if (s.dir) where = `→ ${s.dir}`;
     else where = `→ ${join(plan.prefix, s.spec.name)}/<version resolved at install>`;
     const from =

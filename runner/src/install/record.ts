@@ -4,15 +4,15 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
-import { ExtraHandlerSchema, type ConfigInput } from '@runtime-bench/schemas';
+import { ComponentBuildSchema, ExtraHandlerSchema, type ConfigInput } from '@runtime-bench/schemas';
 import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
-import { COMPONENTS, handlerName, type ComponentName, type Source } from './components.ts';
+import { COMPONENTS, SOURCES, handlerName, type ComponentName, type Source } from './components.ts';
 
 export const InstalledComponentSchema = z.strictObject({
   name: z.string().min(1),
   role: z.enum(['cri', 'oci', 'tool', 'workload']),
   version: z.string().min(1),
-  source: z.enum(['release', 'distro', 'path']),
+  source: z.enum(SOURCES),
   /** null for the path source, which installs nothing. */
   dir: z.string().nullable(),
   /** Executable name → absolute path. */
@@ -22,13 +22,15 @@ export const InstalledComponentSchema = z.strictObject({
   detail: z.string(),
   /** False when the directory was already there (another install made it): uninstall keeps it. */
   createdByThisInstall: z.boolean(),
+  /** How it was built, for the build sources (go, cargo, git). */
+  build: ComponentBuildSchema.optional(),
 });
 export type InstalledComponent = z.output<typeof InstalledComponentSchema>;
 
 export const InstallRecordSchema = z.strictObject({
   recordVersion: z.literal(1),
   prefix: z.string(),
-  source: z.enum(['release', 'distro', 'path']),
+  source: z.enum(SOURCES),
   createdAt: z.string(),
   components: z.array(InstalledComponentSchema),
   /** One CRI handler per OCI runtime@version, as `stack.extraHandlers` of a config wants them. */

@@ -4,6 +4,7 @@
 import {
   criTargets,
   type Component,
+  type ComponentBuild,
   type Config,
   type Target,
   type TargetConfig,
@@ -100,6 +101,8 @@ export interface OciInfo {
   version: string;
   path: string | null;
   detail?: string;
+  /** How runtime-bench built it, when it did. */
+  build?: ComponentBuild;
 }
 
 /** The targets and components one endpoint contributes to the result. */
@@ -128,6 +131,7 @@ export function describeEndpoint(
       version: oci.version,
       ...(oci.path ? { path: oci.path } : {}),
       ...(oci.detail ? { detail: oci.detail } : {}),
+      ...(oci.build ? { build: oci.build } : {}),
     });
     const id = `${plan.label}/${name}`;
     return {

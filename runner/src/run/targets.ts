@@ -7,6 +7,7 @@ import type { Component, Config, HostFix, Target } from '@runtime-bench/schemas'
 import { createCriClient } from '../cri/client.ts';
 import type { CriClient, VersionInfo } from '../cri/types.ts';
 import { RbError, errorMessage } from '../errors.ts';
+import { readBuildRecord } from '../install/build.ts';
 import { which, ociVersion } from '../stack/discover.ts';
 import { stackAnswers } from '../stack/manager.ts';
 import { readStackState, stackStateDir, type StackState } from '../stack/state.ts';
@@ -119,8 +120,16 @@ async function prepareEndpoint(config: Config, plan: EndpointPlan, runId: string
 
 async function ociInfo(handler: string, stack: StackState | null): Promise<OciInfo> {
   const h = stack?.handlers.find((s) => s.name === handler);
-  if (h)
-    return { name: h.kind, version: h.version, path: h.binary, detail: h.versionOutput.split('\n')[0] ?? '' };
+  if (h) {
+    const build = await readBuildRecord(h.binary);
+    return {
+      name: h.kind,
+      version: h.version,
+      path: h.binary,
+      detail: h.versionOutput.split('\n')[0] ?? '',
+      ...(build ? { build } : {}),
+    };
+  }
   // An endpoint we did not configure: the handler name usually is the runtime's name.
   const kind = guessOciKind(handler) ?? handler;
   const binary = await which(kind);

@@ -109,4 +109,35 @@ describe('resolveHandlers and describeEndpoint', () => {
       'oci:runc@1.2',
     ]);
   });
+  test('a runtime runtime-bench built carries its build record into the result', () => {
+    const build = {
+      source: 'go' as const,
+      origin: 'github.com/opencontainers/runc@v1.2.0',
+      commit: '0b9fa21be2bcba45f6d9d748b4bcf70cfbffbc19',
+      toolchain: 'go1.22.12',
+      command: ['go build -o runc .'],
+      env: { CGO_ENABLED: '1' },
+      stamps: { 'main.version': '1.2.0' },
+      deps: { 'libseccomp-dev': '2.5.4-1+deb12u1' },
+      rules: [],
+      notes: [],
+      builtAt: '2026-11-26T21:00:00.000Z',
+    };
+    const d = describeEndpoint(
+      plan!,
+      '/run/c.sock',
+      { version: '0.1.0', runtimeName: 'containerd', runtimeVersion: 'v2.1.0', runtimeApiVersion: 'v1' },
+      stack,
+      [
+        {
+          name: 'runc-1.2.0',
+          oci: { name: 'runc', version: '1.2.0', path: '/opt/rb/runc/1.2.0+go1.22.12/bin/runc', build },
+        },
+        { name: 'runc', oci: { name: 'runc', version: '1.1.12', path: '/usr/sbin/runc' } },
+      ],
+    );
+    const oci = d.components.filter((c) => c.role === 'oci');
+    expect(oci[0]!.build).toEqual(build);
+    expect(oci[1]).not.toHaveProperty('build');
+  });
 });

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { RbError } from '../errors.ts';
+import { SOURCES, availableVersions, parseSpec, realInstallEnv, type Source } from '../install/index.ts';
+
+export function registerVersions(program: Command): void {
+  program
+    .command('versions')
+    .description('list the versions of a component a source can provide, newest first')
+    .argument('<component>', 'e.g. runc')
+    .option('--source <source>', `go (the Go module proxy) or git (tags of --git-dir)`, 'go')
+    .option('--git-dir <dir>', 'git source: the checkout whose tags are listed')
+    .option('--json', 'print a JSON array')
+    .action(async (component: string, opts: { source: string; gitDir?: string; json?: boolean }) => {
+      if (!SOURCES.includes(opts.source as Source))
+        throw new RbError('USAGE_SOURCE', `--source "${opts.source}" is not one of ${SOURCES.join(', ')}`);
+      const spec = parseSpec(component);
+      const versions = await availableVersions(
+        realInstallEnv(),
+        spec.name,
+        opts.source as Source,
+        opts.gitDir ? { gitDir: opts.gitDir } : {},
+      );
+      console.log(opts.json ? JSON.stringify(versions) : versions.join('\n'));
+    });
+}

@@ -1,0 +1,80 @@
+// `runtime-bench versions`: what a source can provide of a component, newest first. The listing
+// parsers and the range selection are pure; the one go/git call is made through the injected env.
+import { RbError, errorMessage } from '../errors.ts';
+import { goRecipe } from './build-recipe.ts';
+import type { ComponentName, Source } from './components.ts';
+import type { InstallEnv } from './env.ts';
+import { compareSemver, inRange, isSemver } from './semver.ts';
+
+/** Versions of a `go list -m -versions <module>` line (`module v1.1.5 v1.2.3 …`), newest first, without `v`. */
+export function parseGoVersions(text: string): string[] {
+  const [, ...versions] = text.trim().split(/\s+/);
+  return versions
+    .map((v) => v.replace(/^v/, ''))
+    .filter(isSemver)
+    .sort((a, b) => compareSemver(b, a));
+}
+
+/** Release tags of `git tag` output (`v1.2.0`, not `libcontainer/v0.1`), newest first, without `v`. */
+export function parseGitTags(text: string): string[] {
+  return parseGoVersions(`tags ${text}`);
+}
+
+/**
+ * The versions of a sweep range `1.1.5..1.5.2` among the available ones (both ends included),
+ * oldest first; pre-releases only when an end is one. An end nobody provides is an error.
+ */
+export function selectRange(available: readonly string[], from: string, to: string): string[] {
+  for (const [end, v] of [
+    ['start', from],
+    ['end', to],
+  ] as const)
+    if (!available.includes(v))
+      throw new RbError(
+        'USAGE_SWEEP',
+        `the range's ${end} ${v} is not among the available versions`,
+        `available: ${[...available].slice(0, 12).join(', ')}${available.length > 12 ? ', …' : ''}`,
+      );
+  if (compareSemver(from, to) > 0)
+    throw new RbError('USAGE_SWEEP', `range ${from}..${to} runs backwards`, `write ${to}..${from}`);
+  const withPre = from.includes('-') || to.includes('-');
+  return available
+    .filter((v) => inRange(v, { since: from }) && compareSemver(v, to) <= 0)
+    .filter((v) => withPre || !v.includes('-'))
+    .sort(compareSemver);
+}
+
+/** What a source provides of a component, newest first. */
+export async function availableVersions(
+  env: InstallEnv,
+  component: ComponentName,
+  source: Source,
+  options: { gitDir?: string } = {},
+): Promise<string[]> {
+  if (source === 'go') {
+    const recipe = goRecipe(component);
+    try {
+      const r = await env.run('go', ['list', '-m', '-versions', recipe.module], {
+        cwd: '/',
+        env: { ...process.env, GOFLAGS: '-mod=mod' },
+      });
+      return parseGoVersions(r.stdout);
+    } catch (error) {
+      throw new RbError(
+        'VERSIONS_UNAVAILABLE',
+        `cannot list ${recipe.module}: ${errorMessage(error)}`,
+        'check GOPROXY',
+      );
+    }
+  }
+  if (source === 'git') {
+    if (!options.gitDir) throw new RbError('USAGE_GIT_DIR', 'the git source needs --git-dir <checkout>');
+    const r = await env.run('git', ['-C', options.gitDir, 'tag', '--list']);
+    return parseGitTags(r.stdout);
+  }
+  throw new RbError(
+    'USAGE_SOURCE',
+    `listing the versions of source "${source}" is not supported`,
+    "list the go or git source (release versions are named on the project's release page)",
+  );
+}

@@ -1,0 +1,242 @@
+// How each buildable component's upstream release is compiled, as data per version range, and
+// the pure function that turns a recipe into go invocations. Every rule cites what it copies: the
+// Makefile and script/release_build.sh of the versions it covers, read from the module source the
+// Go module proxy serves. A build that differs from the release measures the recipe, not the
+// version, so each known difference is written into the build record as a note.
+import { RbError } from '../errors.ts';
+import type { ComponentName } from './components.ts';
+import { compareSemver, inRange } from './semver.ts';
+
+/** Build sources: the Go module proxy, crates.io, or a local git checkout at a ref. */
+export type BuildSource = 'go' | 'cargo' | 'git';
+export const BUILD_SOURCES: readonly BuildSource[] = ['go', 'cargo', 'git'];
+
+/** The go build of one version, with every flag the release build passes. */
+export interface GoBuildFlags {
+  /** Package built, relative to the module root, and the executable it becomes. */
+  package: string;
+  output: string;
+  /** The Makefile's BUILDTAGS. */
+  tags: string[];
+  /** Tags only the static build adds (`$(BUILDTAGS) netgo osusergo`). */
+  staticTags: string[];
+  buildmode: 'pie' | null;
+  trimpath: boolean;
+  cgo: boolean;
+  /** `-X symbol=value` stamps; values are templates of {version} (the VERSION file) and {commit}. */
+  stamps: Record<string, string>;
+  /** Linker flags besides the stamps. */
+  ldflags: string[];
+  /** Packages `go generate` runs in before the build (runc 1.2.0 embeds runc-dmz this way). */
+  generate: string[];
+  /** Debian packages the build links against. */
+  debianDeps: string[];
+}
+
+/** One range of versions and what changes there (applied in order over the base). */
+export interface RecipeRule {
+  since?: string;
+  before?: string;
+  /** Where upstream does this, for the reader and the record. */
+  why: string;
+  addTags?: string[];
+  removeTags?: string[];
+  set?: Partial<Omit<GoBuildFlags, 'tags'>>;
+  /** This range cannot be built here: the reason (shown as the error's hint). */
+  unsupported?: string;
+  /** Known differences from the upstream build that remain (they go into the record). */
+  notes?: string[];
+}
+
+export interface GoRecipe {
+  component: ComponentName;
+  module: string;
+  /** File of the module root holding the version the binary reports. */
+  versionFile: string | null;
+  /** File whose `ARG GO_VERSION=1.22` names the Go minor the release was built with. */
+  goVersionFile: string | null;
+  base: GoBuildFlags;
+  rules: RecipeRule[];
+}
+
+/**
+ * runc: `make static` as script/release_build.sh runs it (EXTRA_LDFLAGS="-w -s -buildid=").
+ * Static, seccomp-enabled, stripped; version and commit stamped by the Makefile's LDFLAGS_COMMON.
+ */
+const RUNC: GoRecipe = {
+  component: 'runc',
+  module: 'github.com/opencontainers/runc',
+  versionFile: 'VERSION',
+  goVersionFile: 'Dockerfile',
+  base: {
+    package: '.',
+    output: 'runc',
+    tags: ['seccomp'],
+    staticTags: ['netgo', 'osusergo'],
+    buildmode: null,
+    trimpath: true,
+    cgo: true,
+    stamps: { 'main.gitCommit': '{commit}', 'main.version': '{version}' },
+    ldflags: ['-extldflags', '-static', '-w', '-s', '-buildid='],
+    generate: [],
+    debianDeps: ['libseccomp-dev', 'pkg-config'],
+  },
+  rules: [
+    {
+      since: '1.1.8',
+      before: '1.2.0',
+      why: 'Makefile 1.1.8–1.1.14: GO_BUILDMODE_STATIC=-buildmode=pie, LDFLAGS_STATIC=-linkmode external -extldflags --static-pie (amd64, arm64)',
+      set: {
+        buildmode: 'pie',
+        ldflags: ['-linkmode', 'external', '-extldflags', '--static-pie', '-w', '-s', '-buildid='],
+      },
+    },
+    {
+      since: '1.2.0',
+      why: 'Makefile 1.2+: BUILDTAGS := seccomp urfave_cli_no_docs; static-pie with -extldflags -static-pie',
+      addTags: ['urfave_cli_no_docs'],
+      set: {
+        buildmode: 'pie',
+        ldflags: ['-linkmode', 'external', '-extldflags', '-static-pie', '-w', '-s', '-buildid='],
+      },
+    },
+    {
+      since: '1.2.0',
+      before: '1.2.1',
+      why: 'Makefile 1.2.0: static-bin depends on runc-dmz (go generate ./libcontainer/dmz)',
+      set: { generate: ['./libcontainer/dmz'] },
+    },
+    {
+      since: '1.3.0-rc.1',
+      why: 'Makefile 1.3+: LDFLAGS_COMMON stamps only main.gitCommit; the version is embedded from VERSION',
+      set: { stamps: { 'main.gitCommit': '{commit}' } },
+    },
+    {
+      since: '1.5.0-rc.1',
+      why: 'Makefile 1.5+: BUILDTAGS adds libpathrs, linked from libpathrs built with cargo by script/build-libpathrs.sh',
+      addTags: ['libpathrs'],
+      unsupported:
+        'runc 1.5 and newer link libpathrs (a Rust library) that the release builds from its own tarball; building it is not automated yet: use --source release on a host that can reach the release downloads',
+    },
+    {
+      since: '1.6.0-rc.1',
+      why: 'Makefile 1.6: BUILDTAGS := seccomp libpathrs (urfave_cli_no_docs is gone)',
+      removeTags: ['urfave_cli_no_docs'],
+    },
+  ],
+};
+
+/** Notes every runc build carries: how it still differs from the release, and why that is harmless. */
+const RUNC_NOTES = [
+  "libseccomp is Debian's static libseccomp.a, not the one release_build.sh compiles from its tarball (runc --version names the version linked)",
+  'go build runs without -a: -a only refuses the build cache, the output is the same',
+];
+
+export const GO_RECIPES: Partial<Record<ComponentName, GoRecipe>> = { runc: RUNC };
+
+/** The recipe of a component for the go and git sources, or a clear error. */
+export function goRecipe(component: ComponentName): GoRecipe {
+  const recipe = GO_RECIPES[component];
+  if (!recipe)
+    throw new RbError(
+      'INSTALL_UNSUPPORTED',
+      `${component}: no build recipe yet`,
+      `buildable from source: ${Object.keys(GO_RECIPES).join(', ')}; use --source release or distro for ${component}`,
+    );
+  return recipe;
+}
+
+/** The flags of one version: the base with every matching rule applied, plus notes and refusals. */
+export function recipeFor(
+  recipe: GoRecipe,
+  version: string,
+): { flags: GoBuildFlags; rules: string[]; notes: string[]; unsupported: string | null } {
+  let flags: GoBuildFlags = { ...recipe.base, tags: [...recipe.base.tags] };
+  const rules: string[] = [];
+  const notes = recipe.component === 'runc' ? [...RUNC_NOTES] : [];
+  let unsupported: string | null = null;
+  for (const rule of recipe.rules) {
+    if (!inRange(version, rule)) continue;
+    rules.push(rule.why);
+    const tags = flags.tags.filter((t) => !(rule.removeTags ?? []).includes(t));
+    for (const t of rule.addTags ?? []) if (!tags.includes(t)) tags.push(t);
+    flags = { ...flags, ...rule.set, tags };
+    notes.push(...(rule.notes ?? []));
+    unsupported = rule.unsupported ?? unsupported;
+  }
+  return { flags, rules, notes, unsupported };
+}
+
+export interface GoInvocation {
+  /** Arguments of `go` (generate steps first, the build last), run in the module root. */
+  steps: string[][];
+  env: Record<string, string>;
+  /** The stamp values used. */
+  stamps: Record<string, string>;
+}
+
+/** The go commands of a build: pure, so the unit tests pin every flag against the Makefiles. */
+export function goInvocation(
+  flags: GoBuildFlags,
+  values: { version: string; commit: string; toolchain: string },
+): GoInvocation {
+  const fill = (t: string) => t.replace('{version}', values.version).replace('{commit}', values.commit);
+  const stamps = Object.fromEntries(Object.entries(flags.stamps).map(([k, v]) => [k, fill(v)]));
+  const tags = [...flags.tags, ...flags.staticTags].join(' ');
+  const ldflags = [...Object.entries(stamps).map(([k, v]) => `-X ${k}=${v}`), ...flags.ldflags].join(' ');
+  const build = [
+    'build',
+    ...(flags.trimpath ? ['-trimpath'] : []),
+    ...(flags.buildmode ? [`-buildmode=${flags.buildmode}`] : []),
+    '-tags',
+    tags,
+    '-ldflags',
+    ldflags,
+    '-o',
+    flags.output,
+    flags.package,
+  ];
+  const generate = flags.generate.map((pkg) => ['generate', '-tags', flags.tags.join(' '), pkg]);
+  return {
+    steps: [...generate, build],
+    env: {
+      CGO_ENABLED: flags.cgo ? '1' : '0',
+      GOTOOLCHAIN: values.toolchain,
+      // The module zip has no vendor/ tree: dependencies come from the module proxy, pinned by go.sum.
+      // No -buildvcs: go before 1.18 refuses it, and a tree without .git stamps no VCS anyway.
+      GOFLAGS: '-mod=mod',
+    },
+    stamps,
+  };
+}
+
+/** The Go minor of `ARG GO_VERSION=1.22` in a Dockerfile, or null. */
+export function dockerfileGoMinor(text: string): string | null {
+  const m = /^ARG GO_VERSION=(\d+\.\d+)/m.exec(text);
+  return m ? m[1]! : null;
+}
+
+/**
+ * The newest patch of a Go minor among the toolchains the proxy lists
+ * (`go list -m -versions golang.org/toolchain`: `v0.0.1-go1.22.12.linux-amd64` …), as `go1.22.12`.
+ */
+export function newestToolchain(listing: string, minor: string, goarch: string): string | null {
+  const patches = listing
+    .split(/\s+/)
+    .map((v) =>
+      new RegExp(`^v0\\.0\\.1-go(${minor.replace('.', '\\.')}(?:\\.\\d+)?)\\.linux-${goarch}$`).exec(v),
+    )
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => m[1]!);
+  if (patches.length === 0) return null;
+  return `go${patches.sort(compareSemver).at(-1)!}`;
+}
+
+/**
+ * What `git describe --long --always` prints at a release tag (`v1.2.0-0-g0b9fa21b`), which the
+ * Makefile stamps as the commit; a commit that is no tag stamps its abbreviated hash.
+ */
+export function describeCommit(tag: string | null, hash: string): string {
+  const short = hash.slice(0, 8);
+  return tag ? `${tag}-0-g${short}` : short;
+}

@@ -1,0 +1,320 @@
+// The executor of the build sources: fetch the source (Go module proxy or a local git checkout),
+// pick the Go toolchain the release used, run the recipe's go commands, check the binary reports
+// the version and commit it was stamped with, and place it under
+// <prefix>/<component>/<version>+<toolchain> with its BUILD.json. A directory that is already
+// there is the cache: (component, version, toolchain) built once. Every decision is made by the
+// pure build-recipe.ts; this only runs it.
+import { randomBytes } from 'node:crypto';
+import { access, chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { ComponentBuildSchema, type ComponentBuild } from '@runtime-bench/schemas';
+import { RbError, errorMessage } from '../errors.ts';
+import {
+  describeCommit,
+  dockerfileGoMinor,
+  goInvocation,
+  goRecipe,
+  newestToolchain,
+  recipeFor,
+  type BuildSource,
+  type GoRecipe,
+} from './build-recipe.ts';
+import { archNames, type ComponentName } from './components.ts';
+import { requiredGlibc } from './debian.ts';
+import type { InstallEnv } from './env.ts';
+import { componentDir } from './plan.ts';
+import { parseReportedVersion, sameVersion } from './versions.ts';
+
+export interface BuildRequest {
+  component: ComponentName;
+  source: BuildSource;
+  /** go: a release (`1.2.0`), a pseudo-version or a commit the proxy serves. git: a ref of gitDir. */
+  version: string;
+  /** git source: the checkout to build from. */
+  gitDir?: string;
+  prefix: string;
+  /** Use this Go toolchain (`go1.23.4`, `local`) instead of the release's. */
+  toolchain?: string;
+}
+
+export interface BuildResult {
+  /** The built main executable. */
+  binary: string;
+  /** `<prefix>/<component>/<version>+<toolchain>`. */
+  dir: string;
+  /** The version it was built as (a release, a pseudo-version, or `<VERSION>-g<hash>` for git). */
+  version: string;
+  record: ComponentBuild;
+  /** True when the cache had it. */
+  cached: boolean;
+}
+
+/** Where one version's source sits and what it is. */
+interface FetchedSource {
+  root: string;
+  /** Release or pseudo-version (`1.2.0`), or `<VERSION>-g<hash12>` for git. */
+  label: string;
+  origin: string;
+  commit: string | null;
+  /** Stamped as the Makefile's `git describe --long --always` would. */
+  describe: string;
+  /** Copy the tree before building: the module cache is read-only. */
+  copy: boolean;
+}
+
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
+
+/** The environment builds run with: explicit, the Go locations of this user and nothing else. */
+function buildEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const keep = [
+    'PATH',
+    'HOME',
+    'GOPATH',
+    'GOMODCACHE',
+    'GOCACHE',
+    'GOPROXY',
+    'GONOSUMDB',
+    'GOSUMDB',
+    'GOPRIVATE',
+  ];
+  const env: NodeJS.ProcessEnv = {};
+  for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k];
+  env.PATH = `/usr/local/go/bin:${env.PATH ?? '/usr/bin:/bin'}`;
+  return { ...env, LANG: 'C', ...extra };
+}
+
+async function goJson(env: InstallEnv, args: string[], extra: Record<string, string> = {}): Promise<unknown> {
+  const r = await env.run('go', args, { env: buildEnv({ GOFLAGS: '-mod=mod', ...extra }), cwd: '/' });
+  return JSON.parse(r.stdout);
+}
+
+/** The module at a version from the proxy (`go mod download -json`). */
+async function fetchModule(env: InstallEnv, recipe: GoRecipe, version: string): Promise<FetchedSource> {
+  const query = /^\d+\.\d+/.test(version) ? `v${version}` : version;
+  let info: { Dir?: string; Version?: string; Origin?: { Hash?: string; Ref?: string }; Error?: string };
+  try {
+    info = (await goJson(env, ['mod', 'download', '-json', `${recipe.module}@${query}`])) as typeof info;
+  } catch (error) {
+    throw new RbError(
+      'INSTALL_VERSION',
+      `${recipe.component}@${version}: the Go module proxy has no ${recipe.module}@${query} (${errorMessage(error).split('\n').slice(-2).join(' ')})`,
+      `list what it serves: runtime-bench versions ${recipe.component} --source go`,
+    );
+  }
+  if (!info.Dir || !info.Version)
+    throw new RbError('INSTALL_VERSION', `${recipe.module}@${query}: ${info.Error ?? 'no module directory'}`);
+  const hash = info.Origin?.Hash ?? null;
+  const tag = info.Origin?.Ref?.startsWith('refs/tags/') ? info.Origin.Ref.slice('refs/tags/'.length) : null;
+  return {
+    root: info.Dir,
+    label: info.Version.replace(/^v/, ''),
+    origin: `${recipe.module}@${info.Version}`,
+    commit: hash,
+    describe: hash ? describeCommit(tag, hash) : info.Version,
+    copy: true,
+  };
+}
+
+/** A ref of a local checkout, exported (`git archive`) into `dest`: what was committed, nothing else. */
+async function fetchGit(env: InstallEnv, gitDir: string, ref: string, dest: string): Promise<FetchedSource> {
+  const git = (args: string[], allowFailure = false) =>
+    env.run('git', ['-C', gitDir, ...args], { allowFailure });
+  const rev = await git(['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], true);
+  if (rev.exitCode !== 0)
+    throw new RbError(
+      'INSTALL_VERSION',
+      `${gitDir}: no commit "${ref}"`,
+      'name a branch, tag or commit of that checkout',
+    );
+  const hash = rev.stdout.trim();
+  const describe = (await git(['describe', '--long', '--always', hash])).stdout.trim();
+  await mkdir(dest, { recursive: true });
+  const tar = `${dest}.tar`;
+  await git(['archive', '--format=tar', '-o', tar, hash]);
+  await env.run('tar', ['-xf', tar, '-C', dest]);
+  await rm(tar, { force: true });
+  const fileVersion = (await readFile(join(dest, 'VERSION'), 'utf8').catch(() => '0.0.0')).trim();
+  return {
+    root: dest,
+    label: `${fileVersion.replace(/\+.*$/, '')}-g${hash.slice(0, 12)}`,
+    origin: `${gitDir}@${ref}`,
+    commit: hash,
+    describe,
+    copy: false,
+  };
+}
+
+/** `go1.22.12`: the newest patch of the Go minor the release's Dockerfile names, else the local go. */
+async function chooseToolchain(env: InstallEnv, recipe: GoRecipe, root: string): Promise<string> {
+  const local = async () =>
+    ((await goJson(env, ['env', '-json', 'GOVERSION'])) as { GOVERSION: string }).GOVERSION;
+  const text = recipe.goVersionFile
+    ? await readFile(join(root, recipe.goVersionFile), 'utf8').catch(() => '')
+    : '';
+  const minor = dockerfileGoMinor(text);
+  if (!minor) return local();
+  const listing = await env.run('go', ['list', '-m', '-versions', 'golang.org/toolchain'], {
+    env: buildEnv({ GOFLAGS: '-mod=mod' }),
+    cwd: '/',
+  });
+  return newestToolchain(listing.stdout, minor, archNames(env.arch).arch) ?? local();
+}
+
+/** Installed versions of the Debian packages a build needs; a missing one is a usage error. */
+async function debianDeps(env: InstallEnv, packages: string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const p of packages) {
+    const r = await env.run('dpkg-query', ['-W', '-f', '${Version}', p], { allowFailure: true });
+    if (r.exitCode !== 0 || r.stdout.trim() === '')
+      throw new RbError(
+        'INSTALL_BUILD_DEPS',
+        `building needs the Debian package ${p}`,
+        `apt-get install ${packages.join(' ')}`,
+      );
+    out[p] = r.stdout.trim();
+  }
+  return out;
+}
+
+async function readCached(dir: string): Promise<ComponentBuild | null> {
+  try {
+    return ComponentBuildSchema.parse(JSON.parse(await readFile(join(dir, 'BUILD.json'), 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The build record of a binary runtime-bench built (`<dir>/bin/<name>` beside `<dir>/BUILD.json`),
+ * for the result's provenance; null for any other binary.
+ */
+export async function readBuildRecord(binary: string): Promise<ComponentBuild | null> {
+  const bin = dirname(binary);
+  return basename(bin) === 'bin' ? readCached(dirname(bin)) : null;
+}
+
+/**
+ * Builds one version of a component the way its upstream release is built, or takes it from the
+ * cache. The binary is checked to report the version and commit it was stamped with, and (for a
+ * static recipe) to need no shared glibc, before it is placed.
+ */
+export async function buildComponent(env: InstallEnv, request: BuildRequest): Promise<BuildResult> {
+  if (request.source === 'cargo')
+    throw new RbError(
+      'INSTALL_UNSUPPORTED',
+      `${request.component}: the cargo source is not implemented yet`,
+      'use --source release or path',
+    );
+  const recipe = goRecipe(request.component);
+  const work = join(request.prefix, `.build-${randomBytes(4).toString('hex')}`);
+  try {
+    let src: FetchedSource;
+    if (request.source === 'git') {
+      if (!request.gitDir)
+        throw new RbError(
+          'USAGE_GIT_DIR',
+          'the git source needs --git-dir <checkout>',
+          `e.g. --git-dir ~/src/${request.component}`,
+        );
+      src = await fetchGit(env, request.gitDir, request.version, join(work, 'src'));
+    } else src = await fetchModule(env, recipe, request.version);
+    const toolchain = request.toolchain ?? (await chooseToolchain(env, recipe, src.root));
+    const dir = componentDir(request.prefix, request.component, `${src.label}+${toolchain}`);
+    const cached = await readCached(dir);
+    const binaryPath = join(dir, 'bin', recipe.base.output);
+    if (cached) {
+      env.log(`${request.component} ${src.label}: built before with ${toolchain}, in ${dir}`);
+      return { binary: binaryPath, dir, version: src.label, record: cached, cached: true };
+    }
+    const fileVersion = recipe.versionFile
+      ? (await readFile(join(src.root, recipe.versionFile), 'utf8')).trim()
+      : src.label;
+    const { flags, rules, notes, unsupported } = recipeFor(recipe, fileVersion.replace(/\+.*$/, ''));
+    if (unsupported)
+      throw new RbError(
+        'INSTALL_UNSUPPORTED',
+        `${request.component}@${src.label} cannot be built from source here`,
+        unsupported,
+      );
+    const deps = await debianDeps(env, flags.debianDeps);
+    const invocation = goInvocation(flags, { version: fileVersion, commit: src.describe, toolchain });
+    let root = src.root;
+    if (src.copy) {
+      root = join(work, 'src');
+      await mkdir(work, { recursive: true });
+      await env.run('cp', ['-r', src.root, root]);
+      await env.run('chmod', ['-R', 'u+w', root]);
+    }
+    for (const args of invocation.steps) {
+      env.log(`${request.component} ${src.label}: go ${args.join(' ')}  (${toolchain})`);
+      await env.run('go', args, { cwd: root, env: buildEnv(invocation.env), timeoutMs: 30 * 60_000 });
+    }
+    const built = join(root, flags.output);
+    await checkBuilt(env, request.component, built, fileVersion, src.describe);
+    const record: ComponentBuild = {
+      source: request.source,
+      origin: src.origin,
+      commit: src.commit,
+      toolchain,
+      command: invocation.steps.map((a) => ['go', ...a].join(' ')),
+      env: invocation.env,
+      stamps: invocation.stamps,
+      deps,
+      rules,
+      notes: src.commit
+        ? notes
+        : [
+            ...notes,
+            `the module proxy does not say which commit ${src.origin} is: the commit stamp is the tag`,
+          ],
+      builtAt: new Date().toISOString(),
+    };
+    const out = join(work, 'out');
+    await mkdir(join(out, 'bin'), { recursive: true });
+    await rename(built, join(out, 'bin', flags.output));
+    await chmod(join(out, 'bin', flags.output), 0o755);
+    await writeFile(join(out, 'BUILD.json'), `${JSON.stringify(record, null, 2)}\n`);
+    await writeFile(join(out, 'SOURCE'), `built from ${src.origin} with ${toolchain}\n`);
+    await mkdir(join(request.prefix, request.component), { recursive: true });
+    // Another build of the same key may have won the race: its result is as good as ours.
+    if (!(await exists(dir))) await rename(out, dir);
+    return { binary: binaryPath, dir, version: src.label, record, cached: false };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The built binary runs, says the version and commit it was stamped with, and is static. */
+async function checkBuilt(
+  env: InstallEnv,
+  name: ComponentName,
+  binary: string,
+  fileVersion: string,
+  commit: string,
+): Promise<void> {
+  const r = await env.run(binary, ['--version'], { allowFailure: true, timeoutMs: 30_000 });
+  const output = `${r.stdout}${r.stderr}`;
+  const reported = parseReportedVersion(name, output);
+  const expected = fileVersion.replace(/\+.*$/, '');
+  if (
+    r.exitCode !== 0 ||
+    !reported ||
+    !sameVersion(expected.replace(/-.*$/, ''), reported) ||
+    !output.includes(commit)
+  )
+    throw new RbError(
+      'INSTALL_BUILD',
+      `${binary} --version says "${output.trim().split('\n').slice(0, 2).join(' / ')}", expected version ${fileVersion} and commit ${commit}`,
+      'the recipe no longer stamps this version the way its Makefile does: fix runner/src/install/build-recipe.ts',
+    );
+  if (requiredGlibc(await readFile(binary)) !== null)
+    throw new RbError(
+      'INSTALL_BUILD',
+      `${binary} links glibc dynamically; the release is static`,
+      "check the recipe's -extldflags",
+    );
+}

@@ -1,0 +1,184 @@
+// Builds of real runc releases from the Go module proxy, as their release builds them. Cached
+// under /opt/runtime-bench (the default prefix) by (component, version, toolchain), so only the
+// first run on a machine compiles; the cache is tested by building twice.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ComponentBuildSchema } from '@runtime-bench/schemas';
+import { buildComponent, realInstallEnv } from '../../src/install/index.ts';
+import { InstallRecordSchema } from '../../src/install/record.ts';
+import { runCli } from '../support/cli.ts';
+import { isRoot, onPath } from '../support/host.ts';
+
+const PREFIX = '/opt/runtime-bench';
+/** A first build downloads a Go toolchain and the module's dependencies, then compiles cgo: minutes. */
+const BUILD_BUDGET_MS = 20 * 60_000;
+const unavailable = !isRoot
+  ? 'needs root (writes /opt/runtime-bench)'
+  : !onPath('go')
+    ? 'needs go'
+    : !onPath('file')
+      ? 'needs file(1)'
+      : null;
+if (unavailable) console.warn(`SKIPPED build tests: ${unavailable}`);
+
+/**
+ * The upstream tag's commit, not read from our code; null where the module proxy does not say
+ * which commit a tag is (its .info has no Origin), so the stamp can only be the tag.
+ */
+const RELEASES = [
+  { version: '1.1.5', commit: null, go: /^go1\.17\./, pie: false },
+  { version: '1.2.0', commit: '0b9fa21be2bcba45f6d9d748b4bcf70cfbffbc19', go: /^go1\.22\./, pie: true },
+];
+
+const env = realInstallEnv(() => undefined);
+
+describe.skipIf(unavailable !== null)('runc built from the Go module proxy', () => {
+  for (const r of RELEASES) {
+    test(
+      `runc ${r.version}: stamped, static, stripped, cached`,
+      { timeout: 2 * BUILD_BUDGET_MS },
+      async () => {
+        const first = await buildComponent(env, {
+          component: 'runc',
+          source: 'go',
+          version: r.version,
+          prefix: PREFIX,
+        });
+        expect(first.version).toBe(r.version);
+        expect(first.dir).toBe(`${PREFIX}/runc/${r.version}+${first.record.toolchain}`);
+        expect(first.record.toolchain).toMatch(r.go);
+        const out = execFileSync(first.binary, ['--version'], { encoding: 'utf8' });
+        expect(out).toMatch(new RegExp(`^runc version ${r.version.replace(/\./g, '\\.')}\\n`));
+        expect(out).toContain(
+          r.commit ? `commit: v${r.version}-0-g${r.commit.slice(0, 8)}\n` : `commit: v${r.version}\n`,
+        );
+        expect(out).toContain(`go: ${first.record.toolchain}`);
+        expect(out).toMatch(/^libseccomp: \d/m);
+        const file = execFileSync('file', ['-b', first.binary], { encoding: 'utf8' });
+        expect(file).toMatch(r.pie ? /static-pie linked/ : /statically linked/);
+        expect(file).toMatch(/, stripped/);
+        expect(first.record.commit).toBe(r.commit);
+        expect(
+          ComponentBuildSchema.parse(JSON.parse(readFileSync(join(first.dir, 'BUILD.json'), 'utf8'))),
+        ).toEqual(first.record);
+
+        const inode = statSync(first.binary).ino;
+        const again = await buildComponent(env, {
+          component: 'runc',
+          source: 'go',
+          version: r.version,
+          prefix: PREFIX,
+        });
+        expect(again.cached).toBe(true);
+        expect(again.binary).toBe(first.binary);
+        expect(statSync(again.binary).ino).toBe(inode);
+        expect(again.record).toEqual(first.record);
+      },
+    );
+  }
+
+  test('the recipe agrees with the Makefile shipped in each module', { timeout: 120_000 }, () => {
+    for (const r of RELEASES) {
+      const dir = JSON.parse(
+        execFileSync('go', ['mod', 'download', '-json', `github.com/opencontainers/runc@v${r.version}`], {
+          encoding: 'utf8',
+          cwd: '/',
+          env: { ...process.env, GOFLAGS: '-mod=mod' },
+        }),
+      ).Dir as string;
+      const build = JSON.parse(
+        readFileSync(`${PREFIX}/runc/${r.version}+${readToolchain(r.version)}/BUILD.json`, 'utf8'),
+      ) as {
+        command: string[];
+      };
+      const makefile = readFileSync(join(dir, 'Makefile'), 'utf8');
+      const release = readFileSync(join(dir, 'script/release_build.sh'), 'utf8');
+      const command = build.command.at(-1)!;
+      expect(release).toContain('EXTRA_LDFLAGS="${ldflags}" static');
+      expect(release).toContain('local ldflags="-w -s -buildid="');
+      expect(command).toContain('-w -s -buildid=');
+      expect(makefile).toMatch(r.pie ? /-extldflags -static-pie/ : /-extldflags -static /);
+      expect(makefile.includes('-buildmode=pie')).toBe(command.includes('-buildmode=pie'));
+      expect(makefile.includes('urfave_cli_no_docs')).toBe(command.includes('urfave_cli_no_docs'));
+      expect(makefile.includes('$(GO) generate')).toBe(
+        build.command.some((c) => c.startsWith('go generate')),
+      );
+      expect(makefile).toContain('-X main.version=$(VERSION)');
+      expect(command).toContain(`-X main.version=${r.version}`);
+    }
+  });
+
+  test(
+    'install --source go runc@1.2.0: the record says how it was built',
+    { timeout: BUILD_BUDGET_MS },
+    async () => {
+      const state = join(mkdtempSync(join(tmpdir(), 'rb-build-')), 'install.json');
+      const r = await runCli(['install', '--source', 'go', '--state', state, 'runc@1.2.0']);
+      expect(r.stderr).not.toMatch(/error/i);
+      expect(r.code).toBe(0);
+      const record = InstallRecordSchema.parse(JSON.parse(readFileSync(state, 'utf8')));
+      const runc = record.components[0]!;
+      expect(runc).toMatchObject({ name: 'runc', version: '1.2.0', source: 'go', reported: '1.2.0' });
+      expect(runc.build?.origin).toBe('github.com/opencontainers/runc@v1.2.0');
+      expect(runc.build?.stamps).toEqual({ 'main.gitCommit': 'v1.2.0-0-g0b9fa21b', 'main.version': '1.2.0' });
+      expect(record.handlers).toEqual([{ name: 'runc-1.2.0', binary: runc.binaries.runc, kind: 'runc' }]);
+      // The build came from the cache: uninstalling this record must keep it.
+      expect(runc.createdByThisInstall).toBe(false);
+    },
+  );
+});
+
+describe.skipIf(unavailable !== null || !onPath('git'))('runc built from a git checkout', () => {
+  test(
+    'a ref of a local checkout: stamped with its VERSION and git describe',
+    { timeout: BUILD_BUDGET_MS },
+    async () => {
+      // A checkout of runc 1.2.0's tree with an annotated tag, as a maintainer's clone has.
+      const moduleDir = JSON.parse(
+        execFileSync('go', ['mod', 'download', '-json', 'github.com/opencontainers/runc@v1.2.0'], {
+          encoding: 'utf8',
+          cwd: '/',
+          env: { ...process.env, GOFLAGS: '-mod=mod' },
+        }),
+      ).Dir as string;
+      const work = mkdtempSync(join(tmpdir(), 'rb-git-'));
+      const checkout = join(work, 'runc');
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-C', checkout, '-c', 'user.name=t', '-c', 'user.email=t@localhost', ...args], {
+          encoding: 'utf8',
+        }).trim();
+      execFileSync('cp', ['-r', moduleDir, checkout]);
+      execFileSync('chmod', ['-R', 'u+w', checkout]);
+      git('init', '-q');
+      git('add', '-A');
+      git('commit', '-qm', 'runc 1.2.0');
+      git('tag', '-a', 'v1.2.0', '-m', 'v1.2.0');
+      const hash = git('rev-parse', 'HEAD');
+      const describe = git('describe', '--long', '--always');
+      const built = await buildComponent(env, {
+        component: 'runc',
+        source: 'git',
+        version: 'v1.2.0',
+        gitDir: checkout,
+        prefix: join(work, 'prefix'),
+        toolchain: 'go1.22.12',
+      });
+      expect(built.version).toBe(`1.2.0-g${hash.slice(0, 12)}`);
+      expect(built.record).toMatchObject({ source: 'git', commit: hash, origin: `${checkout}@v1.2.0` });
+      const out = execFileSync(built.binary, ['--version'], { encoding: 'utf8' });
+      expect(out).toContain('runc version 1.2.0\n');
+      expect(out).toContain(`commit: ${describe}\n`);
+      expect(describe).toMatch(/^v1\.2\.0-0-g[0-9a-f]{7,}$/);
+    },
+  );
+});
+
+function readToolchain(version: string): string {
+  return execFileSync('ls', [`${PREFIX}/runc`], { encoding: 'utf8' })
+    .split('\n')
+    .find((d) => d.startsWith(`${version}+`))!
+    .slice(version.length + 1);
+}

@@ -1,0 +1,79 @@
+// `runtime-bench sweep` end to end: two runc releases built from the Go module proxy (cached
+// under /opt/runtime-bench), one containerd stack with one handler per version, one interleaved
+// run, the stack gone afterwards.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { RunResultSchema } from '@runtime-bench/schemas';
+import { runCli } from '../support/cli.ts';
+import {
+  cgroupsNamed,
+  mountsUnder,
+  onPath,
+  processesUnder,
+  realStackUnavailable,
+  testStackName,
+} from '../support/host.ts';
+import { stackCgroup } from '../../src/stack/shim-cgroups.ts';
+
+const STACK = testStackName('sweep');
+const STATE_DIR = `/var/lib/runtime-bench/stacks/${STACK}`;
+const unavailable = realStackUnavailable() ?? (onPath('go') ? null : 'needs go');
+if (unavailable) console.warn(`SKIPPED sweep test: ${unavailable}`);
+
+/** Two builds (cached after the first run), a stack up with image builds, a short run, a stack down. */
+const SWEEP_BUDGET_MS = 60 * 60_000;
+
+describe.skipIf(unavailable !== null)('sweep runc@1.1.5 runc@1.2.0', () => {
+  test(
+    'one run, one handler per version, each with its build provenance; nothing left',
+    { timeout: SWEEP_BUDGET_MS },
+    async () => {
+      const work = mkdtempSync(join(tmpdir(), 'rb-sweep-'));
+      const config = join(work, 'sweep.yaml');
+      writeFileSync(
+        config,
+        'name: sweep-test\nbenchmarks: [operations.container.lifecycle]\nruns: 3\nwarmup: 1\n',
+      );
+      const out = join(work, 'result.json');
+      const r = await runCli([
+        'sweep',
+        'runc@1.2.0',
+        'runc@1.1.5',
+        '--name',
+        STACK,
+        '--config',
+        config,
+        '--out',
+        out,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+      expect(result.status).toBe('complete');
+      // Oldest first, whatever order they were named in.
+      expect(result.targets.map((t) => [t.handler, t.oci.name, t.oci.version])).toEqual([
+        ['runc-1.1.5', 'runc', '1.1.5'],
+        ['runc-1.2.0', 'runc', '1.2.0'],
+      ]);
+      for (const t of result.targets) {
+        const lifecycle = result.results.find(
+          (x) => x.target === t.id && x.benchmark === 'operations.container.lifecycle',
+        )!;
+        expect(lifecycle.status).toBe('ok');
+        expect(lifecycle.metrics.find((m) => m.name === 'StartContainer')!.samples).toHaveLength(3);
+      }
+      const runcs = result.components.filter((c) => c.role === 'oci');
+      expect(runcs.map((c) => [c.version, c.build?.source, c.build?.origin])).toEqual([
+        ['1.1.5', 'go', 'github.com/opencontainers/runc@v1.1.5'],
+        ['1.2.0', 'go', 'github.com/opencontainers/runc@v1.2.0'],
+      ]);
+      expect(runcs[0]!.build!.toolchain).toMatch(/^go1\.17\./);
+      expect(runcs[1]!.build!.toolchain).toMatch(/^go1\.22\./);
+      // The sweep brought its stack up, so it took it down.
+      expect(processesUnder(STATE_DIR)).toEqual([]);
+      expect(mountsUnder(STATE_DIR)).toEqual([]);
+      expect(cgroupsNamed(stackCgroup(STACK))).toEqual([]);
+    },
+  );
+});

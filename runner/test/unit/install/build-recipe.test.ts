@@ -1,0 +1,198 @@
+import { describe, expect, test } from 'vitest';
+import { RbError } from '../../../src/errors.ts';
+import {
+  GO_RECIPES,
+  describeCommit,
+  dockerfileGoMinor,
+  goInvocation,
+  newestToolchain,
+  recipeFor,
+} from '../../../src/install/build-recipe.ts';
+import { parseGoVersions, selectRange } from '../../../src/install/available.ts';
+import { buildPlan, formatPlan } from '../../../src/install/plan.ts';
+import { compareSemver, inRange } from '../../../src/install/semver.ts';
+
+const runc = GO_RECIPES.runc!;
+
+describe('semantic version order', () => {
+  test('pre-releases before their release, pseudo-versions after the release they build on', () => {
+    const shuffled = [
+      '1.5.0',
+      '1.2.1-0.20241001120000-abcdef123456',
+      '1.5.0-rc.2',
+      '1.10.0',
+      '1.2.0',
+      '1.5.0-rc.10',
+      'v1.1.5',
+    ];
+    expect([...shuffled].sort(compareSemver)).toEqual([
+      'v1.1.5',
+      '1.2.0',
+      '1.2.1-0.20241001120000-abcdef123456',
+      '1.5.0-rc.2',
+      '1.5.0-rc.10',
+      '1.5.0',
+      '1.10.0',
+    ]);
+  });
+  test('build metadata is ignored; ranges are half-open', () => {
+    expect(compareSemver('1.3.0-rc.1+dev', '1.3.0-rc.1')).toBe(0);
+    expect(inRange('1.2.0', { since: '1.2.0', before: '1.2.1' })).toBe(true);
+    expect(inRange('1.2.1', { since: '1.2.0', before: '1.2.1' })).toBe(false);
+    expect(() => compareSemver('main', '1.0.0')).toThrow(/"main" is not a semantic version/);
+  });
+});
+
+describe("the runc recipe follows each version's Makefile and release_build.sh", () => {
+  // Expected flags transcribed by hand from the Makefiles of the module zips (v1.1.5, v1.1.8,
+  // v1.2.0, v1.2.3, v1.3.0, v1.6.0-rc.1) and script/release_build.sh (EXTRA_LDFLAGS="-w -s -buildid=").
+  test('1.1.5: static (no PIE), tags seccomp, version and commit stamped', () => {
+    const inv = goInvocation(recipeFor(runc, '1.1.5').flags, {
+      version: '1.1.5',
+      commit: 'v1.1.5-0-gf19387a6',
+      toolchain: 'go1.17.13',
+    });
+    expect(inv.steps).toEqual([
+      [
+        'build',
+        '-trimpath',
+        '-tags',
+        'seccomp netgo osusergo',
+        '-ldflags',
+        '-X main.gitCommit=v1.1.5-0-gf19387a6 -X main.version=1.1.5 -extldflags -static -w -s -buildid=',
+        '-o',
+        'runc',
+        '.',
+      ],
+    ]);
+    expect(inv.env).toEqual({ CGO_ENABLED: '1', GOTOOLCHAIN: 'go1.17.13', GOFLAGS: '-mod=mod' });
+  });
+  test('1.1.8 to 1.1.14: static PIE with --static-pie', () => {
+    for (const v of ['1.1.8', '1.1.14']) {
+      const { flags } = recipeFor(runc, v);
+      expect(flags.buildmode).toBe('pie');
+      expect(flags.ldflags.join(' ')).toBe('-linkmode external -extldflags --static-pie -w -s -buildid=');
+      expect(flags.tags).toEqual(['seccomp']);
+    }
+  });
+  test('1.2.0: runc-dmz generated first, urfave_cli_no_docs, -static-pie', () => {
+    const inv = goInvocation(recipeFor(runc, '1.2.0').flags, {
+      version: '1.2.0',
+      commit: 'v1.2.0-0-g0b9fa21b',
+      toolchain: 'go1.22.12',
+    });
+    expect(inv.steps).toEqual([
+      ['generate', '-tags', 'seccomp urfave_cli_no_docs', './libcontainer/dmz'],
+      [
+        'build',
+        '-trimpath',
+        '-buildmode=pie',
+        '-tags',
+        'seccomp urfave_cli_no_docs netgo osusergo',
+        '-ldflags',
+        '-X main.gitCommit=v1.2.0-0-g0b9fa21b -X main.version=1.2.0 -linkmode external -extldflags -static-pie -w -s -buildid=',
+        '-o',
+        'runc',
+        '.',
+      ],
+    ]);
+  });
+  test('1.2.3 has no runc-dmz; 1.3 stamps only the commit (the version is embedded from VERSION)', () => {
+    expect(recipeFor(runc, '1.2.3').flags.generate).toEqual([]);
+    expect(recipeFor(runc, '1.3.0').flags.stamps).toEqual({ 'main.gitCommit': '{commit}' });
+    expect(recipeFor(runc, '1.3.0-rc.1').flags.stamps).toEqual({ 'main.gitCommit': '{commit}' });
+    expect(recipeFor(runc, '1.2.8').flags.stamps).toHaveProperty('main.version');
+  });
+  test('1.5 needs libpathrs: refused with the reason; 1.6 drops urfave_cli_no_docs', () => {
+    expect(recipeFor(runc, '1.5.2').unsupported).toMatch(/libpathrs/);
+    expect(recipeFor(runc, '1.5.0-rc.2').unsupported).toMatch(/libpathrs/);
+    expect(recipeFor(runc, '1.4.3').unsupported).toBeNull();
+    expect(recipeFor(runc, '1.6.0-rc.1').flags.tags).toEqual(['seccomp', 'libpathrs']);
+  });
+  test('every build records the rules it applied and the known differences', () => {
+    const r = recipeFor(runc, '1.2.0');
+    expect(r.rules).toHaveLength(2);
+    expect(r.notes.join(' ')).toMatch(/libseccomp/);
+  });
+});
+
+describe('toolchain and commit stamps', () => {
+  test('the Go minor of a Dockerfile', () => {
+    expect(dockerfileGoMinor('ARG GO_VERSION=1.22\nARG BATS_VERSION=v1.9.0\nFROM golang:${GO_VERSION}')).toBe(
+      '1.22',
+    );
+    expect(dockerfileGoMinor('FROM debian')).toBeNull();
+  });
+  test('the newest patch of that minor the proxy lists, for this architecture', () => {
+    const listing =
+      'golang.org/toolchain v0.0.1-go1.22.2.linux-amd64 v0.0.1-go1.22.12.linux-amd64 v0.0.1-go1.22.9.linux-amd64 v0.0.1-go1.22.13.linux-arm64 v0.0.1-go1.220.1.linux-amd64 v0.0.1-go1.23.1.linux-amd64';
+    expect(newestToolchain(listing, '1.22', 'amd64')).toBe('go1.22.12');
+    expect(newestToolchain(listing, '1.21', 'amd64')).toBeNull();
+  });
+  test('a release tag stamps what git describe --long --always prints there', () => {
+    expect(describeCommit('v1.2.0', '0b9fa21be2bcba45f6d9d748b4bcf70cfbffbc19')).toBe('v1.2.0-0-g0b9fa21b');
+    expect(describeCommit(null, '0b9fa21be2bcba45f6d9d748b4bcf70cfbffbc19')).toBe('0b9fa21b');
+  });
+});
+
+describe('what a source lists', () => {
+  const listing =
+    'github.com/opencontainers/runc v0.1.1 v1.0.0-rc9 v1.1.5 v1.1.10 v1.1.12 v1.2.3 v1.3.0 v1.5.0-rc.2 v1.5.0 v1.6.0-rc.1\n';
+  test('newest first, without v', () => {
+    expect(parseGoVersions(listing)).toEqual([
+      '1.6.0-rc.1',
+      '1.5.0',
+      '1.5.0-rc.2',
+      '1.3.0',
+      '1.2.3',
+      '1.1.12',
+      '1.1.10',
+      '1.1.5',
+      '1.0.0-rc9',
+      '0.1.1',
+    ]);
+  });
+  test('a range: both ends, oldest first, pre-releases only when an end is one', () => {
+    const all = parseGoVersions(listing);
+    expect(selectRange(all, '1.1.5', '1.5.0')).toEqual([
+      '1.1.5',
+      '1.1.10',
+      '1.1.12',
+      '1.2.3',
+      '1.3.0',
+      '1.5.0',
+    ]);
+    expect(selectRange(all, '1.3.0', '1.6.0-rc.1')).toEqual(['1.3.0', '1.5.0-rc.2', '1.5.0', '1.6.0-rc.1']);
+    expect(() => selectRange(all, '1.1.6', '1.5.0')).toThrow(/start 1\.1\.6 is not among/);
+    expect(() => selectRange(all, '1.5.0', '1.1.5')).toThrow(RbError);
+  });
+});
+
+describe('the install plan of the build sources', () => {
+  const plan = (source: 'go' | 'git', specs: string[], extra = {}) =>
+    buildPlan({
+      specs: specs.map((s) => {
+        const [name, version] = s.split('@');
+        return { name: name as 'runc', version: version ?? null, path: null };
+      }),
+      source,
+      prefix: '/opt/rb',
+      suites: [],
+      ...extra,
+    });
+  test('a go build has no directory before the toolchain is known, and prints how it is built', () => {
+    const p = plan('go', ['runc@1.2.0']);
+    expect(p.steps[0]!.dir).toBeNull();
+    expect(p.steps[0]!.handler).toBe('runc-1.2.0');
+    expect(formatPlan(p)).toMatch(
+      /build 1\.2\.0 as its release is built .*\/opt\/rb\/runc\/<version>\+<toolchain>/,
+    );
+  });
+  test('refusals name the field and the fix', () => {
+    expect(() => plan('go', ['crun@1.19'])).toThrow(/no build recipe for crun/);
+    expect(() => plan('git', ['runc@main'])).toThrow(/--git-dir/);
+    expect(() => plan('git', ['runc@main'], { gitDir: 'relative/runc' })).toThrow(/absolute/);
+    expect(() => plan('go', ['runc@1.2.0'], { toolchain: 'gcc' })).toThrow(/not a Go toolchain/);
+    expect(plan('go', ['runc@1.2.0'], { toolchain: 'go1.23.4' }).toolchain).toBe('go1.23.4');
+  });
+});
