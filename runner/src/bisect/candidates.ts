@@ -91,15 +91,6 @@ export function mergeSideArgs(merge: string): string[] {
   return ['log', '--first-parent', '--reverse', '--format=%H %s', `${merge}^1..${merge}^2`];
 }
 
-/** The tags of a clone that name final releases, as versions without the v. */
-export function parseReleaseTags(stdout: string): string[] {
-  return stdout
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => releaseParts(l) !== null)
-    .map((l) => l.replace(/^v/, ''));
-}
-
 /** Candidates the user named (commits or pseudo-versions), between the good and bad ends. */
 export function namedCandidates(refs: readonly string[]): BisectCandidate[] {
   return refs.map((ref) => ({

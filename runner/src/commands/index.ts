@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerBisect } from './bisect.ts';
 import { registerCheck } from './check.ts';
 import { registerCluster } from './cluster.ts';
 import { registerCompare } from './compare.ts';
@@ -19,6 +20,7 @@ import { registerVersions } from './versions.ts';
 export type RegisterCommand = (program: Command) => void;
 
 export const commandModules: RegisterCommand[] = [
+  registerBisect,
   registerCheck,
   registerCompare,
   registerData,

@@ -4,7 +4,6 @@ import {
   mergeSideArgs,
   namedCandidates,
   parseCommitLines,
-  parseReleaseTags,
   releasesBetween,
 } from '../../../src/bisect/candidates.ts';
 import {
@@ -80,9 +79,6 @@ describe('git output', () => {
       'v1.1.5..v1.1.6',
     ]);
     expect(mergeSideArgs(a).at(-1)).toBe(`${a}^1..${a}^2`);
-  });
-  it('reads release tags', () => {
-    expect(parseReleaseTags('v1.1.5\nv1.2.0-rc.1\n1.3.0\nfoo\n')).toEqual(['1.1.5', '1.3.0']);
   });
   it('takes named candidates as commits (hash kept when it is one)', () => {
     expect(namedCandidates([a, 'v1.2.0-0.20240101000000-abcdef123456'])).toEqual([
