@@ -7,7 +7,7 @@
 // The table counts, over --bisections runs with the culprit drawn uniformly:
 //
 //   wrong steps      steps whose clear verdict (good/bad) is wrong
-//   unclear steps    steps that stayed unclear at their last look
+//   unclear steps    steps that stayed unclear at their last look (or found the candidate between the ends)
 //   wrong            bisections that named another commit (target ≤ 5 % on a +10 % step)
 //   unresolved       bisections that ended ambiguous or over budget (no answer, not a wrong one)
 //   steps, rounds    per bisection (mean, max): what it costs
@@ -15,12 +15,11 @@
 //   node runner/bench/bisect.ts [--bisections 200] [--steps 10,20] [--alpha 0.02]
 //        [--rounds-per-look 20] [--looks 15] [--noise-scale 1] [--data DIR]
 import { parseArgs } from 'node:util';
-import { bisect, BISECT_DEFAULTS, type BisectOptions } from '../src/bisect/bisect.ts';
-import { releasesBetween } from '../src/bisect/candidates.ts';
+import { bisect, BISECT_DEFAULTS } from '../src/bisect/bisect.ts';
 import { readHistoryDir } from '../src/compare/index.ts';
 import { formatPercent, terminalTable } from '../src/format/index.ts';
 import { createRng, median, type Rng } from '../src/stats/index.ts';
-import { containsCulprit, makeHistory, oracleDeps } from '../test/support/bisect-oracle.ts';
+import { containsCulprit, makeHistory, oracleDeps, oracleOptions } from '../test/support/bisect-oracle.ts';
 
 const { values } = parseArgs({
   options: {
@@ -72,25 +71,16 @@ for (const step of values.steps.split(',').map(Number)) {
       culprit: (c) => c[Math.min(culpritAt, c.length - 1)]!.hash,
       factor: 1 + step / 100,
     });
-    const versions = h.releases.map((r) => r.version);
-    const opts: BisectOptions = {
-      component: 'runc',
-      benchmark: 'operations.container.lifecycle',
-      metric: 'StartContainer',
-      direction: 'slower',
-      metricDirection: 'lower',
-      candidates: releasesBetween(versions, versions[0]!, versions[versions.length - 1]!),
+    const opts = oracleOptions(h, {
       alpha: Number(values.alpha),
       roundsPerLook: Number(values['rounds-per-look']),
       maxLooks: Number(values.looks),
-      maxAttempts: BISECT_DEFAULTS.maxAttempts,
-      budgetMinutes: null,
-    };
+    });
     const deps = oracleDeps(h, rng, noise, Number(values.drift));
     const r = await bisect(opts, deps);
     for (const s of r.steps) {
       if (s.kind !== 'candidate') continue;
-      if (s.verdict === 'unclear') unclearSteps++;
+      if (s.verdict === 'unclear' || s.verdict === 'between') unclearSteps++;
       else {
         clearSteps++;
         if ((s.verdict === 'bad') !== containsCulprit(h, s.candidate.ref)) wrongSteps++;

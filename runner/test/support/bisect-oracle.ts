@@ -2,7 +2,13 @@
 // branch commit) changes the metric by a known factor, measured with seeded noise. It stands in
 // for building and measuring only in unit tests and `pnpm bench`, never in an end-to-end test.
 import type { BisectCandidate } from '@runtime-bench/schemas';
-import type { BisectDeps, BuiltCandidate } from '../../src/bisect/bisect.ts';
+import {
+  BISECT_DEFAULTS,
+  type BisectDeps,
+  type BisectOptions,
+  type BuiltCandidate,
+} from '../../src/bisect/bisect.ts';
+import { releasesBetween } from '../../src/bisect/candidates.ts';
 import type { Rng } from '../../src/stats/index.ts';
 
 export interface OracleHistory {
@@ -122,5 +128,21 @@ export function oracleDeps(
     },
     now: () => clock,
     log,
+  };
+}
+
+/** A bisection of StartContainer over all the history's releases, with the CLI's defaults unless overridden. */
+export function oracleOptions(h: OracleHistory, over: Partial<BisectOptions> = {}): BisectOptions {
+  const versions = h.releases.map((r) => r.version);
+  return {
+    component: 'runc',
+    benchmark: 'operations.container.lifecycle',
+    metric: 'StartContainer',
+    direction: 'slower',
+    metricDirection: 'lower',
+    candidates: releasesBetween(versions, versions[0]!, versions[versions.length - 1]!),
+    ...BISECT_DEFAULTS,
+    budgetMinutes: null,
+    ...over,
   };
 }

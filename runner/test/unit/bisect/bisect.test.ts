@@ -1,28 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { bisect, type BisectOptions } from '../../../src/bisect/bisect.ts';
-import { releasesBetween } from '../../../src/bisect/candidates.ts';
 import { createRng } from '../../../src/stats/index.ts';
-import { gaussian, makeHistory, oracleDeps, type OracleHistory } from '../../support/bisect-oracle.ts';
+import {
+  gaussian,
+  makeHistory,
+  oracleDeps,
+  oracleOptions,
+  type OracleHistory,
+} from '../../support/bisect-oracle.ts';
 
 const quiet = (sigma: number) => (rng: ReturnType<typeof createRng>) => Math.exp(sigma * gaussian(rng));
 
-function options(h: OracleHistory, over: Partial<BisectOptions> = {}): BisectOptions {
-  const versions = h.releases.map((r) => r.version);
-  return {
-    component: 'runc',
-    benchmark: 'operations.container.lifecycle',
-    metric: 'StartContainer',
-    direction: 'slower',
-    metricDirection: 'lower',
-    candidates: releasesBetween(versions, versions[0]!, versions[versions.length - 1]!),
-    alpha: 0.02,
-    roundsPerLook: 10,
-    maxLooks: 5,
-    maxAttempts: 2,
-    budgetMinutes: null,
-    ...over,
-  };
-}
+// The unit tests' steps: 10 rounds a look, at most 5 looks.
+const options = (h: OracleHistory, over: Partial<BisectOptions> = {}): BisectOptions =>
+  oracleOptions(h, { alpha: 0.02, roundsPerLook: 10, maxLooks: 5, ...over });
 
 describe('bisect on an oracle', () => {
   it('names the release and the commit of a 30 % step, every verdict right', async () => {

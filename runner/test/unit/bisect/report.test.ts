@@ -4,29 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { BISECT_REPORT_SCHEMA_VERSION, BisectReportSchema } from '@runtime-bench/schemas';
 import { parseResult } from '../../../src/results/io.ts';
 import { bisect } from '../../../src/bisect/bisect.ts';
-import { releasesBetween } from '../../../src/bisect/candidates.ts';
 import { bisectJson, bisectMarkdown, bisectTable, formatEffect } from '../../../src/bisect/format.ts';
 import { handlerNames, lookConfig, lookSamples } from '../../../src/bisect/measure-plan.ts';
 import { createRng } from '../../../src/stats/index.ts';
-import { gaussian, makeHistory, oracleDeps } from '../../support/bisect-oracle.ts';
+import { gaussian, makeHistory, oracleDeps, oracleOptions } from '../../support/bisect-oracle.ts';
 
 async function oracleReport() {
   const h = makeHistory({ commits: 17, every: 8, culprit: (c) => c[11]!.hash, factor: 1.4 });
-  const versions = h.releases.map((r) => r.version);
   const walk = await bisect(
-    {
-      component: 'runc',
-      benchmark: 'operations.container.lifecycle',
-      metric: 'StartContainer',
-      direction: 'slower',
-      metricDirection: 'lower',
-      candidates: releasesBetween(versions, versions[0]!, versions[versions.length - 1]!),
-      alpha: 0.01,
-      roundsPerLook: 20,
-      maxLooks: 5,
-      maxAttempts: 2,
-      budgetMinutes: 30,
-    },
+    oracleOptions(h, { maxLooks: 5, budgetMinutes: 30 }),
     oracleDeps(h, createRng(7), (rng) => Math.exp(0.05 * gaussian(rng))),
   );
   const report = BisectReportSchema.parse({
