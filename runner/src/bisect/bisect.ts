@@ -10,6 +10,7 @@ import {
   type PairedLogT,
   type SignedRank,
 } from '../stats/index.ts';
+import { RbError } from '../errors.ts';
 import { applyVerdict, nextMove, startSearch, type SearchState } from './search.ts';
 
 export interface BuiltCandidate {
@@ -121,7 +122,12 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
     }
     const seconds = (deps.now() - t0) / 1000;
     measureSeconds += seconds;
-    if (!last) throw new Error('bisect: no look returned two rounds of samples');
+    if (!last)
+      throw new RbError(
+        'BISECT_NO_SAMPLES',
+        `${builds.map((b) => b.candidate.label).join(', ')}: fewer than two rounds with a ${opts.metric} sample in ${look} look(s) — the runs failed`,
+        "read the errors in the looks' run results (runs " + runIds.join(', ') + ')',
+      );
     return { last, looks: look, runIds, seconds };
   }
 

@@ -108,4 +108,13 @@ describe('bisect on an oracle', () => {
     expect(r.firstBadCommit?.ref).toBe(h.commits[5]!.hash);
     expect(r.skippedBetween.map((c) => c.ref)).toEqual([h.culprit]);
   });
+
+  it('stops with a clear error when the runs give no samples, naming the runs', async () => {
+    const h = makeHistory({ commits: 9, every: 8, culprit: (c) => c[4]!.hash, factor: 1.3 });
+    const deps = oracleDeps(h, createRng(8), quiet(0.02));
+    deps.measure = async (builds) => ({ samples: builds.map(() => []), runId: 'r-failed' });
+    await expect(bisect(options(h, { maxLooks: 2 }), deps)).rejects.toThrow(
+      /1\.0\.0, 1\.1\.0: fewer than two rounds with a StartContainer sample in 2 look\(s\)/,
+    );
+  });
 });
