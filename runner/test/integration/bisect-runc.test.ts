@@ -3,7 +3,7 @@
 // the candidates from that clone the way runc releases are built, measures them on a real
 // containerd stack, and must name that commit. Heavy: run under `flock /tmp/rb-heavy.lock`.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -93,7 +93,10 @@ describe.skipIf(why !== null)('bisect: a planted delay in runc init, found in a 
     git('tag', 'v1.3.8');
   });
 
-  afterAll(() => stackDownLeavesNothing(STACK));
+  afterAll(async () => {
+    await stackDownLeavesNothing(STACK);
+    rmSync(work, { recursive: true, force: true }); // the clone and five runc builds
+  });
 
   test('names the planted commit and release, with every step in the report', async () => {
     const out = join(work, 'report.json');
