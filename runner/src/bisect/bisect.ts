@@ -10,7 +10,7 @@ import {
   type PairedLogT,
   type SignedRank,
 } from '../stats/index.ts';
-import { RbError } from '../errors.ts';
+import { errorMessage, RbError } from '../errors.ts';
 import { applyVerdict, nextMove, startSearch, type SearchState } from './search.ts';
 
 export interface BuiltCandidate {
@@ -68,6 +68,16 @@ export const BISECT_TEST =
 
 function interval(r: PairedLogT, confidence = 0.95): RatioInterval {
   return { ratio: r.ratio, lower: r.ratioLower, upper: r.ratioUpper, confidence, n: r.n };
+}
+
+/** A bisection that stopped before its end: the report of the steps so far, and why. */
+export class BisectStopped extends Error {
+  readonly walk: BisectWalk;
+  constructor(walk: BisectWalk, cause: unknown) {
+    super(walk.message, { cause });
+    this.name = 'BisectStopped';
+    this.walk = walk;
+  }
 }
 
 /** Which way a bad version's values go: slower is larger for a latency, smaller for a throughput. */
@@ -141,36 +151,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
     looks: opts.maxLooks,
   });
 
-  // 1. Do good and bad differ here at all?
-  const g = await build(good);
-  const b = await build(bad);
-  // As an unclear step, a "same" is measured again before the bisection gives up.
-  let ends!: Awaited<ReturnType<typeof sequential<EndsLook>>>;
-  let endsVerdict: EndsLook['verdict'] = 'same';
-  for (let attempt = 1; attempt <= opts.maxAttempts && endsVerdict === 'same'; attempt++) {
-    ends = await sequential([g.build, b.build], ([sg, sb], look) => endsLook(sg!, sb!, testOpts(look)));
-    endsVerdict = ends.last.verdict === 'continue' ? 'same' : ends.last.verdict;
-    steps.push({
-      kind: 'ends',
-      candidate: bad,
-      attempt,
-      verdict: endsVerdict,
-      rounds: ends.last.badVsGood.n,
-      looks: ends.looks,
-      alphaPerLook: ends.last.alphaPerLook,
-      pCritical: ends.last.pCritical,
-      pBeyondGood: pBadWay(ends.last.signedRank),
-      pShortOfBad: null,
-      effect: interval(ends.last.badVsGood),
-      badVsGood: interval(ends.last.badVsGood),
-      position: 1,
-      buildSeconds: attempt === 1 ? g.seconds + b.seconds : 0,
-      measureSeconds: ends.seconds,
-      runIds: ends.runIds,
-    });
-    if (overBudget()) break;
-  }
-  const effect = interval(ends.last.badVsGood);
+  let effect: RatioInterval | null = null;
   const result = (
     outcome: Outcome,
     message: string,
@@ -209,128 +190,168 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
       budgetMinutes: opts.budgetMinutes,
     },
   });
-  const what = `${opts.benchmark} ${opts.metric}`;
-  if (endsVerdict === 'same')
-    return result(
-      'no-difference',
-      `${opts.component} ${bad.label} does not differ from ${good.label} in ${what} on this host (${ends.last.badVsGood.n} rounds): nothing to bisect`,
-    );
-  if (endsVerdict === 'opposite')
-    return result(
-      'opposite',
-      `${opts.component} ${bad.label} is ${opts.direction === 'slower' ? 'faster' : 'slower'} than ${good.label} in ${what} on this host, not ${opts.direction}: check --good, --bad and --direction`,
-    );
 
-  // 2. Narrow one list of candidates; returns the adjacent pair, or why it stopped.
-  async function narrow(
-    candidates: BisectCandidate[],
-  ): Promise<
-    | { done: true; good: BisectCandidate; bad: BisectCandidate; skipped: BisectCandidate[] }
-    | { done: false; state: SearchState<BisectCandidate> }
-  > {
-    let state = startSearch(candidates);
-    for (;;) {
-      const move = nextMove(state);
-      if (move.kind === 'done')
-        return { done: true, good: move.good, bad: move.bad, skipped: move.skippedBetween };
-      if (overBudget()) return { done: false, state };
-      const c = await build(move.candidate);
-      deps.log(
-        `measuring ${move.candidate.label} against ${good.label} and ${bad.label}${move.attempt > 1 ? ` (attempt ${move.attempt})` : ''}`,
-      );
-      const s = await sequential([g.build, c.build, b.build], ([sg, sc, sb], look) =>
-        positionLook(sg!, sc!, sb!, testOpts(look)),
-      );
-      const verdict = s.last.verdict === 'continue' ? 'unclear' : s.last.verdict;
-      // A candidate unlike both ends is re-measured, then skipped, as an unclear one.
-      const searchVerdict = verdict === 'between' ? 'unclear' : verdict;
+  try {
+    // 1. Do good and bad differ here at all?
+    const g = await build(good);
+    const b = await build(bad);
+    // As an unclear step, a "same" is measured again before the bisection gives up.
+    let ends!: Awaited<ReturnType<typeof sequential<EndsLook>>>;
+    let endsVerdict: EndsLook['verdict'] = 'same';
+    for (let attempt = 1; attempt <= opts.maxAttempts && endsVerdict === 'same'; attempt++) {
+      ends = await sequential([g.build, b.build], ([sg, sb], look) => endsLook(sg!, sb!, testOpts(look)));
+      endsVerdict = ends.last.verdict === 'continue' ? 'same' : ends.last.verdict;
       steps.push({
-        kind: 'candidate',
-        candidate: move.candidate,
-        attempt: move.attempt,
-        verdict,
-        rounds: s.last.candidateVsGood.n,
-        looks: s.looks,
-        alphaPerLook: s.last.alphaPerLook,
-        pCritical: s.last.pCritical,
-        pBeyondGood: pBadWay(s.last.vsGood),
-        pShortOfBad: pBadWay(s.last.vsBad),
-        effect: interval(s.last.candidateVsGood),
-        badVsGood: interval(s.last.badVsGood),
-        position: s.last.position,
-        buildSeconds: c.seconds,
-        measureSeconds: s.seconds,
-        runIds: s.runIds,
+        kind: 'ends',
+        candidate: bad,
+        attempt,
+        verdict: endsVerdict,
+        rounds: ends.last.badVsGood.n,
+        looks: ends.looks,
+        alphaPerLook: ends.last.alphaPerLook,
+        pCritical: ends.last.pCritical,
+        pBeyondGood: pBadWay(ends.last.signedRank),
+        pShortOfBad: null,
+        effect: interval(ends.last.badVsGood),
+        badVsGood: interval(ends.last.badVsGood),
+        position: 1,
+        buildSeconds: attempt === 1 ? g.seconds + b.seconds : 0,
+        measureSeconds: ends.seconds,
+        runIds: ends.runIds,
       });
-      deps.log(`  ${move.candidate.label}: ${verdict}`);
-      state = applyVerdict(state, move.index, searchVerdict, opts.maxAttempts);
+      if (overBudget()) break;
     }
-  }
+    effect = interval(ends.last.badVsGood);
+    const what = `${opts.benchmark} ${opts.metric}`;
+    if (endsVerdict === 'same')
+      return result(
+        'no-difference',
+        `${opts.component} ${bad.label} does not differ from ${good.label} in ${what} on this host (${ends.last.badVsGood.n} rounds): nothing to bisect`,
+      );
+    if (endsVerdict === 'opposite')
+      return result(
+        'opposite',
+        `${opts.component} ${bad.label} is ${opts.direction === 'slower' ? 'faster' : 'slower'} than ${good.label} in ${what} on this host, not ${opts.direction}: check --good, --bad and --direction`,
+      );
 
-  const stopped = (state: SearchState<BisectCandidate>, found: Parameters<typeof result>[2]): BisectWalk =>
-    result(
-      'budget-exhausted',
-      `budget of ${opts.budgetMinutes} min spent: the change lies after ${state.candidates[state.lo]!.label} up to ${state.candidates[state.hi]!.label}`,
-      {
-        ...found,
-        ...(state.candidates[0]!.kind === 'release'
-          ? {
-              lastGoodRelease: state.candidates[state.lo]!.ref,
-              firstBadRelease: state.candidates[state.hi]!.ref,
-            }
-          : { lastGoodCommit: state.candidates[state.lo]!, firstBadCommit: state.candidates[state.hi]! }),
-      },
-    );
+    // 2. Narrow one list of candidates; returns the adjacent pair, or why it stopped.
+    async function narrow(
+      candidates: BisectCandidate[],
+    ): Promise<
+      | { done: true; good: BisectCandidate; bad: BisectCandidate; skipped: BisectCandidate[] }
+      | { done: false; state: SearchState<BisectCandidate> }
+    > {
+      let state = startSearch(candidates);
+      for (;;) {
+        const move = nextMove(state);
+        if (move.kind === 'done')
+          return { done: true, good: move.good, bad: move.bad, skipped: move.skippedBetween };
+        if (overBudget()) return { done: false, state };
+        const c = await build(move.candidate);
+        deps.log(
+          `measuring ${move.candidate.label} against ${good.label} and ${bad.label}${move.attempt > 1 ? ` (attempt ${move.attempt})` : ''}`,
+        );
+        const s = await sequential([g.build, c.build, b.build], ([sg, sc, sb], look) =>
+          positionLook(sg!, sc!, sb!, testOpts(look)),
+        );
+        const verdict = s.last.verdict === 'continue' ? 'unclear' : s.last.verdict;
+        // A candidate unlike both ends is re-measured, then skipped, as an unclear one.
+        const searchVerdict = verdict === 'between' ? 'unclear' : verdict;
+        steps.push({
+          kind: 'candidate',
+          candidate: move.candidate,
+          attempt: move.attempt,
+          verdict,
+          rounds: s.last.candidateVsGood.n,
+          looks: s.looks,
+          alphaPerLook: s.last.alphaPerLook,
+          pCritical: s.last.pCritical,
+          pBeyondGood: pBadWay(s.last.vsGood),
+          pShortOfBad: pBadWay(s.last.vsBad),
+          effect: interval(s.last.candidateVsGood),
+          badVsGood: interval(s.last.badVsGood),
+          position: s.last.position,
+          buildSeconds: c.seconds,
+          measureSeconds: s.seconds,
+          runIds: s.runIds,
+        });
+        deps.log(`  ${move.candidate.label}: ${verdict}`);
+        state = applyVerdict(state, move.index, searchVerdict, opts.maxAttempts);
+      }
+    }
 
-  const releases = await narrow(opts.candidates);
-  if (!releases.done) return stopped(releases.state, {});
-  const onReleases = good.kind === 'release' && bad.kind === 'release';
-  const found: Parameters<typeof result>[2] = onReleases
-    ? { lastGoodRelease: releases.good.ref, firstBadRelease: releases.bad.ref }
-    : { lastGoodCommit: releases.good, firstBadCommit: releases.bad };
-  if (releases.skipped.length > 0)
-    return result(
-      'ambiguous',
-      `the change lies after ${releases.good.label} up to ${releases.bad.label}; steps between stayed unclear`,
-      found,
-      releases.skipped,
-    );
-  if (!onReleases)
-    return result('found', `first bad: ${releases.bad.label} (last good ${releases.good.label})`, found);
+    const stopped = (state: SearchState<BisectCandidate>, found: Parameters<typeof result>[2]): BisectWalk =>
+      result(
+        'budget-exhausted',
+        `budget of ${opts.budgetMinutes} min spent: the change lies after ${state.candidates[state.lo]!.label} up to ${state.candidates[state.hi]!.label}`,
+        {
+          ...found,
+          ...(state.candidates[0]!.kind === 'release'
+            ? {
+                lastGoodRelease: state.candidates[state.lo]!.ref,
+                firstBadRelease: state.candidates[state.hi]!.ref,
+              }
+            : { lastGoodCommit: state.candidates[state.lo]!, firstBadCommit: state.candidates[state.hi]! }),
+        },
+      );
 
-  // 3. The commits between the two adjacent releases, then into a bad merge's branch.
-  const commits = (await deps.commitsBetween?.(releases.good, releases.bad)) ?? null;
-  if (commits === null)
-    return result(
-      'found',
-      `first bad release ${releases.bad.label} (last good ${releases.good.label}); give --repo to bisect its commits`,
-      found,
-    );
-  // The last commit listed is the bad release's own: the release build stands for it.
-  const tagCommit = commits[commits.length - 1] ?? releases.bad;
-  let range = [releases.good, ...commits.slice(0, -1), releases.bad];
-  const expanded = new Set<string>();
-  for (;;) {
-    const r = await narrow(range);
-    if (!r.done) return stopped(r.state, found);
-    if (r.skipped.length > 0)
+    const releases = await narrow(opts.candidates);
+    if (!releases.done) return stopped(releases.state, {});
+    const onReleases = good.kind === 'release' && bad.kind === 'release';
+    const found: Parameters<typeof result>[2] = onReleases
+      ? { lastGoodRelease: releases.good.ref, firstBadRelease: releases.bad.ref }
+      : { lastGoodCommit: releases.good, firstBadCommit: releases.bad };
+    if (releases.skipped.length > 0)
       return result(
         'ambiguous',
-        `the change lies after ${r.good.label} up to ${r.bad.label}; steps between stayed unclear`,
-        { ...found, lastGoodCommit: r.good, firstBadCommit: r.bad },
-        r.skipped,
+        `the change lies after ${releases.good.label} up to ${releases.bad.label}; steps between stayed unclear`,
+        found,
+        releases.skipped,
       );
-    const firstBad = r.bad.kind === 'release' ? tagCommit : r.bad;
-    const side = expanded.has(firstBad.ref) ? [] : ((await deps.mergeSide?.(firstBad)) ?? []);
-    if (side.length === 0)
-      return result('found', `first bad release ${releases.bad.label}, first bad commit ${firstBad.label}`, {
-        ...found,
-        lastGoodCommit: r.good,
-        firstBadCommit: firstBad,
-      });
-    // The merge's first parent is good: which of the commits it brought in did it?
-    deps.log(`${firstBad.label} is a merge: bisecting the ${side.length} commits it brought in`);
-    expanded.add(firstBad.ref);
-    range = [r.good, ...side, firstBad];
+    if (!onReleases)
+      return result('found', `first bad: ${releases.bad.label} (last good ${releases.good.label})`, found);
+
+    // 3. The commits between the two adjacent releases, then into a bad merge's branch.
+    const commits = (await deps.commitsBetween?.(releases.good, releases.bad)) ?? null;
+    if (commits === null)
+      return result(
+        'found',
+        `first bad release ${releases.bad.label} (last good ${releases.good.label}); give --repo to bisect its commits`,
+        found,
+      );
+    // The last commit listed is the bad release's own: the release build stands for it.
+    const tagCommit = commits[commits.length - 1] ?? releases.bad;
+    let range = [releases.good, ...commits.slice(0, -1), releases.bad];
+    const expanded = new Set<string>();
+    for (;;) {
+      const r = await narrow(range);
+      if (!r.done) return stopped(r.state, found);
+      if (r.skipped.length > 0)
+        return result(
+          'ambiguous',
+          `the change lies after ${r.good.label} up to ${r.bad.label}; steps between stayed unclear`,
+          { ...found, lastGoodCommit: r.good, firstBadCommit: r.bad },
+          r.skipped,
+        );
+      const firstBad = r.bad.kind === 'release' ? tagCommit : r.bad;
+      const side = expanded.has(firstBad.ref) ? [] : ((await deps.mergeSide?.(firstBad)) ?? []);
+      if (side.length === 0)
+        return result(
+          'found',
+          `first bad release ${releases.bad.label}, first bad commit ${firstBad.label}`,
+          {
+            ...found,
+            lastGoodCommit: r.good,
+            firstBadCommit: firstBad,
+          },
+        );
+      // The merge's first parent is good: which of the commits it brought in did it?
+      deps.log(`${firstBad.label} is a merge: bisecting the ${side.length} commits it brought in`);
+      expanded.add(firstBad.ref);
+      range = [r.good, ...side, firstBad];
+    }
+  } catch (error) {
+    // Whatever stopped the walk (a signal, a failed build or run), the steps so far are reported.
+    throw new BisectStopped(result('failed', `stopped: ${errorMessage(error)}`), error);
   }
 }

@@ -7,7 +7,7 @@ import {
   type BisectReport,
   type Config,
 } from '@runtime-bench/schemas';
-import { BISECT_DEFAULTS, bisect } from '../bisect/bisect.ts';
+import { BISECT_DEFAULTS, bisect, BisectStopped, type BisectWalk } from '../bisect/bisect.ts';
 import { createBuilder, createRepo } from '../bisect/build-candidate.ts';
 import { namedCandidates, releasesBetween } from '../bisect/candidates.ts';
 import { bisectJson, bisectMarkdown, bisectTable } from '../bisect/format.ts';
@@ -166,9 +166,10 @@ export function registerBisect(program: Command): void {
         signal: controller.signal,
         log: progress,
       });
-      let report: BisectReport;
+      let walk: BisectWalk;
+      let stopped: BisectStopped | null = null;
       try {
-        const walk = await bisect(
+        walk = await bisect(
           {
             component,
             benchmark: opts.benchmark,
@@ -190,24 +191,30 @@ export function registerBisect(program: Command): void {
             log: progress,
           },
         );
-        report = BisectReportSchema.parse({
-          schemaVersion: BISECT_REPORT_SCHEMA_VERSION,
-          startedAt: startedAt.toISOString(),
-          finishedAt: new Date().toISOString(),
-          tool: { name: 'runtime-bench', version: TOOL_VERSION },
-          host: await readHostFingerprint([]),
-          ...walk,
-        });
+      } catch (error) {
+        // Stopped part way (a signal, a failed build or run): the steps so far are still reported.
+        if (!(error instanceof BisectStopped)) throw error;
+        stopped = error;
+        walk = error.walk;
       } finally {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
         await measurer.close();
       }
+      const report: BisectReport = BisectReportSchema.parse({
+        schemaVersion: BISECT_REPORT_SCHEMA_VERSION,
+        startedAt: startedAt.toISOString(),
+        finishedAt: new Date().toISOString(),
+        tool: { name: 'runtime-bench', version: TOOL_VERSION },
+        host: await readHostFingerprint([]),
+        ...walk,
+      });
       if (opts.out) await writeFile(opts.out, bisectJson(report));
       if (opts.markdown) await writeFile(opts.markdown, bisectMarkdown(report), { flag: 'a' });
       if (opts.json) process.stdout.write(bisectJson(report));
       else console.log(sanitizeTerminal(bisectTable(report), { multiline: true }));
       progress(`every look's run result is in ${dataDir}`);
+      if (stopped) throw stopped.cause;
       if (report.outcome !== 'found')
         throw new RbError(
           'BISECT_NOT_FOUND',

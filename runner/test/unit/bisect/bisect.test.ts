@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bisect, type BisectOptions } from '../../../src/bisect/bisect.ts';
+import { bisect, BisectStopped, type BisectOptions } from '../../../src/bisect/bisect.ts';
+import { RbError } from '../../../src/errors.ts';
 import { createRng } from '../../../src/stats/index.ts';
 import {
   gaussian,
@@ -109,12 +110,22 @@ describe('bisect on an oracle', () => {
     expect(r.skippedBetween.map((c) => c.ref)).toEqual([h.culprit]);
   });
 
-  it('stops with a clear error when the runs give no samples, naming the runs', async () => {
+  it('stops with a clear error when the runs give no samples, naming the runs, and reports the steps so far', async () => {
     const h = makeHistory({ commits: 9, every: 8, culprit: (c) => c[4]!.hash, factor: 1.3 });
     const deps = oracleDeps(h, createRng(8), quiet(0.02));
-    deps.measure = async (builds) => ({ samples: builds.map(() => []), runId: 'r-failed' });
-    await expect(bisect(options(h, { maxLooks: 2 }), deps)).rejects.toThrow(
-      /1\.0\.0, 1\.1\.0: fewer than two rounds with a StartContainer sample in 2 look\(s\)/,
+    const measure = deps.measure;
+    // The ends measure; the first candidate's runs all fail.
+    deps.measure = async (builds, rounds) =>
+      builds.length === 3 ? { samples: builds.map(() => []), runId: 'r-failed' } : measure(builds, rounds);
+    const error = await bisect(options(h, { maxLooks: 2 }), deps).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BisectStopped);
+    const stopped = error as BisectStopped;
+    expect(stopped.cause).toBeInstanceOf(RbError);
+    expect(stopped.message).toMatch(
+      /^stopped: 1\.0\.0, [0-9a-f]{12} change 4, 1\.1\.0: fewer than two rounds with a StartContainer sample in 2 look\(s\)/,
     );
+    expect(stopped.walk.outcome).toBe('failed');
+    expect(stopped.walk.steps.map((s) => [s.kind, s.verdict])).toEqual([['ends', 'differ']]);
+    expect(stopped.walk.effect!.ratio).toBeGreaterThan(1.2);
   });
 });
