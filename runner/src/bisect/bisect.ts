@@ -297,7 +297,8 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
 
     const releases = await narrow(opts.candidates);
     if (!releases.done) return stopped(releases.state, {});
-    const onReleases = good.kind === 'release' && bad.kind === 'release';
+    // Named commits or pseudo-versions between two releases are the last phase themselves.
+    const onReleases = opts.candidates.every((c) => c.kind === 'release');
     const found: Parameters<typeof result>[2] = onReleases
       ? { lastGoodRelease: releases.good.ref, firstBadRelease: releases.bad.ref }
       : { lastGoodCommit: releases.good, firstBadCommit: releases.bad };

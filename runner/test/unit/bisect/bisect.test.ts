@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bisect, BisectStopped, type BisectOptions } from '../../../src/bisect/bisect.ts';
+import { namedCandidates, releasesBetween } from '../../../src/bisect/candidates.ts';
 import { RbError } from '../../../src/errors.ts';
 import { createRng } from '../../../src/stats/index.ts';
 import {
@@ -127,5 +128,27 @@ describe('bisect on an oracle', () => {
     expect(stopped.walk.outcome).toBe('failed');
     expect(stopped.walk.steps.map((s) => [s.kind, s.verdict])).toEqual([['ends', 'differ']]);
     expect(stopped.walk.effect!.ratio).toBeGreaterThan(1.2);
+  });
+
+  it('bisects the commits the user names between two releases, and stops there', async () => {
+    const h = makeHistory({ commits: 9, every: 8, culprit: (c) => c[5]!.hash, factor: 1.3 });
+    const named = namedCandidates([2, 4, 5, 7].map((i) => h.commits[i]!.hash));
+    const deps = oracleDeps(h, createRng(9), quiet(0.02));
+    const r = await bisect(
+      options(h, {
+        candidates: [
+          ...releasesBetween(['1.0.0', '1.1.0'], '1.0.0', '1.1.0').slice(0, 1),
+          ...named,
+          ...releasesBetween(['1.0.0', '1.1.0'], '1.0.0', '1.1.0').slice(1),
+        ],
+      }),
+      deps,
+    );
+    expect(r).toMatchObject({ outcome: 'found', lastGoodRelease: null, firstBadRelease: null });
+    expect(r.lastGoodCommit?.ref).toBe(h.commits[4]!.hash);
+    expect(r.firstBadCommit?.ref).toBe(h.culprit);
+    expect(r.steps.every((s) => s.kind === 'ends' || named.some((n) => n.ref === s.candidate.ref))).toBe(
+      true,
+    );
   });
 });
