@@ -98,6 +98,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     description: 'list the versions of a component a source can provide, newest first',
     load: async () => (await import('./versions.ts')).registerVersions,
   },
+  {
+    name: 'bisect',
+    description:
+      'find the release and the commit of a component that changed a metric (builds and measures candidates)',
+    load: async () => (await import('./bisect.ts')).registerBisect,
+  },
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type { CompareReport, CompareRow } from './compare.ts';
 import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate/index.ts';
+import { bisectCommand, BISECTABLE } from '../bisect/options.ts';
 import {
   escapeMarkdown,
   formatDetectable,
@@ -213,6 +214,35 @@ export function coverageLines(coverage: GateCoverage): string[] {
   ];
 }
 
+/**
+ * For each regression whose change point came with a new version of a component `bisect` can
+ * build ("runc 1.1.5 → 1.3.6"), the exact command that finds the release and commit.
+ */
+export function bisectHints(report: GateReport): string[] {
+  const hints = new Set<string>();
+  for (const row of report.rows) {
+    if (row.kind !== 'metric' || (row.verdict !== 'regression' && row.verdict !== 'ongoing regression'))
+      continue;
+    if (row.metric.startsWith('(')) continue; // the night factor is no metric a run can measure
+    for (const change of row.changePoint?.versionChanges ?? []) {
+      const m = /^(\S+) (\S+) → (\S+)$/.exec(change);
+      if (!m || !(BISECTABLE as readonly string[]).includes(m[1]!) || m[2] === '(none)' || m[3] === '(none)')
+        continue;
+      hints.add(
+        bisectCommand({
+          component: m[1]!,
+          good: m[2]!,
+          bad: m[3]!,
+          benchmark: row.benchmark,
+          metric: row.metric,
+          direction: 'slower',
+        }),
+      );
+    }
+  }
+  return [...hints];
+}
+
 function checkHeadline(report: GateReport): string[] {
   const c = report.counts;
   const h = report.history;
@@ -242,6 +272,7 @@ export function renderCheck(report: GateReport, format: OutputFormat): string {
     r.notes.map((n) => `${r.benchmark} · ${r.target} · ${r.kind === 'metric' ? r.metric : r.kind}: ${n}`),
   );
   const uniqueNotes = [...new Set(notes)];
+  const hints = bisectHints(report);
   if (format === 'markdown') {
     const flagged = report.rows.filter(
       (r) => r.verdict === 'regression' || r.verdict === 'ongoing regression' || r.verdict === 'improvement',
@@ -254,6 +285,7 @@ export function renderCheck(report: GateReport, format: OutputFormat): string {
       ...(flagged.length
         ? [markdownTable(CHECK_HEADER, flagged.map(checkCells)), '']
         : ['No regression or improvement beyond the thresholds.', '']),
+      ...(hints.length ? ['To find the release and commit:', '', '```sh', ...hints, '```', ''] : []),
       '<details><summary>All metrics</summary>',
       '',
       markdownTable(CHECK_HEADER, report.rows.map(checkCells)),
@@ -263,5 +295,5 @@ export function renderCheck(report: GateReport, format: OutputFormat): string {
     ].join('\n')}\n`;
   }
   const safe = (lines: string[]) => lines.map((l) => sanitizeTerminal(l));
-  return `${[...safe(checkHeadline(report)), '', terminalTable(CHECK_HEADER, report.rows.map(checkCells)), ...(uniqueNotes.length ? ['', ...safe(uniqueNotes)] : [])].join('\n')}\n`;
+  return `${[...safe(checkHeadline(report)), '', terminalTable(CHECK_HEADER, report.rows.map(checkCells)), ...(uniqueNotes.length ? ['', ...safe(uniqueNotes)] : []), ...(hints.length ? ['', 'to find the release and commit:', ...safe(hints.map((h) => `  ${h}`))] : [])].join('\n')}\n`;
 }

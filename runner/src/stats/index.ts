@@ -16,3 +16,4 @@ export * from './trend.ts';
 export * from './moderation.ts';
 export * from './prediction.ts';
 export * from './persistence.ts';
+export * from './sequential-position.ts';
