@@ -15,10 +15,11 @@ log() { printf '== setup: %s\n' "$*" >&2; }
 
 # Debian packages: the runtime stack under test, image ingredients, the browser for site tests,
 # stress-ng for .ci/loaded.sh (the integration tests beside CPU hogs); skopeo loads the images of
-# a CRI-O stack into its private containers-storage, offline.
+# a CRI-O stack into its private containers-storage, offline, and pushes the image.* benchmarks'
+# images to the stack's own registry (docker-registry: the CNCF distribution registry, on loopback).
 apt_packages=(containerd runc crun sysbench containernetworking-plugins conmon umoci
   busybox-static catatonit patchelf iproute2 util-linux git ca-certificates curl
-  chromium fonts-dejavu-core stress-ng skopeo)
+  chromium fonts-dejavu-core stress-ng skopeo docker-registry)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

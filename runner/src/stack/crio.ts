@@ -18,6 +18,7 @@ import {
 import { findDaemonBinary, which } from './discover.ts';
 import type { DaemonPlan, StackDriver, StackFacts } from './driver.ts';
 import type { HostFixPlan } from './host-fixes.ts';
+import { registryPaths } from './registry-config.ts';
 import type { StackState } from './state.ts';
 import { crioIncompatibility } from './versions.ts';
 
@@ -45,7 +46,8 @@ function planCrio(f: StackFacts): DaemonPlan {
   const configPath = join(f.stateDir, 'crio.conf');
   const configDir = join(f.stateDir, 'crio.conf.d');
   const storageConf = join(f.stateDir, 'storage.conf');
-  const registriesConf = join(f.stateDir, 'registries.conf');
+  // Written by the stack's registry (registry.ts) before CRI-O starts: only that registry, insecure.
+  const registriesConf = registryPaths(f.stateDir).registriesConf;
   const authDir = join(f.stateDir, 'auth');
   const tool = (name: string): string => {
     const path = f.daemon.tools[name];
@@ -81,8 +83,6 @@ function planCrio(f: StackFacts): DaemonPlan {
       },
       { path: storageConf, content: renderStorageConf(layout.root, layout.runRoot) },
       { path: layout.policyPath, content: renderSignaturePolicy() },
-      // An empty registries.conf: no registry is ever asked (images are loaded offline).
-      { path: registriesConf, content: '' },
     ],
     command: {
       path: f.daemon.path,

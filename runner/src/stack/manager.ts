@@ -14,6 +14,8 @@ import { driverFor } from './drivers.ts';
 import { bindHybridControllers, readHostFixPlan } from './host-fixes.ts';
 import { buildImageLayout, type StackImages } from './images/build.ts';
 import { planStack, type StackPlan, type StackPlanInput } from './plan.ts';
+import type { RegistryState } from './registry-config.ts';
+import { startRegistry, stopRegistry } from './registry.ts';
 import { bridgeName } from './network.ts';
 import {
   createShimCgroups,
@@ -210,8 +212,11 @@ export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
   const plan = planStack(driver, await gatherPlanInput(driver, opts, stateDir));
   for (const s of plan.state.skippedHandlers) opts.log(`handler ${s.name} skipped: ${s.reason}`);
   let state: StackState | undefined;
+  let registry: RegistryState | null = null;
   try {
-    state = await executePlan(plan, driver);
+    // Before the daemon: CRI-O reads the registries.conf the registry writes only when it starts.
+    registry = await startRegistry(stateDir, opts.log);
+    state = await executePlan(registry ? { ...plan, state: { ...plan.state, registry } } : plan, driver);
     const layout = await buildImageLayout(stateDir, opts.images);
     try {
       await driver.loadImages(state, layout.layoutDir, layout.names, opts.log);
@@ -221,6 +226,7 @@ export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
     state.imageComponents = layout.components;
     await writeStackState(state);
   } catch (error) {
+    if (registry) await stopRegistry(registry);
     if (state || existsSync(`${stateDir}/stack.json`))
       await stackDown({ name: opts.name, stateDir, purge: false, log: opts.log }).catch(() => undefined);
     throw error;
@@ -274,6 +280,7 @@ export async function stackDown(opts: StackDownOptions): Promise<StackDownReport
   if (state?.pid && processAlive(state.pid)) {
     if (!(await terminate(state.pid))) report.problems.push(`${state.cri} ${state.pid} did not exit`);
   }
+  if (state?.registry) report.problems.push(...(await stopRegistry(state.registry)));
   // Shims and runsc sandboxes outlive containerd; anything still naming our socket or state dir is ours.
   // With the trailing slash: stack "a" must never match the processes of stack "a2".
   for (const p of await processesMentioning([`${stateDir.replace(/\/+$/, '')}/`])) {
@@ -289,7 +296,11 @@ export async function stackDown(opts: StackDownOptions): Promise<StackDownReport
   if (state) {
     const link = await exec('ip', ['link', 'show', state.network.bridge], { allowFailure: true });
     if (link.exitCode === 0) await exec('ip', ['link', 'del', state.network.bridge], { allowFailure: true });
-    await writeStackState({ ...state, pid: null });
+    await writeStackState({
+      ...state,
+      pid: null,
+      ...(state.registry ? { registry: { ...state.registry, pid: null } } : {}),
+    });
   } else if (existsSync(stackStatePath(stateDir))) {
     // A state this version cannot read (another runtime-bench version wrote it): its processes and
     // mounts are gone by now (found by the state dir); its bridge is named after the stack. Move the

@@ -163,10 +163,11 @@ describe('the stack plan', () => {
         `${S}/cni/10-runtime-bench.conflist`,
         `${S}/crio.conf`,
         `${S}/policy.json`,
-        `${S}/registries.conf`,
         `${S}/storage.conf`,
       ].sort(),
     );
+    // The registry's executor writes registries.conf before CRI-O starts (only the stack's registry).
+    expect(plan.command.env.CONTAINERS_REGISTRIES_CONF).toBe(`${S}/registry/registries.conf`);
     expect(plan.command.path).toBe('/opt/crio/crio');
     expect(plan.command.args).toEqual(['--config', `${S}/crio.conf`, '--config-dir', `${S}/crio.conf.d`]);
     expect(plan.command.env.CONTAINERS_STORAGE_CONF).toBe(`${S}/storage.conf`);
