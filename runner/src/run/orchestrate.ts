@@ -77,6 +77,7 @@ export async function orchestrate(
             tracker: trackers.get(endpoint)!,
             signal,
             callTimeoutSeconds: config.callTimeoutSeconds,
+            stack: endpoint.stack,
           },
         });
       }
