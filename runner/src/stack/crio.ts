@@ -47,7 +47,9 @@ function planCrio(f: StackFacts): DaemonPlan {
   const configDir = join(f.stateDir, 'crio.conf.d');
   const storageConf = join(f.stateDir, 'storage.conf');
   // Written by the stack's registry (registry.ts) before CRI-O starts: only that registry, insecure.
-  const registriesConf = registryPaths(f.stateDir).registriesConf;
+  // CRI-O reads it as its HOME's per-user registries.conf (it ignores CONTAINERS_REGISTRIES_CONF).
+  const registry = registryPaths(f.stateDir);
+  const registriesConf = registry.registriesConf;
   const authDir = join(f.stateDir, 'auth');
   const tool = (name: string): string => {
     const path = f.daemon.tools[name];
@@ -88,7 +90,7 @@ function planCrio(f: StackFacts): DaemonPlan {
       path: f.daemon.path,
       // --config-dir: without it CRI-O also reads /etc/crio/crio.conf.d.
       args: ['--config', configPath, '--config-dir', configDir],
-      env: crioEnvironment(f.env, { authDir, registriesConf, storageConf }),
+      env: { ...crioEnvironment(f.env, { authDir, registriesConf, storageConf }), HOME: registry.home },
       cwd: f.stateDir,
     },
     socket: layout.socket,

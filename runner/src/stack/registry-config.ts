@@ -14,8 +14,16 @@ export interface RegistryPaths {
   storageDir: string;
   /** containerd's `config_path`: one directory per registry host holding its hosts.toml. */
   hostsDir: string;
-  /** containers/image's registries.conf (CRI-O's CONTAINERS_REGISTRIES_CONF, skopeo --registries-conf). */
+  /**
+   * The HOME that CRI-O and skopeo run with: containers/image reads a per-user
+   * $HOME/.config/containers/registries.conf instead of /etc/containers/registries.conf (and then
+   * none of the host's drop-ins), and CRI-O has no option naming that file.
+   */
+  home: string;
+  /** containers/image's registries.conf, at its per-user place below `home`. */
   registriesConf: string;
+  /** The per-user registries.d (signature storage), present and empty so the host's is not read. */
+  registriesD: string;
   /** The signature policy skopeo pushes with (accepts our own unsigned images). */
   policyPath: string;
 }
@@ -28,7 +36,9 @@ export function registryPaths(stateDir: string): RegistryPaths {
     logPath: join(dir, 'registry.log'),
     storageDir: join(dir, 'storage'),
     hostsDir: join(dir, 'certs.d'),
-    registriesConf: join(dir, 'registries.conf'),
+    home: join(dir, 'home'),
+    registriesConf: join(dir, 'home', '.config', 'containers', 'registries.conf'),
+    registriesD: join(dir, 'home', '.config', 'containers', 'registries.d'),
     policyPath: join(dir, 'policy.json'),
   };
 }

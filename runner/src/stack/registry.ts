@@ -71,6 +71,7 @@ export async function startRegistry(
   const paths = registryPaths(stateDir);
   await mkdir(paths.hostsDir, { recursive: true });
   await mkdir(paths.storageDir, { recursive: true });
+  await mkdir(paths.registriesD, { recursive: true });
   await writeFile(paths.policyPath, renderSignaturePolicy());
   const binary = await which('docker-registry');
   if (!binary) {

@@ -192,7 +192,11 @@ parameters:
         ).toContain(`server = "http://${registry!.address}"`);
       } else {
         const env = readFileSync(`/proc/${stackJson(s.name).pid}/environ`, 'utf8').split('\0');
-        expect(env).toContain(`CONTAINERS_REGISTRIES_CONF=${stateDir(s.name)}/registry/registries.conf`);
+        // CRI-O reads its HOME's per-user registries.conf, never /etc/containers/registries.conf.
+        expect(env).toContain(`HOME=${stateDir(s.name)}/registry/home`);
+        expect(
+          readFileSync(join(stateDir(s.name), 'registry/home/.config/containers/registries.conf'), 'utf8'),
+        ).toContain(`location = "${registry!.address}"`);
       }
     }
     if (STACKS.length > 1) expect(addresses.get(CTD)).not.toBe(addresses.get(CRIO));

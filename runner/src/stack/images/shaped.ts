@@ -137,9 +137,8 @@ export async function pushLayout(
   destination: string,
 ): Promise<void> {
   const paths = registryPaths(stateDir);
-  const registriesD = join(paths.dir, 'registries.d');
   const tmp = join(paths.dir, 'tmp');
-  await mkdir(registriesD, { recursive: true });
+  await mkdir(paths.registriesD, { recursive: true });
   await mkdir(tmp, { recursive: true });
   await exec(
     skopeo,
@@ -147,7 +146,7 @@ export async function pushLayout(
       '--policy',
       paths.policyPath,
       '--registries.d',
-      registriesD,
+      paths.registriesD,
       '--tmpdir',
       tmp,
       'copy',
@@ -160,6 +159,7 @@ export async function pushLayout(
     {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: paths.home,
         CONTAINERS_REGISTRIES_CONF: paths.registriesConf,
         TMPDIR: tmp,
       },
