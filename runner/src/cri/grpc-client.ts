@@ -56,6 +56,9 @@ function methods(): Map<string, MethodCodec> {
   return cachedMethods;
 }
 
+/** PullImage's deadline in call timeouts (default 120 s → 20 minutes). */
+export const PULL_DEADLINE_FACTOR = 10;
+
 function imageInfo(raw: Raw): ImageInfo {
   return { id: String(raw.id), repoTags: (raw.repoTags as string[]) ?? [], size: String(raw.size) };
 }
@@ -239,10 +242,14 @@ export class GrpcCriClient implements CriClient {
   }
 
   async pullImage(image: string, sandboxConfig?: PodSandboxConfig): Promise<string> {
-    const r = await this.call<{ imageRef: string }>('ImageService', 'PullImage', {
-      image: { image },
-      ...(sandboxConfig ? { sandboxConfig } : {}),
-    });
+    // A pull moves up to gigabytes (several at once in image.concurrent-pulls): its deadline is
+    // PULL_DEADLINE_FACTOR call timeouts, as the kubelet gives pulls far more time than other calls.
+    const r = await this.call<{ imageRef: string }>(
+      'ImageService',
+      'PullImage',
+      { image: { image }, ...(sandboxConfig ? { sandboxConfig } : {}) },
+      this.timeoutMs * PULL_DEADLINE_FACTOR,
+    );
     return r.imageRef;
   }
 

@@ -1,8 +1,7 @@
 // image.*: pulling and unpacking from a real registry (the stack's own, on loopback), the part of
 // pod start users wait for. Each benchmark runs once per layer compression of the parameters, on
 // an image of the configured shape; a cold repetition starts from a store proved empty of it.
-import type { ImageParameters } from '@runtime-bench/schemas';
-import type { BenchmarkDefinition } from '@runtime-bench/schemas';
+import type { BenchmarkDefinition, ImageParameters } from '@runtime-bench/schemas';
 import type { PushedImage } from '../stack/images/registry-api.ts';
 import {
   assertCold,
