@@ -18,11 +18,13 @@ setup_name=setup
 [ "$(id -u)" = 0 ] || { echo "setup.sh must run as root (it installs apt packages)" >&2; exit 1; }
 
 # Debian packages: the runtime stack under test and the benchmark images' ingredients; skopeo
-# loads the images of a CRI-O stack into its private containers-storage, offline. npm is only the
+# loads the images of a CRI-O stack into its private containers-storage, offline, and pushes the
+# image.* benchmarks' images to the stack's own registry (docker-registry: the CNCF distribution
+# registry, on loopback). npm is only the
 # bootstrapper for Node 24 and pnpm: a bare Debian 12 gets it from apt, without its recommends (a C
 # toolchain for native add-ons: 1200 packages instead of about 400), in the same apt-get call.
 packages=(containerd runc crun sysbench containernetworking-plugins conmon umoci busybox-static
-  catatonit patchelf iproute2 util-linux git ca-certificates curl skopeo)
+  catatonit patchelf iproute2 util-linux git ca-certificates curl skopeo docker-registry)
 command -v npm >/dev/null || packages+=(nodejs npm)
 apt_install_missing "${packages[@]}"
 # Debian's containerd package may start a system containerd; our stacks are private and never use it.

@@ -102,6 +102,10 @@ export function registerStack(program: Command): void {
         `stack "${state.name}" ${alreadyUp ? 'is already up' : 'is up'}: ${state.cri} ${state.daemon.version}, pid ${state.pid}`,
       );
       console.log(`  endpoint  unix://${state.socket}`);
+      if (state.registry)
+        console.log(
+          `  registry  http://${state.registry.address} (docker-registry ${state.registry.version}, pid ${state.registry.pid})`,
+        );
       for (const h of state.handlers)
         console.log(`  handler   ${h.name.padEnd(14)} ${h.kind} ${h.version} (${h.binary})`);
       for (const s of state.skippedHandlers) console.log(`  skipped   ${s.name.padEnd(14)} ${s.reason}`);
@@ -147,6 +151,7 @@ export function registerStack(program: Command): void {
       console.log(
         `stack "${name}" is ${up ? 'up' : 'down'}; ${state.cri} ${state.daemon.version}, endpoint unix://${state.socket}`,
       );
+      if (state.registry) console.log(`  registry  http://${state.registry.address}`);
       for (const h of state.handlers) console.log(`  handler   ${h.name.padEnd(14)} ${h.kind} ${h.version}`);
       for (const s of state.skippedHandlers) console.log(`  skipped   ${s.name.padEnd(14)} ${s.reason}`);
       for (const f of state.hostFixes)

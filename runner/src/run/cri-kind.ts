@@ -54,6 +54,7 @@ function criSlots(
           tracker: trackers.get(endpoint)!,
           signal,
           callTimeoutSeconds: config.callTimeoutSeconds,
+          stack: endpoint.stack,
         };
         const slot = newSlot(
           benchmark.definition,

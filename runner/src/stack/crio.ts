@@ -19,6 +19,7 @@ import {
 import { findDaemonBinary, which } from './discover.ts';
 import type { DaemonPlan, StackDriver, StackFacts } from './driver.ts';
 import type { HostFixPlan } from './host-fixes.ts';
+import { registryPaths } from './registry-config.ts';
 import type { StackState } from './state.ts';
 import { crioIncompatibility } from './versions.ts';
 
@@ -46,7 +47,10 @@ function planCrio(f: StackFacts): DaemonPlan {
   const configPath = join(f.stateDir, 'crio.conf');
   const configDir = join(f.stateDir, 'crio.conf.d');
   const storageConf = join(f.stateDir, 'storage.conf');
-  const registriesConf = join(f.stateDir, 'registries.conf');
+  // Written by the stack's registry (registry.ts) before CRI-O starts: only that registry, insecure.
+  // CRI-O reads it as its HOME's per-user registries.conf (it ignores CONTAINERS_REGISTRIES_CONF).
+  const registry = registryPaths(f.stateDir);
+  const registriesConf = registry.registriesConf;
   const authDir = join(f.stateDir, 'auth');
   const tool = (name: string): string => {
     const path = f.daemon.tools[name];
@@ -82,14 +86,12 @@ function planCrio(f: StackFacts): DaemonPlan {
       },
       { path: storageConf, content: renderStorageConf(layout.root, layout.runRoot) },
       { path: layout.policyPath, content: renderSignaturePolicy() },
-      // An empty registries.conf: no registry is ever asked (images are loaded offline).
-      { path: registriesConf, content: '' },
     ],
     command: {
       path: f.daemon.path,
       // --config-dir: without it CRI-O also reads /etc/crio/crio.conf.d.
       args: ['--config', configPath, '--config-dir', configDir],
-      env: crioEnvironment(f.env, { authDir, registriesConf, storageConf }),
+      env: { ...crioEnvironment(f.env, { authDir, registriesConf, storageConf }), HOME: registry.home },
       cwd: f.stateDir,
     },
     socket: layout.socket,

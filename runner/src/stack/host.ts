@@ -14,6 +14,8 @@ import { processesMentioning, terminate, unmountBelow, type ProcessInfo } from '
 import { discoverHandlers, runscShimFor } from './discover.ts';
 import type { StackDriver } from './driver.ts';
 import { driverFor } from './drivers.ts';
+import type { RegistryState } from './registry-config.ts';
+import { startRegistry, stopRegistry } from './registry.ts';
 import { bindHybridControllers, readHostFixPlan } from './host-fixes.ts';
 import { buildImageLayout, type StackImages } from './images/build.ts';
 import type { StackPlan, StackPlanInput } from './plan.ts';
@@ -51,6 +53,10 @@ export interface StackHost {
   /** Reads (never changes) everything the plan needs from the host. */
   gatherFacts(driver: StackDriver, opts: FactOptions, stateDir: string): Promise<StackPlanInput>;
   /** Carries out the plan's host changes (controllers, dirs, cgroups, files) and spawns the daemon: its pid. */
+  /** The stack's own registry on loopback (registry.ts), started before the daemon; null when none can run. */
+  startRegistry(stateDir: string, log: (line: string) => void): Promise<RegistryState | null>;
+  /** Stops it; problems are returned, not thrown. */
+  stopRegistry(registry: RegistryState): Promise<string[]>;
   startDaemon(plan: StackPlan): Promise<number>;
   waitForCri(cri: CriName, socket: string, pid: number, logPath: string): Promise<void>;
   /** Builds the bench images and loads them into the running stack: what they were built from. */
@@ -172,6 +178,8 @@ export const realStackHost: StackHost = {
     };
   },
 
+  startRegistry: (stateDir, log) => startRegistry(stateDir, log),
+  stopRegistry: (registry) => stopRegistry(registry),
   async startDaemon(plan) {
     if (plan.bindControllers.length > 0) await bindHybridControllers(await readHostFixPlan());
     for (const dir of plan.dirs) await mkdir(dir, { recursive: true });

@@ -67,7 +67,13 @@ export function planDown(f: DownFacts): DownPlan {
   const unreadable = f.state === null && f.stateFileExists;
   return {
     bridge: f.state ? f.state.network.bridge : unreadable ? bridgeName(f.name) : null,
-    recordStopped: f.state ? { ...f.state, pid: null } : null,
+    recordStopped: f.state
+      ? {
+          ...f.state,
+          pid: null,
+          ...(f.state.registry ? { registry: { ...f.state.registry, pid: null } } : {}),
+        }
+      : null,
     moveStateAside: unreadable,
     removeStateDir: f.purge && f.unmountFailures.length === 0,
   };

@@ -9,6 +9,7 @@ import { decideUp, planDown, stackProcessNeedle } from './lifecycle.ts';
 import { planStack } from './plan.ts';
 import { stackStateDir, type CriName, type StackState } from './state.ts';
 import { UNKNOWN_VERSION } from './versions.ts';
+import type { RegistryState } from './registry-config.ts';
 
 export { stackAnswers } from './host.ts';
 
@@ -71,15 +72,19 @@ export async function stackUp(opts: StackUpOptions, host: StackHost = realStackH
         `handler ${h.name}: ${h.binary} names no version we can read; recorded as unknown with its output`,
       );
   let state: StackState | undefined;
+  let registry: RegistryState | null = null;
   try {
+    // Before the daemon: CRI-O reads the registries.conf the registry writes only when it starts.
+    registry = await host.startRegistry(stateDir, opts.log);
     const pid = await host.startDaemon(plan);
-    state = { ...plan.state, pid, startedAt: host.now() };
+    state = { ...plan.state, ...(registry ? { registry } : {}), pid, startedAt: host.now() };
     // Record the PID before anything else can fail, so that `down` can always stop what we started.
     await host.writeState(state);
     await host.waitForCri(driver.cri, state.socket, pid, plan.logPath);
     state.imageComponents = await host.loadImages(state, opts.images, opts.log);
     await host.writeState(state);
   } catch (error) {
+    if (registry) await host.stopRegistry(registry);
     if (state || host.stateFileExists(stateDir))
       await stackDown({ name: opts.name, stateDir, purge: false, log: opts.log }, host).catch(
         () => undefined,
@@ -127,6 +132,7 @@ export async function stackDown(
   if (state?.pid && host.processAlive(state.pid)) {
     if (!(await host.terminate(state.pid))) report.problems.push(`${state.cri} ${state.pid} did not exit`);
   }
+  if (state?.registry) report.problems.push(...(await host.stopRegistry(state.registry)));
   // Shims and runsc sandboxes outlive containerd; anything still naming our socket or state dir is ours.
   for (const p of await host.processesMentioning([stackProcessNeedle(stateDir)])) {
     if (await host.terminate(p.pid, 2_000)) report.processesKilled++;

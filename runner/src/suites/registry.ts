@@ -1,6 +1,7 @@
 import { RbError } from '../errors.ts';
 import { cpuBenchmark } from './cpu.ts';
 import { diskBenchmark } from './disk.ts';
+import { imageBenchmarks } from './image.ts';
 import { lifecycleBenchmark } from './lifecycle.ts';
 import { cpuScalingBenchmark, cpuTimeLimitBenchmark } from './limits-cpu.ts';
 import { memoryMinBenchmark } from './limits-memory.ts';
@@ -25,6 +26,7 @@ export const BENCHMARKS: Benchmark<never>[] = [
   memoryMinBenchmark,
   overheadBenchmark,
   networkBenchmark,
+  ...imageBenchmarks,
 ] as unknown as Benchmark<never>[];
 
 /** A prefix matches whole name segments: "performance" selects performance.cpu, "perf" selects nothing. */

@@ -163,9 +163,14 @@ describe('the stack plan', () => {
         `${S}/cni/10-runtime-bench.conflist`,
         `${S}/crio.conf`,
         `${S}/policy.json`,
-        `${S}/registries.conf`,
         `${S}/storage.conf`,
       ].sort(),
+    );
+    // The registry's executor writes registries.conf before CRI-O starts (only the stack's registry).
+    // CRI-O ignores CONTAINERS_REGISTRIES_CONF: it reads its HOME's per-user registries.conf.
+    expect(plan.command.env.HOME).toBe(`${S}/registry/home`);
+    expect(plan.command.env.CONTAINERS_REGISTRIES_CONF).toBe(
+      `${S}/registry/home/.config/containers/registries.conf`,
     );
     expect(plan.command.path).toBe('/opt/crio/crio');
     expect(plan.command.args).toEqual(['--config', `${S}/crio.conf`, '--config-dir', `${S}/crio.conf.d`]);

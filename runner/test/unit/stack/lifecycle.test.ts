@@ -71,6 +71,9 @@ function recordingHost(world: {
     removeDir: async (d) => void rec('removeDir', d),
     answers: async () => (rec('answers'), world.answers ?? false),
     gatherFacts: async () => (rec('gatherFacts'), world.facts ?? planInput()),
+    // No registry in these worlds (the registry's own lifecycle is image-registry.test.ts's).
+    startRegistry: async () => null,
+    stopRegistry: async (r) => (rec('stopRegistry', r.pid), []),
     startDaemon: async (plan) => (rec('startDaemon', plan.command.path), 777),
     waitForCri: async (_cri, _socket, pid) => {
       rec('waitForCri', pid);
