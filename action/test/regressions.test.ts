@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { hostClassOf } from '@runtime-bench/schemas';
 import { readHistoryDir, runGate, type HistoryEntry } from '@runtime-bench/runner/compare';
 import { summaryMarkdown } from '../src/summary.ts';
 import { checkLines } from '../src/regressions.ts';
@@ -26,12 +27,15 @@ describe('regression lines and coverage from a real gate report on data/', async
     expect(rows).toBeGreaterThanOrEqual(metricRows);
     const notChecked = why.map((l) => Number(/^(\d+) row\(s\) not checked: .+$/.exec(l)![1]));
     expect(checked! + notChecked.reduce((a, b) => a + b, 0)).toBe(rows);
-    // benchmarks × targets measured for the first time on this host class cannot have a baseline
-    const seen = new Set(earlier.flatMap((e) => e.run.results.map((r) => `${r.benchmark} ${r.target}`)));
+    // a host class measured for the first time has no baseline at all; on a known one, benchmarks ×
+    // targets measured for the first time cannot have one
+    const sameClass = earlier.filter((e) => hostClassOf(e.run.host) === hostClassOf(newest.run.host));
+    const seen = new Set(sameClass.flatMap((e) => e.run.results.map((r) => `${r.benchmark} ${r.target}`)));
     const fresh = newest.run.results
       .filter((r) => !seen.has(`${r.benchmark} ${r.target}`))
       .reduce((n, r) => n + r.metrics.length, 0);
-    if (fresh > 0) expect(why.join('\n')).toMatch(/not checked: no earlier run of this benchmark/);
+    if (sameClass.length === 0) expect(why.join('\n')).toMatch(/not checked: no earlier run of this host class/);
+    else if (fresh > 0) expect(why.join('\n')).toMatch(/not checked: no earlier run of this benchmark/);
     expect(lines.regressions).toEqual([]);
   });
 
