@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Lints every workflow (the reusable one and the callers' examples) with actionlint: the one
-# scripts/setup.sh installed, or else installed from the Go module proxy into a cache directory.
+# scripts/setup-test.sh installed, or else installed from the Go module proxy into a cache directory.
 # action.yml is not a workflow: its structure is checked by action/test/action-yml.test.ts.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 version=v1.7.12
 cache=${RB_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/runtime-bench/tools}
 bin="$cache/actionlint-$version/actionlint"
-# scripts/setup.sh installs the same version into /usr/local/bin; use it when it is there.
+# scripts/setup-test.sh installs the same version into /usr/local/bin; use it when it is there.
 if command -v actionlint >/dev/null && actionlint --version | grep -qxF "$version"; then
   bin=$(command -v actionlint)
 elif [ ! -x "$bin" ]; then

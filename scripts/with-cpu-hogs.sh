@@ -7,7 +7,7 @@ hogs=$1
 shift
 if [ "$hogs" -gt 0 ] 2>/dev/null; then
   command -v stress-ng >/dev/null || {
-    echo "stress-ng is missing: bash scripts/setup.sh installs it" >&2
+    echo "stress-ng is missing: bash scripts/setup-test.sh installs it" >&2
     exit 1
   }
   stress-ng --cpu "$hogs" --cpu-method all --timeout "${RB_HOGS_BUDGET_SECONDS:-3600}s" --quiet &

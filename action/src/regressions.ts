@@ -4,6 +4,7 @@
 import {
   coverageLines,
   formatChangePoint,
+  formatNightFactor,
   type GateReport,
   type GateRow,
 } from '@runtime-bench/runner/compare';
@@ -32,13 +33,37 @@ function rowLine(r: GateRow): string {
   const change = r.kind === 'metric' && r.change !== null ? `: ${formatChange(r.change)}` : '';
   const p = r.adjustedP !== null ? ` (Holm-adjusted p = ${r.adjustedP.toPrecision(2)})` : '';
   const cp = r.kind === 'metric' && r.changePoint ? `; step ${formatChangePoint(r.changePoint)}` : '';
-  return `${what} on ${r.target}${change}${p}${cp}`;
+  return `${what} on ${r.target}${change}${p}${r.kind === 'metric' ? factorNote(r) : ''}${cp}`;
+}
+
+/**
+ * "; raw +8.4 %, night factor −7.3 % (controls: containerd/crun)": the change before the night
+ * factor was removed and where the factor came from; "" for reports without these fields.
+ */
+function factorNote(r: Extract<GateRow, { kind: 'metric' }>): string {
+  if (r.rawChange === undefined || r.rawChange === null) return '';
+  return `; raw ${formatChange(r.rawChange)}, night factor ${formatNightFactor(r)}`;
+}
+
+/**
+ * Most important first, for the summary and the annotations GitHub caps at 10 a step: a benchmark
+ * that stopped working (status), then error rates, then metrics by the size of the change.
+ */
+function byImportance(a: GateRow, b: GateRow): number {
+  const rank = (r: GateRow): number => (r.kind === 'status' ? 0 : r.kind === 'error-rate' ? 1 : 2);
+  const size = (r: GateRow): number => (r.kind === 'metric' && r.change !== null ? Math.abs(r.change) : 0);
+  return rank(a) - rank(b) || size(b) - size(a);
 }
 
 export function checkLines(report: CheckReport): CheckLines {
+  const rows = (verdict: GateRow['verdict']): string[] =>
+    report.rows
+      .filter((r) => r.verdict === verdict)
+      .sort(byImportance)
+      .map(rowLine);
   return {
-    regressions: report.rows.filter((r) => r.verdict === 'regression').map(rowLine),
-    ongoing: report.rows.filter((r) => r.verdict === 'ongoing regression').map(rowLine),
+    regressions: rows('regression'),
+    ongoing: rows('ongoing regression'),
     coverage: coverageLines(report.coverage),
   };
 }

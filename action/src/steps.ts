@@ -63,8 +63,9 @@ export function spawnRuntimeBench(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [RUNTIME_BENCH, ...args], {
       stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'],
-      // The kubeconfig input stays with the action: the CLI reads the 0600 file it was written to.
-      env: { ...withoutKubeconfig(process.env), ...env },
+      // The secret inputs stay with the action: the CLI reads the kubeconfig from the 0600 file it
+      // was written to, and gets the token only as RB_PUBLISH_TOKEN from the publish step.
+      env: { ...withoutSecretInputs(process.env), ...env },
     });
     let stdout = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -77,9 +78,12 @@ export function spawnRuntimeBench(
   });
 }
 
-function withoutKubeconfig(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+/** The inputs that are credentials, under either of the runner's names (inputs.ts `inputEnvNames`). */
+const SECRET_INPUT = /^INPUT_(KUBECONFIG|TOKEN)$/i;
+
+export function withoutSecretInputs(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };
-  for (const name of Object.keys(copy)) if (/^INPUT_KUBECONFIG$/i.test(name)) delete copy[name];
+  for (const name of Object.keys(copy)) if (SECRET_INPUT.test(name)) delete copy[name];
   return copy;
 }
 

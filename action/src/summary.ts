@@ -1,11 +1,19 @@
 // The job summary: one Markdown table per benchmark (median, spread, errors, status per target ×
 // metric) and annotations for what failed. Building rows is pure; `writeSummary` is the only part
-// that talks to the actions toolkit.
+// that talks to the actions toolkit, within GitHub's caps (step-summary.ts).
 import * as core from '@actions/core';
 import { escapeHtml, escapeMarkdown, formatValue, markdownTable } from '@runtime-bench/runner/format';
 import type { RunResult } from '@runtime-bench/schemas';
 import type { CheckLines } from './regressions.ts';
 import { timingsMarkdown, type Timing } from './timings.ts';
+import {
+  ANNOTATIONS_PER_STEP,
+  capLines,
+  fitSummary,
+  planAnnotations,
+  type RankedAnnotation,
+  type SummaryPart,
+} from './step-summary.ts';
 
 export interface BenchmarkTable {
   benchmark: string;
@@ -65,11 +73,25 @@ export function benchmarkTables(result: RunResult): BenchmarkTable[] {
   return [...tables.values()];
 }
 
+/**
+ * How important an annotation is (lower first): an incomplete run, a new regression, a benchmark
+ * that failed or was interrupted; then the warnings: invalid (too many errors), unsupported.
+ */
+export const ANNOTATION_RANK = {
+  incomplete: 0,
+  regression: 1,
+  failed: 2,
+  interrupted: 2,
+  invalid: 3,
+  unsupported: 4,
+} as const;
+
 /** Failed or incomplete runs become error annotations; invalid/unsupported benchmarks warnings. */
-export function annotationsFor(result: RunResult, file: string): Annotation[] {
-  const out: Annotation[] = [];
+export function annotationsFor(result: RunResult, file: string): RankedAnnotation[] {
+  const out: RankedAnnotation[] = [];
   if (result.status === 'incomplete') {
     out.push({
+      rank: ANNOTATION_RANK.incomplete,
       level: 'error',
       title: `runtime-bench run ${result.runId} incomplete`,
       message: `${file}: ${result.incompleteReason ?? 'no reason given'}`,
@@ -79,6 +101,7 @@ export function annotationsFor(result: RunResult, file: string): Annotation[] {
     if (r.status === 'ok') continue;
     const level = r.status === 'failed' || r.status === 'interrupted' ? 'error' : 'warning';
     out.push({
+      rank: ANNOTATION_RANK[r.status],
       level,
       title: `${r.benchmark} on ${r.target}: ${r.status}`,
       message: r.reason ?? `${r.failedAttempts} of ${r.attempts} attempts failed`,
@@ -134,39 +157,68 @@ export function summaryMarkdown(
   return lines.join('\n');
 }
 
-/** Writes the step summary through the toolkit (GITHUB_STEP_SUMMARY) and emits annotations. */
+/** Lines of one list the step summary shows at most (a long list goes on in summary.md). */
+const MAX_LIST_LINES = 200;
+
+/**
+ * The step summary as HTML parts: the runs and their tables (each table may be left out), the
+ * regression check, the runner-side cost. Every text is escaped: the toolkit writes HTML as it is.
+ */
+export function stepSummaryParts(
+  results: { file: string; result: RunResult }[],
+  check: CheckLines | null,
+  timings: Timing[] = [],
+): SummaryPart[] {
+  const cell = (tag: 'th' | 'td', text: string): string => `<${tag}>${escapeHtml(text)}</${tag}>`;
+  const parts: SummaryPart[] = [{ html: '<h1>runtime-bench results</h1>\n' }];
+  for (const { file, result } of results) {
+    parts.push({
+      html: `${escapeHtml(
+        `Run ${result.runId} (${result.status}), ${result.host.cpuModel}, ${result.host.cpus} CPU, Linux ${result.host.kernel}: ${file}`,
+      )}\n`,
+    });
+    for (const t of benchmarkTables(result)) {
+      const rows = [t.header.map((h) => cell('th', h)), ...t.rows.map((r) => r.map((c) => cell('td', c)))];
+      parts.push({
+        html: `<h2>${escapeHtml(t.benchmark)}</h2>\n<table>${rows.map((r) => `<tr>${r.join('')}</tr>`).join('')}</table>\n`,
+        optional: t.benchmark,
+      });
+    }
+  }
+  if (check === null) parts.push({ html: `${NOT_CHECKED}\n` });
+  for (const s of checkSections(check)) {
+    const list = capLines(s.lines, MAX_LIST_LINES);
+    parts.push({
+      html: `<h2>${escapeHtml(s.heading)}</h2>\n${
+        list.length > 0 ? `<ul>${list.map((l) => `<li>${escapeHtml(l)}</li>`).join('')}</ul>` : s.empty!
+      }\n`,
+    });
+  }
+  if (timings.length > 0) parts.push({ html: `\n${escapeHtml(timingsMarkdown(timings))}\n` });
+  return parts;
+}
+
+/**
+ * Writes the step summary through the toolkit (GITHUB_STEP_SUMMARY), within GitHub's 1 MiB, and
+ * emits the annotations most important first, within the 10 a step shows of each kind (one error
+ * kept back for the step's own failure).
+ */
 export async function writeSummary(
   results: { file: string; result: RunResult }[],
   check: CheckLines | null,
   timings: Timing[] = [],
 ): Promise<void> {
-  core.summary.addHeading('runtime-bench results', 1);
-  for (const { file, result } of results) {
-    // The toolkit writes table cells and raw text into the summary's HTML as they are: escape.
-    core.summary.addRaw(
-      escapeHtml(
-        `Run ${result.runId} (${result.status}), ${result.host.cpuModel}, ${result.host.cpus} CPU, Linux ${result.host.kernel}: ${file}`,
-      ),
-      true,
-    );
-    for (const t of benchmarkTables(result)) {
-      core.summary.addHeading(t.benchmark, 2);
-      const rows: Parameters<typeof core.summary.addTable>[0] = [
-        t.header.map((h) => ({ data: escapeHtml(h), header: true })),
-        ...t.rows.map((r) => r.map(escapeHtml)),
-      ];
-      core.summary.addTable(rows);
-    }
-    for (const a of annotationsFor(result, file))
-      (a.level === 'error' ? core.error : core.warning)(a.message, { title: a.title });
-  }
-  if (check === null) core.summary.addRaw(NOT_CHECKED, true);
-  for (const s of checkSections(check)) {
-    core.summary.addHeading(s.heading, 2);
-    if (s.lines.length > 0) core.summary.addList(s.lines.map(escapeHtml));
-    else core.summary.addRaw(s.empty!, true);
-  }
-  for (const r of check?.regressions ?? []) core.error(r, { title: 'runtime-bench regression' });
-  if (timings.length > 0) core.summary.addRaw(`\n${escapeHtml(timingsMarkdown(timings))}`, true);
+  core.summary.addRaw(fitSummary(stepSummaryParts(results, check, timings)));
+  const annotations: RankedAnnotation[] = [
+    ...results.flatMap(({ file, result }) => annotationsFor(result, file)),
+    ...(check?.regressions ?? []).map((r) => ({
+      rank: ANNOTATION_RANK.regression,
+      level: 'error' as const,
+      title: 'runtime-bench regression',
+      message: r,
+    })),
+  ];
+  for (const a of planAnnotations(annotations, { error: 1 }, ANNOTATIONS_PER_STEP))
+    (a.level === 'error' ? core.error : core.warning)(a.message, { title: a.title });
   await core.summary.write();
 }

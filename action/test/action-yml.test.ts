@@ -51,17 +51,30 @@ describe('action.yml', () => {
     }
   });
 
-  test('every step receives every input through env:, and runs our entry point', () => {
+  test('every step receives every input through env: (the token only publish), and runs our entry point', () => {
     for (const step of action.runs.steps.slice(1)) {
       for (const name of Object.keys(action.inputs)) {
         const envName = inputEnvNames(name)[1]!;
-        expect(step.env[envName], `${step.name}: ${envName}`).toBe(`\${{ inputs.${name} }}`);
+        const expected = name === 'token' && step.id !== 'publish' ? undefined : `\${{ inputs.${name} }}`;
+        expect(step.env[envName], `${step.name}: ${envName}`).toBe(expected);
       }
       expect(step.run).toMatch(
         /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|up|run|summary|publish|cleanup)$/,
       );
     }
     expect(action.runs.steps.at(-1)).toMatchObject({ id: 'cleanup', if: 'always()' });
+  });
+
+  test('the token reaches the publish step alone, under no name and in no expression elsewhere', () => {
+    const holders = action.runs.steps
+      .filter((step) =>
+        Object.entries(step.env).some(
+          ([name, value]) => /token/i.test(name) || /inputs\.token|github\.token|secrets\./.test(value),
+        ),
+      )
+      .map((step) => step.id);
+    expect(holders).toEqual(['publish']);
+    for (const step of action.runs.steps) expect(step.run, step.name).not.toMatch(/token|\$\{\{/i);
   });
 
   test('outputs come from steps that exist', () => {

@@ -69,8 +69,19 @@ describe('regression lines and coverage from a real gate report on data/', async
     for (const c of run.components) if (c.name === target.oci.name) c.version = target.oci.version;
     const result = run.results.find((r) => r.target === row.target && r.benchmark === row.benchmark)!;
     const metric = result.metrics.find((m) => m.name === row.metric)!;
+    // With its components changed the target's night factor comes from the run's other targets
+    // (or none), so what the row can detect is read again at the new version.
+    const bumped = runGate({ run, file: 'altered.json' }, history).rows.find(
+      (r) =>
+        r.kind === 'metric' &&
+        r.target === row.target &&
+        r.benchmark === row.benchmark &&
+        r.metric === row.metric,
+    );
+    if (!bumped || bumped.kind !== 'metric' || bumped.detectable === null)
+      throw new Error('the row lost its test');
     // its median moved to twice what the row could detect above the baseline: a step the gate must flag
-    const factor = ((1 + 2 * row.detectable!) * row.baseline.level!) / row.current.median!;
+    const factor = ((1 + 2 * bumped.detectable) * bumped.baseline.level!) / bumped.current.median!;
     metric.samples = metric.samples.map((v) => v * factor);
     const current: HistoryEntry = { run, file: 'altered.json' };
     const report = runGate(current, history);
@@ -85,6 +96,21 @@ describe('regression lines and coverage from a real gate report on data/', async
     expect(previous).toBe(oldVersion);
     expect(line).toContain(`at ${run.runId}`);
     expect(line).toContain(`${target.oci.name} ${oldVersion} → ${oldVersion}-next`);
+    // the line says where the night factor came from: the target changed, so not its own metrics
+    const flagged = report.rows.find(
+      (r) =>
+        r.kind === 'metric' &&
+        r.target === row.target &&
+        r.benchmark === row.benchmark &&
+        r.metric === row.metric,
+    )!;
+    if (flagged.kind !== 'metric') throw new Error('expected a metric row');
+    expect(flagged.factorSource).not.toBe('own');
+    expect(line).toMatch(
+      flagged.factorSource === 'controls'
+        ? /; raw .+, night factor .+ \(controls: .+\)/
+        : /; raw .+, night factor none/,
+    );
     const md = summaryMarkdown([{ file: 'altered.json', result: run }], lines);
     expect(md).toContain('## Regression check');
     expect(md).toContain('## New regressions');

@@ -58,11 +58,13 @@ describe('job summary', () => {
   test('failed runs become error annotations', () => {
     expect(annotationsFor(failing(), 'r.json')).toEqual([
       {
+        rank: 0,
         level: 'error',
         title: 'runtime-bench run 20261121T080000Z-0123abcd incomplete',
         message: 'r.json: interrupted by SIGTERM',
       },
       {
+        rank: 2,
         level: 'error',
         title: 'operations.container.lifecycle on containerd/runc: failed',
         message: 'runc: exec format error',

@@ -8,6 +8,7 @@
 //
 //   false-alarm nights   unchanged history: nights with any new regression (target ≤ 1 %)
 //   +10 % in 2 nights    StartContainer (runc) +10 % from night W+1: flagged on W+1 or W+2 (≥ 90 %)
+//   +5 % in 3 nights     the same with +5 %, flagged on W+1, W+2 or W+3 (≥ 90 %)
 //   +20 % first night    the same with +20 %, flagged on W+1 (≥ 90 %)
 //   +1 %/night creep     +1 % a night from W+1: flagged before the level passes +10 % (≥ 90 %)
 //
@@ -28,6 +29,7 @@ import {
   driftComponents,
   logSpread,
   median,
+  medianSamplingVariance,
   quantile,
   stdev,
   summarize,
@@ -139,7 +141,7 @@ const components = NIGHTLY_TARGETS.map((target) => {
     const sigma = logSpread(shape) ?? 0;
     return runs.map((x) => {
       const n = x.metrics.find((m) => m.name === name)?.samples.length ?? 0;
-      return n ? ((Math.PI / 2) * sigma ** 2) / n : null;
+      return n ? medianSamplingVariance(sigma ** 2, n) : null;
     });
   });
   return driftComponents(table, sampling);
@@ -214,6 +216,12 @@ const scenarios: Scenario[] = [
     target: '≥ 90 %',
     effect: (t, m, d) => (isStep(t, m) && d >= FIRST ? 1.1 : 1),
     hit: (nights) => nights.some((d) => d === FIRST || d === FIRST + 1),
+  },
+  {
+    name: '+5 % flagged within 3 nights',
+    target: '≥ 90 %',
+    effect: (t, m, d) => (isStep(t, m) && d >= FIRST ? 1.05 : 1),
+    hit: (nights) => nights.some((d) => d >= FIRST && d <= FIRST + 2),
   },
   {
     name: '+20 % flagged on its first night',

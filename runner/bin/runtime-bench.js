@@ -8,4 +8,8 @@ if (major < 24) {
   );
   process.exit(2);
 }
+// Node's on-disk compile cache (NODE_COMPILE_CACHE, else <tmpdir>/node-compile-cache) keeps the
+// type-stripped and compiled code of every module, keyed by content: a second start skips both.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
 await import('../src/cli.ts');

@@ -2,7 +2,7 @@
 // options from commander and report failures by throwing.
 import { Command, CommanderError } from 'commander';
 import { RbError } from './errors.ts';
-import { commandModules } from './commands/index.ts';
+import { registerCommands } from './commands/index.ts';
 import { TOOL_VERSION } from './version.ts';
 import { sanitizeTerminal } from './format/escape.ts';
 
@@ -12,9 +12,9 @@ const program = new Command('runtime-bench')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const register of commandModules) register(program);
-
 try {
+  // Only the invoked command's module is loaded (see commands/index.ts).
+  await registerCommands(program, process.argv.slice(2));
   await program.parseAsync(process.argv);
 } catch (error) {
   process.exitCode = reportError(error);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { describeIssues } from '@runtime-bench/schemas';
+// The issues module alone: every command loads this file, and the whole schema graph is not cheap.
+import { describeIssues } from '@runtime-bench/schemas/issues';
 
 /**
  * Errors a user can act on: a stable code, a message that names the input, and a hint that says

@@ -14,10 +14,10 @@ export type Transport = z.output<typeof TransportSchema>;
 /** A CRI runtime endpoint and the runtime handlers (OCI runtimes) to benchmark behind it. */
 export const TargetConfigSchema = z
   .strictObject({
-    kind: z
-      .literal('cri')
-      .optional()
-      .meta({ description: 'a CRI endpoint (the default kind); "kubernetes" for a cluster' }),
+    kind: z.literal('cri').optional().meta({
+      description:
+        'a CRI endpoint (the default kind); "kubernetes" for a cluster, "engine" for Docker/Podman/nerdctl',
+    }),
     name: z.string().min(1).optional().meta({ description: 'label for this CRI endpoint in results' }),
     cri: z.enum(['containerd', 'cri-o']).default('containerd'),
     stack: StackNameSchema.optional().meta({
@@ -146,16 +146,51 @@ export const KubernetesTargetConfigSchema = z.strictObject({
 });
 export type KubernetesTargetConfig = z.output<typeof KubernetesTargetConfigSchema>;
 
-/** A target of the config: a CRI endpoint (no `kind`, or kind "cri") or a Kubernetes cluster. */
+/** The container engines an engine target drives through their own CLI. */
+export const EngineNameSchema = z.enum(['docker', 'podman', 'nerdctl']);
+export type EngineName = z.output<typeof EngineNameSchema>;
+
+/**
+ * A container engine (Docker, Podman, nerdctl) driven through its CLI (`<engine> run --rm
+ * --runtime …`), with a private daemon and storage root per run, so the host's own engine is
+ * never touched. Each runtime is a target of its own.
+ */
+export const EngineTargetConfigSchema = z.strictObject({
+  kind: z.literal('engine'),
+  engine: EngineNameSchema,
+  name: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: 'label of the engine in target ids; default: the engine' }),
+  runtimes: z
+    .array(z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, { message: 'an OCI runtime name, e.g. runc or crun' }))
+    .min(1)
+    .superRefine((runtimes, ctx) =>
+      checkUnique(
+        runtimes,
+        (r) => r,
+        (i) => [i],
+        (r) => `"${r}"`,
+        'runtimes',
+        ctx,
+      ),
+    )
+    .meta({ description: 'OCI runtimes (found on PATH) to run containers with, e.g. [runc, crun]' }),
+});
+export type EngineTargetConfig = z.output<typeof EngineTargetConfigSchema>;
+
+/** A target of the config: a CRI endpoint (no `kind`, or kind "cri"), a Kubernetes cluster or an engine. */
 export const AnyTargetConfigSchema = z.discriminatedUnion('kind', [
   TargetConfigSchema,
   KubernetesTargetConfigSchema,
+  EngineTargetConfigSchema,
 ]);
 export type AnyTargetConfig = z.output<typeof AnyTargetConfigSchema>;
 
-/** The CRI targets of a config (the kubernetes ones run through the cluster mode). */
+/** The CRI targets of a config (kubernetes and engine targets run through kinds of their own). */
 export function criTargets(targets: readonly AnyTargetConfig[]): TargetConfig[] {
-  return targets.filter((t): t is TargetConfig => t.kind !== 'kubernetes');
+  return targets.filter((t): t is TargetConfig => t.kind === undefined || t.kind === 'cri');
 }
 
 export const ImagesConfigSchema = z.strictObject({

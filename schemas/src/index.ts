@@ -7,3 +7,4 @@ export * from './result.ts';
 export * from './result-checks.ts';
 export * from './json-schema.ts';
 export * from './issues.ts';
+export * from './bisect.ts';

@@ -254,6 +254,38 @@ export const NetworkParametersSchema = z.strictObject({
 });
 export type NetworkParameters = z.output<typeof NetworkParametersSchema>;
 
+/**
+ * `image.*`: the image the pull benchmarks fetch from the stack's registry, built offline with
+ * seeded content (its size class, layer count, compressible share), once per layer compression.
+ */
+export const ImageParametersSchema = z.strictObject({
+  size: z.enum(['small', 'medium', 'large']).default('medium').meta({
+    description: 'small: 4 MiB in 1 layer; medium: 200 MiB in 8 layers; large: 1 GiB in 12 layers',
+  }),
+  sizeMiB: z
+    .number()
+    .min(1)
+    .max(8192)
+    .optional()
+    .meta({ description: "overrides the size class's filler MiB (the base layer's busybox comes on top)" }),
+  layers: z.int().min(1).max(64).optional().meta({ description: "overrides the size class's layer count" }),
+  compressions: z
+    .array(z.enum(['gzip', 'zstd']))
+    .min(1)
+    .default(['gzip', 'zstd'])
+    .meta({ description: 'layer compressions to measure, each its own image and metrics' }),
+  compressibleShare: z.number().min(0).max(1).default(0.5).meta({
+    description: "share of each layer's bytes that compress well (text-like); the rest is incompressible",
+  }),
+  concurrency: z
+    .int()
+    .min(2)
+    .max(32)
+    .default(4)
+    .meta({ description: 'image.concurrent-pulls: distinct images of this shape pulled at once' }),
+});
+export type ImageParameters = z.output<typeof ImageParametersSchema>;
+
 /** Parameters by benchmark name; every key optional in a config, filled with defaults. */
 export const BenchmarkParametersSchema = z.strictObject({
   'performance.cpu': CpuParametersSchema.default(CpuParametersSchema.parse({})),
@@ -270,5 +302,8 @@ export const BenchmarkParametersSchema = z.strictObject({
   'startup.first-output': FirstOutputParametersSchema.default(FirstOutputParametersSchema.parse({})),
   'overhead.runtime': OverheadParametersSchema.default(OverheadParametersSchema.parse({})),
   'network.throughput': NetworkParametersSchema.default(NetworkParametersSchema.parse({})),
+  image: ImageParametersSchema.default(ImageParametersSchema.parse({})).meta({
+    description: 'shared by image.pull, image.concurrent-pulls and image.pod-start',
+  }),
 });
 export type BenchmarkParameters = z.output<typeof BenchmarkParametersSchema>;

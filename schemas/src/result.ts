@@ -67,8 +67,9 @@ export const TargetSchema = z.strictObject({
     version: z.string().min(1),
     path: z.string().nullable(),
   }),
-  transport: z.union([TransportSchema, z.literal('kubernetes')]).meta({
-    description: 'how the numbers were taken: CRI over grpc or crictl, or pods through a Kubernetes cluster',
+  transport: z.union([TransportSchema, z.literal('kubernetes'), z.literal('engine')]).meta({
+    description:
+      "how the numbers were taken: CRI over grpc or crictl, pods through a Kubernetes cluster, or an engine's CLI",
   }),
   kubernetes: z
     .strictObject({
@@ -83,6 +84,22 @@ export const TargetSchema = z.strictObject({
     .optional()
     .meta({
       description: 'for a kubernetes target: the node (the host of this result) and the RuntimeClass',
+    }),
+  engine: z
+    .strictObject({
+      name: z.string().min(1).meta({ description: 'docker, podman or nerdctl' }),
+      version: z.string().min(1),
+      storageDriver: z.string().min(1).meta({ description: 'as the engine reports it, e.g. overlay2' }),
+      cgroupManager: z.string().min(1).meta({ description: 'cgroupfs or systemd' }),
+      networkBackend: z
+        .string()
+        .min(1)
+        .meta({ description: 'bridge driver, cni or netavark; "none" when the runs use no network' }),
+    })
+    .optional()
+    .meta({
+      description:
+        'for an engine target (Docker, Podman, nerdctl): the engine and its configuration; cri then names the engine too',
     }),
 });
 export type Target = z.output<typeof TargetSchema>;
@@ -172,7 +189,7 @@ export type BenchmarkResult = z.output<typeof BenchmarkResultSchema>;
 export const RunResultSchema = z
   .strictObject({
     schemaVersion: z.literal(READABLE_RESULT_SCHEMA_VERSIONS).meta({
-      description: '2 (written now) or 1 (before kubernetes targets; read unchanged)',
+      description: '4 (written now: engine targets); 1–3 read unchanged',
     }),
     runId: z
       .string()

@@ -1,9 +1,9 @@
 // The regression gate of `runtime-bench check`, replayed at build time by the home page (the
 // nightly status) and the Regressions page.
 import { createGateReplay, type GateReplay } from '@runtime-bench/runner/compare';
-import type { StatusGate } from './lib/views/status.ts';
+import type { Gate } from './lib/regressions.ts';
 
-export const gate: StatusGate = (history) => {
+export const gate: Gate = (history) => {
   const replay = createGateReplay(history);
   return (current) => replay.report(current);
 };
@@ -13,7 +13,7 @@ export const gate: StatusGate = (history) => {
  * about the newest run of the history the Regressions page replays) reuses the first replay and
  * its memo of reports instead of evaluating every run again. For one build's few histories.
  */
-export function sharedGate(): StatusGate {
+export function sharedGate(): Gate {
   const replays = new Map<string, GateReplay>();
   return (history) => {
     const key = history.map((h) => `${h.file}\u0000${h.run.runId}`).join('\u0001');

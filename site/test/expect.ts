@@ -82,3 +82,35 @@ export function samplesOf(run: RunResult, target: string, benchmark: string, met
   const r = run.results.find((x) => x.target === target && x.benchmark === benchmark);
   return [...(r?.metrics.find((m) => m.name === metric)?.samples ?? [])];
 }
+
+/** Benchmark parameters as one string whatever their key order: equal strings, equal parameters. */
+export function parameterKey(parameters: Readonly<Record<string, unknown>>): string {
+  return JSON.stringify(
+    Object.keys(parameters)
+      .sort()
+      .map((k) => [k, parameters[k]]),
+  );
+}
+
+/**
+ * Whether a limits.cpu.time result shows its CFS quota enforced, from its own counters: the
+ * kernel throttled the container in some period and it used at most 1.5 × its quota of a CPU.
+ * null: the result has no counters to tell.
+ */
+export function quotaEnforced(result: RunResult['results'][number]): boolean | null {
+  const med = (name: string) => {
+    const s = result.metrics.find((m) => m.name === name)?.samples ?? [];
+    return s.length > 0 ? plainMedian(s) : null;
+  };
+  const throttled = med('throttled_periods');
+  const usage = med('cpu_usage');
+  const total = med('total_time');
+  if (throttled === null || usage === null || total === null) return null;
+  const p = result.parameters as { cpuQuotaMicros: number; cpuPeriodMicros: number };
+  return throttled > 0 && usage / (total * 1000) <= 1.5 * (p.cpuQuotaMicros / p.cpuPeriodMicros);
+}
+
+/** Whether two targets measured the same thing: CRI runtime, runtime handler and OCI runtime. */
+export function sameMeasured(a: RunResult['targets'][number], b: RunResult['targets'][number]): boolean {
+  return a.cri.name === b.cri.name && a.handler === b.handler && a.oci.name === b.oci.name;
+}

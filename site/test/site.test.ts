@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import { serializeResult } from '@runtime-bench/runner';
@@ -17,10 +17,12 @@ import { measurePages } from '../bench/measure.ts';
 import { syntheticKubernetesRuns, syntheticRun, writeRuns, writeSyntheticRuns } from '../bench/synthetic.ts';
 import { COUNTERPARTS } from '@runtime-bench/runner/kubernetes';
 import { buildSite, SITE_DIR } from './helpers/build.ts';
+import { expectReadable, launchChromium, openAt, type Visit } from './helpers/browser.ts';
 import { serveStatic, type StaticServer } from './helpers/serve.ts';
 import { makeRun, spread } from './lib/fixtures.ts';
 import {
   newestPerHostAndTarget,
+  parameterKey,
   parseShown,
   plainMedian,
   sameToShownPrecision,
@@ -74,16 +76,7 @@ beforeAll(async () => {
   const build = await buildSite(dataDir, outDir);
   if (build.code !== 0) throw new Error(`astro build failed:\n${build.output.slice(-3000)}`);
   server = await serveStatic(outDir);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  browser = await launchChromium();
   await mkdir(SCREENSHOTS, { recursive: true });
 }, BUDGET);
 
@@ -93,43 +86,14 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-interface Visit {
-  page: Page;
-  problems: string[];
-}
-
-/** Opens a page at a width, collecting console errors, page errors and failed requests. */
-async function visit(path: string, width: number = WIDTHS[0]): Promise<Visit> {
-  const page = await browser.newPage({ viewport: { width, height: width > 500 ? 900 : 844 } });
-  page.setDefaultTimeout(120_000);
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('response', (r) => {
-    if (r.status() >= 400) problems.push(`HTTP ${r.status()} ${r.url()}`);
-  });
-  const response = await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
-  expect(response?.status(), path).toBe(200);
-  await page.waitForLoadState('networkidle');
-  return { page, problems };
+/** Opens a page of the built site at a width (helpers/browser.ts). */
+function visit(path: string, width: number = WIDTHS[0]): Promise<Visit> {
+  return openAt(browser, `${server.url}${path}`, width);
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: height < 12_000 });
-}
-
-/** No sideways scroll, and no NaN / Infinity / undefined anywhere in the text. */
-async function expectReadable(page: Page, what: string): Promise<void> {
-  const { scrollWidth, innerWidth, text } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-    text: document.body.innerText,
-  }));
-  expect(scrollWidth, `${what}: page wider than the screen`).toBeLessThanOrEqual(innerWidth);
-  expect(text, what).not.toMatch(/\bNaN\b|Infinity|\bundefined\b/);
 }
 
 /** Every <rb-chart> drew: its element says so and its canvas has non-transparent pixels. */
@@ -219,7 +183,13 @@ function checkCompareRows(
     expect(detect, `${benchmark} ${metric}`).toMatch(/^(≥ \d+(\.\d+)? %|none at n = \d+ vs \d+|–)$/);
     if (none) expect([Number(none[1]), Number(none[2])]).toEqual([a.length, b.length]);
     if (a.length <= 3 && b.length <= 3) expect(detect, `${benchmark} ${metric}`).not.toMatch(/^≥/);
-    if (ma > 0) {
+    const params = (run: LoadedRun['run'], target: string) =>
+      parameterKey(run.results.find((r) => r.target === target && r.benchmark === benchmark)!.parameters);
+    if (params(base, bt) !== params(cand, ct)) {
+      // measured with other parameters: the medians, but no ratio and no verdict
+      expect(row['Ratio [95 % CI]'], `${benchmark} ${metric}`).toBe('–');
+      expect(row.Verdict, `${benchmark} ${metric}`).toBe('parameters differ');
+    } else if (ma > 0) {
       const ratio = Number(/^×([\d.e+-]+)/.exec(row['Ratio [95 % CI]']!)![1]);
       expect(
         sameToShownPrecision(ratio, mb / ma, 3),
@@ -327,11 +297,18 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
       const shown = await page.$$eval('section[data-host]', (sections) =>
         sections.map((s) => {
           const host = s.querySelector('h2')!.childNodes[0]!.textContent!.trim();
-          const combos = Array.from(s.querySelectorAll('thead th[data-combo]')).map(
-            (th) => (th as HTMLElement).dataset.combo!,
-          );
-          const cells: { benchmark: string; metric: string; combo: string; text: string; kind: string }[] =
-            [];
+          // each column names the run and the target id its numbers come from
+          const combos = Array.from(s.querySelectorAll('thead th[data-combo]')).map((th) => ({
+            run: (th as HTMLElement).dataset.run!,
+            target: (th as HTMLElement).dataset.target!,
+          }));
+          const cells: {
+            benchmark: string;
+            metric: string;
+            combo: { run: string; target: string };
+            text: string;
+            kind: string;
+          }[] = [];
           for (const body of Array.from(s.querySelectorAll('tbody'))) {
             const benchmark = body.querySelector('tr.family a')!.textContent!.trim();
             for (const tr of Array.from(body.querySelectorAll('tr[data-name]'))) {
@@ -355,10 +332,14 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
         const byTarget = newest.get(host)!;
         expect(byTarget, host).toBeDefined();
         // benchmark × metric → the row's cells with the value computed from the raw samples
-        const rows = new Map<string, { combo: string; kind: string; ok: number | null }[]>();
+        const rows = new Map<string, { combo: string; kind: string; ok: number | null; params: string }[]>();
         for (const c of cells) {
-          const run = byTarget.get(c.combo)!;
-          const result = run.results.find((r) => r.target === c.combo && r.benchmark === c.benchmark);
+          const run = runs.find((l) => l.run.runId === c.combo.run)!.run;
+          // a column is the newest run of what its target measured: no newer run has its target id
+          expect(Date.parse(run.startedAt), `${c.combo.target}`).toBeGreaterThanOrEqual(
+            Date.parse(byTarget.get(c.combo.target)!.startedAt),
+          );
+          const result = run.results.find((r) => r.target === c.combo.target && r.benchmark === c.benchmark);
           const metric = result?.metrics.find((m) => m.name === c.metric);
           const value =
             metric && metric.samples.length > 0 ? toBase(plainMedian(metric.samples), metric.unit) : null;
@@ -371,15 +352,23 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
           }
           const key = `${c.benchmark} · ${c.metric}`;
           const ok = result?.status === 'ok' ? value : null;
-          rows.set(key, [...(rows.get(key) ?? []), { combo: c.combo, kind: c.kind, ok }]);
+          const params = result ? parameterKey(result.parameters) : '';
+          rows.set(key, [
+            ...(rows.get(key) ?? []),
+            { combo: `${c.combo.run} ${c.combo.target}`, kind: c.kind, ok, params },
+          ]);
         }
         for (const [key, row] of rows) {
           const best = row.filter((c) => c.kind === 'best');
           expect(best.length, key).toBeLessThanOrEqual(1);
           if (best.length === 0) continue;
           const b = best[0]!.ok!;
-          // strictly better than every other ok cell, in one direction or the other: a tie is never best
-          const others = row.filter((c) => c.combo !== best[0]!.combo && c.ok !== null).map((c) => c.ok!);
+          // strictly better than every other ok cell it was compared with (same parameters, not set
+          // apart), in one direction or the other: a tie is never best
+          const others = row
+            .filter((c) => c.combo !== best[0]!.combo && c.ok !== null && c.kind !== 'apart')
+            .filter((c) => c.params === best[0]!.params)
+            .map((c) => c.ok!);
           expect(
             others.every((v) => v > b) || others.every((v) => v < b),
             `${key}: the "best" cell is not strictly best`,
@@ -583,14 +572,19 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
           ss.map((s) => ({
             host: s.querySelector('h2')!.childNodes[0]!.textContent!.trim(),
             rows: Array.from(s.querySelectorAll('table.distribution tbody tr')).map((tr) => ({
-              combo: (tr as HTMLElement).dataset.combo!,
+              combo: (tr as HTMLElement).dataset.target!,
+              runId: (tr as HTMLElement).dataset.run!,
               median: tr.querySelector('.median')!.textContent!,
             })),
           })),
         );
         for (const s of sections)
           for (const r of s.rows) {
-            const run = newest.get(s.host)!.get(r.combo)!;
+            // the row names its run and target id; no newer run has that target id
+            const run = runs.find((l) => l.run.runId === r.runId)!.run;
+            expect(Date.parse(run.startedAt)).toBeGreaterThanOrEqual(
+              Date.parse(newest.get(s.host)!.get(r.combo)!.startedAt),
+            );
             const samples = samplesOf(run, r.combo, benchmark, metric);
             if (samples.length === 0) continue;
             const unit = run.results

@@ -68,7 +68,7 @@ const stepOutcome = (run: ActRun, step: string) =>
 /** Why the check cannot run on this host (no act), or null; the caller skips with this reason. */
 export async function clusterModeUnavailable(): Promise<string | null> {
   const act = await exec('act', ['--version']).catch(() => null);
-  return act === null ? 'needs act on PATH (bash scripts/setup.sh installs it)' : null;
+  return act === null ? 'needs act on PATH (bash scripts/setup-test.sh installs it)' : null;
 }
 
 export async function checkClusterModeUnderAct(opts: { kubeconfig: string; stack: string }): Promise<void> {

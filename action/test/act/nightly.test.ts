@@ -39,7 +39,7 @@ const reason =
       : !(await has(join(CRIO_DIRS[0]!, 'crio'))) || !(await has(join(CRIO_DIRS[1]!, 'crictl')))
         ? `needs the shared CRI-O and crictl builds in ${sharedToolsDir()} (set RB_SHARED_TOOLS)`
         : (await exec('act', ['--version']).catch(() => null)) === null
-          ? 'needs act on PATH (bash scripts/setup.sh installs it)'
+          ? 'needs act on PATH (bash scripts/setup-test.sh installs it)'
           : null;
 if (reason) console.warn(`act end-to-end test skipped: ${reason}`);
 

@@ -3,24 +3,12 @@
 // kube-controller-manager and a kubelet on the stack's CRI socket (plan.ts says how and why);
 // `down` undoes everything, also after a crash of any of them: processes, the kubelet's pods on
 // the stack, mounts, cgroups, host paths the kubelet created, and the sysctls it changed.
-// What `down` needs is written to <state dir>/cluster.json before each step that needs undoing.
+// What `down` needs is written to <state dir>/cluster.json (state.ts) before each step that needs
+// undoing; what to create and undo is decided in lifecycle.ts.
 import { existsSync } from 'node:fs';
-import {
-  cp,
-  lstat,
-  mkdir,
-  open,
-  readFile,
-  readdir,
-  readlink,
-  rename,
-  rm,
-  rmdir,
-  writeFile,
-} from 'node:fs/promises';
+import { cp, lstat, mkdir, open, readFile, readdir, readlink, rm, rmdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { createCriClient } from '../cri/client.ts';
 import { RbError, errorMessage } from '../errors.ts';
@@ -28,67 +16,34 @@ import { unmountBelow } from '../stack/cleanup.ts';
 import { cgroupMounts } from '../stack/cgroups.ts';
 import { stackAnswers } from '../stack/manager.ts';
 import { readStackState, stackStateDir } from '../stack/state.ts';
+import { childEnv } from '../util/child-env.ts';
 import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
+import { StopWaiting, WaitTimeoutError, waitFor } from '../util/wait.ts';
 import { terminate } from '../stack/cleanup.ts';
 import { makePki } from './pki.ts';
 import {
-  KUBELET_FIXED_PATHS,
-  KUBELET_SYSCTLS,
-  NODE_NAME,
-  gatewayOf,
-  planCluster,
-  type ClusterPlan,
-} from './plan.ts';
+  clusterStateDir,
+  readClusterState,
+  statePath,
+  writeClusterState,
+  type ClusterState,
+} from './state.ts';
+import {
+  STOP_ORDER,
+  addressToAdd,
+  isKubeletPod,
+  ownLogLinks,
+  pathsTheKubeletWillCreate,
+  removalOrder,
+  sysctlsToRestore,
+} from './lifecycle.ts';
+import { KUBELET_SYSCTLS, NODE_NAME, gatewayOf, planCluster, type ClusterPlan } from './plan.ts';
 
-export const DEFAULT_CLUSTER_ROOT = '/var/lib/runtime-bench/clusters';
 export const DEFAULT_KUBERNETES_VERSION = '1.34.4';
 
 /** Where scripts/build-kubernetes.sh caches the binaries of a version. */
 export function defaultBinDir(version = DEFAULT_KUBERNETES_VERSION): string {
   return process.env.RB_KUBERNETES_BIN ?? `/opt/runtime-bench/kubernetes/${version}/bin`;
-}
-
-const ClusterStateSchema = z.strictObject({
-  name: z.string(),
-  stack: z.string(),
-  stateDir: z.string(),
-  binDir: z.string(),
-  kubeconfig: z.string(),
-  criSocket: z.string(),
-  nodeName: z.string(),
-  nodeIp: z.string(),
-  cgroupRoot: z.string(),
-  /** Values before the kubelet started; restored by `down`. */
-  sysctls: z.record(z.string(), z.string()),
-  /** Host paths that did not exist before `up`: `down` removes them. */
-  createdPaths: z.array(z.string()),
-  /** The bridge `up` created (the stack had not made it yet), or null. */
-  createdBridge: z.string().nullable(),
-  pids: z.record(z.string(), z.int()),
-});
-export type ClusterState = z.output<typeof ClusterStateSchema>;
-
-export function clusterStateDir(name: string, root = DEFAULT_CLUSTER_ROOT): string {
-  return join(root, name);
-}
-
-const statePath = (dir: string): string => join(dir, 'cluster.json');
-
-export async function readClusterState(dir: string): Promise<ClusterState | null> {
-  let text: string;
-  try {
-    text = await readFile(statePath(dir), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  return ClusterStateSchema.parse(JSON.parse(text));
-}
-
-async function writeClusterState(state: ClusterState): Promise<void> {
-  const path = statePath(state.stateDir);
-  await writeFile(`${path}.tmp`, `${JSON.stringify(ClusterStateSchema.parse(state), null, 2)}\n`);
-  await rename(`${path}.tmp`, path);
 }
 
 /** A free TCP port on 127.0.0.1 (the kernel's choice, released at once). */
@@ -128,33 +83,28 @@ export function kubeClient(kubeconfig: string): { kc: KubeConfig; core: CoreV1Ap
   return { kc, core: kc.makeApiClient(CoreV1Api) };
 }
 
-/** A probe failure that waiting cannot cure (a component exited). */
-class Fatal extends Error {}
-
-async function waitFor<T>(
+/**
+ * Waits for a component of the cluster (util/wait.ts): a probe that throws StopWaiting (a
+ * component exited) or a timeout ends `cluster up` with the logs to read.
+ */
+async function awaitComponent<T>(
   what: string,
   timeoutMs: number,
   probe: () => Promise<T | null>,
   logs: string[],
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== null) return v;
-    } catch (error) {
-      if (error instanceof Fatal)
-        throw new RbError('CLUSTER_START', `${what}: ${error.message}`, `see the logs: ${logs.join(', ')}`);
-      last = errorMessage(error);
-    }
-    if (Date.now() > deadline)
+  try {
+    return await waitFor(probe, { what, timeoutMs, intervalMs: 250 });
+  } catch (error) {
+    if (error instanceof StopWaiting)
+      throw new RbError('CLUSTER_START', `${what}: ${error.message}`, `see the logs: ${logs.join(', ')}`);
+    if (error instanceof WaitTimeoutError)
       throw new RbError(
         'CLUSTER_START',
-        `${what} not ready after ${Math.round(timeoutMs / 1000)} s${last ? `: ${last}` : ''}`,
+        `${what} not ready after ${Math.round(timeoutMs / 1000)} s${error.last ? `: ${error.last}` : ''}`,
         `see the logs: ${logs.join(', ')}`,
       );
-    await sleep(250);
+    throw error;
   }
 }
 
@@ -258,14 +208,13 @@ async function startAll(
     await writeClusterState(state);
   }
   const addrs = await exec('ip', ['-4', '-o', 'addr', 'show', 'dev', bridge]);
-  if (!addrs.stdout.includes(` ${state.nodeIp}/`))
-    await exec('ip', ['addr', 'add', `${state.nodeIp}/${subnet.split('/')[1]}`, 'dev', bridge]);
+  const address = addressToAdd(addrs.stdout, state.nodeIp, subnet);
+  if (address) await exec('ip', ['addr', 'add', address, 'dev', bridge]);
   await exec('ip', ['link', 'set', bridge, 'up']);
 
   // Recorded before the kubelet can touch them.
   for (const key of KUBELET_SYSCTLS) state.sysctls[key] = await readSysctl(key);
-  for (const p of [...KUBELET_FIXED_PATHS, '/var/lib/kubelet/device-plugins'])
-    if (!existsSync(p)) state.createdPaths.push(p);
+  state.createdPaths.push(...pathsTheKubeletWillCreate(existsSync));
   // The kubelet's cgroup root must exist in every hierarchy (each v1 controller, or the unified one).
   for (const mount of await cgroupMountPoints()) {
     const dir = join(mount, state.cgroupRoot);
@@ -282,40 +231,42 @@ async function startAll(
   for (const c of plan.components) {
     const fd = await open(c.log, 'a');
     try {
-      state.pids[c.name] = spawnDaemon(c.binary, c.args, fd.fd, {
-        ...process.env,
-        KUBECONFIG: plan.kubeconfig,
-      });
+      state.pids[c.name] = spawnDaemon(
+        c.binary,
+        c.args,
+        fd.fd,
+        childEnv(process.env, { KUBECONFIG: plan.kubeconfig }),
+      );
     } finally {
       await fd.close();
     }
     await writeClusterState(state);
     log(`started ${c.name} (pid ${state.pids[c.name]})`);
     if (c.name === 'kube-apiserver')
-      await waitFor(
+      await awaitComponent(
         'kube-apiserver',
         60_000,
         async () => {
-          if (!processAlive(state.pids['kube-apiserver']!)) throw new Fatal('kube-apiserver exited');
+          if (!processAlive(state.pids['kube-apiserver']!)) throw new StopWaiting('kube-apiserver exited');
           await core.listNamespace();
           return true;
         },
         logs,
       );
   }
-  await waitFor(
+  await awaitComponent(
     `node ${state.nodeName}`,
     readyTimeoutSeconds * 1000,
     async () => {
       for (const [name, pid] of Object.entries(state.pids))
-        if (!processAlive(pid)) throw new Fatal(`${name} exited`);
+        if (!processAlive(pid)) throw new StopWaiting(`${name} exited`);
       const node = await core.readNode({ name: state.nodeName });
       return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ? true : null;
     },
     logs,
   );
   // Pods can only be admitted once the controller-manager made the namespace's service account.
-  await waitFor(
+  await awaitComponent(
     'service account default/default',
     60_000,
     async () => {
@@ -361,6 +312,20 @@ async function cgroupTree(root: string): Promise<string[]> {
   return out;
 }
 
+/** The symlinks in `dir` and their targets (none when it does not exist). */
+async function logLinks(dir: string): Promise<{ path: string; target: string }[]> {
+  const links: { path: string; target: string }[] = [];
+  for (const entry of await readdir(dir).catch(() => [] as string[])) {
+    const path = join(dir, entry);
+    try {
+      if ((await lstat(path)).isSymbolicLink()) links.push({ path, target: await readlink(path) });
+    } catch {
+      /* raced */
+    }
+  }
+  return links;
+}
+
 /** Takes the cluster down; safe to repeat. Returns what could not be cleaned (empty when all is gone). */
 export async function clusterDown(opts: ClusterDownOptions): Promise<string[]> {
   const log = opts.log ?? (() => undefined);
@@ -368,13 +333,14 @@ export async function clusterDown(opts: ClusterDownOptions): Promise<string[]> {
   const state = await readClusterState(dir);
   if (!state) return [];
   const problems: string[] = [];
-  // The kubelet first, so that it restarts nothing while its pods are removed.
-  if (state.pids.kubelet) await stopOwn(state.pids.kubelet, dir);
+  // The kubelet first (STOP_ORDER), so that it restarts nothing while its pods are removed.
+  const [kubelet, ...others] = STOP_ORDER;
+  if (state.pids[kubelet]) await stopOwn(state.pids[kubelet], dir);
   try {
     const cri = createCriClient('grpc', state.criSocket, { timeoutSeconds: 30 });
     try {
       for (const pod of await cri.listPodSandbox())
-        if (pod.labels['io.kubernetes.pod.uid']) {
+        if (isKubeletPod(pod.labels)) {
           await cri.stopPodSandbox(pod.id).catch(() => undefined);
           await cri
             .removePodSandbox(pod.id)
@@ -387,8 +353,7 @@ export async function clusterDown(opts: ClusterDownOptions): Promise<string[]> {
     // The stack is gone already: its own `down` removed the pods.
     log(`kubelet pods: stack not reachable (${errorMessage(error)})`);
   }
-  for (const name of ['kube-controller-manager', 'kube-scheduler', 'kube-apiserver', 'etcd'])
-    if (state.pids[name]) await stopOwn(state.pids[name], dir);
+  for (const name of others) if (state.pids[name]) await stopOwn(state.pids[name], dir);
   problems.push(...(await unmountBelow(dir)));
   // Pods' processes that outlived their sandbox would pin the cgroups: they are ours, kill them.
   const trees: string[] = [];
@@ -409,25 +374,25 @@ export async function clusterDown(opts: ClusterDownOptions): Promise<string[]> {
       if (code !== 'ENOENT') problems.push(`cgroup ${cg}: ${code}`);
     }
   }
+  const current: Record<string, string> = {};
   for (const [key, value] of Object.entries(state.sysctls)) {
     try {
-      if ((await readSysctl(key)) !== value) await writeSysctl(key, value);
+      current[key] = await readSysctl(key);
+    } catch (error) {
+      problems.push(`sysctl ${key}=${value}: ${errorMessage(error)}`);
+    }
+  }
+  for (const [key, value] of sysctlsToRestore(state.sysctls, current)) {
+    try {
+      await writeSysctl(key, value);
     } catch (error) {
       problems.push(`sysctl ${key}=${value}: ${errorMessage(error)}`);
     }
   }
   // Symlinks the kubelet made for our pods in a /var/log/containers that was there before.
-  if (!state.createdPaths.includes('/var/log/containers') && existsSync('/var/log/containers')) {
-    for (const entry of await readdir('/var/log/containers')) {
-      const p = join('/var/log/containers', entry);
-      try {
-        if ((await lstat(p)).isSymbolicLink() && (await readlink(p)).startsWith(dir)) await rm(p);
-      } catch {
-        /* raced */
-      }
-    }
-  }
-  for (const p of [...state.createdPaths].sort((a, b) => b.length - a.length))
+  for (const p of ownLogLinks(await logLinks('/var/log/containers'), dir, state.createdPaths))
+    await rm(p).catch(() => undefined); // raced
+  for (const p of removalOrder(state.createdPaths))
     await rm(p, { recursive: true, force: true }).catch((e: unknown) =>
       problems.push(`${p}: ${errorMessage(e)}`),
     );

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
+  GATE_DEFAULTS,
   readAnnotationsFile,
   readHistoryDir,
   renderCheck,
@@ -48,16 +49,18 @@ interface CheckCliOptions {
 export function registerCheck(program: Command): void {
   program
     .command('check')
-    .description(
-      'regression gate: compare a run with the last K comparable runs of a history directory; flag changes that are significant (Holm) AND beyond a threshold, in the bad direction',
-    )
     .requiredOption('--history <dir>', 'directory of earlier result files (read recursively)')
     .requiredOption('--current <file>', 'result file to check')
-    .option('--window <runs>', 'baseline window: the last K comparable runs', parseCount, 10)
+    .option(
+      '--window <runs>',
+      'baseline window: the last K comparable runs',
+      parseCount,
+      GATE_DEFAULTS.window,
+    )
     .addOption(
       new Option('--threshold <percent>', 'smallest change that counts as a regression')
         .argParser(parsePercent)
-        .default(0.05, '5'),
+        .default(GATE_DEFAULTS.threshold, String(GATE_DEFAULTS.threshold * 100)),
     )
     .option(
       '--metric-threshold <key=percent>',
@@ -68,9 +71,9 @@ export function registerCheck(program: Command): void {
     .addOption(
       new Option('--error-rate-threshold <points>', 'smallest rise of the error rate, in percentage points')
         .argParser(parsePercent)
-        .default(0.05, '5'),
+        .default(GATE_DEFAULTS.errorRateThreshold, String(GATE_DEFAULTS.errorRateThreshold * 100)),
     )
-    .option('--alpha <p>', 'family-wise significance level (Holm)', parseProbability, 0.02)
+    .option('--alpha <p>', 'family-wise significance level (Holm)', parseProbability, GATE_DEFAULTS.alpha)
     .option(
       '--annotations <file>',
       'annotations file (default: annotations.json/.yaml at the top of the history)',

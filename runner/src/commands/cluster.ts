@@ -1,12 +1,7 @@
 import type { Command } from 'commander';
 import { RbError } from '../errors.ts';
-import {
-  clusterDown,
-  clusterStateDir,
-  clusterUp,
-  defaultBinDir,
-  readClusterState,
-} from '../cluster/manager.ts';
+import { clusterDown, clusterUp, defaultBinDir } from '../cluster/manager.ts';
+import { clusterStateDir, readClusterState } from '../cluster/state.ts';
 
 interface ClusterOpts {
   name: string;
@@ -28,11 +23,7 @@ function checkName(name: string, flag: string): string {
 
 /** `runtime-bench cluster up|down|status`: a throw-away single-node Kubernetes on a local stack. */
 export function registerCluster(program: Command): void {
-  const cluster = program
-    .command('cluster')
-    .description(
-      'a local single-node Kubernetes (etcd, apiserver, scheduler, controller-manager, kubelet) on a stack',
-    );
+  const cluster = program.command('cluster');
   cluster
     .command('up')
     .description('start the cluster on a running stack (containerd or CRI-O); prints the kubeconfig path')

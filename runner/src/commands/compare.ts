@@ -45,9 +45,6 @@ interface CompareCliOptions {
 export function registerCompare(program: Command): void {
   program
     .command('compare')
-    .description(
-      'compare two result files, or two targets of one file, per benchmark × target × metric: medians, ratio with bootstrap CI, Mann-Whitney p (Holm), verdict',
-    )
     .argument('<baseline>', 'result file of the baseline')
     .argument(
       '[candidate]',

@@ -20,7 +20,7 @@ interface VerifyOptions {
 }
 
 export function registerData(program: Command): void {
-  const data = program.command('data').description('inspect the published benchmark data');
+  const data = program.command('data');
   data
     .command('verify')
     .description('validate every result file of the data branch (or of a data directory) and count the runs')

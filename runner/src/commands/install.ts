@@ -65,7 +65,6 @@ async function readChecksums(path: string): Promise<Record<string, string>> {
 export function registerInstall(program: Command): void {
   program
     .command('install')
-    .description('install container runtimes at chosen versions side by side under one prefix')
     .argument(
       '[components...]',
       'name@version, e.g. containerd@1.7.24 runc@1.3.6 crun@latest (path source: runc or runc@/usr/sbin/runc)',

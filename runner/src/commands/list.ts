@@ -5,7 +5,6 @@ import { ConfigSchema } from '@runtime-bench/schemas';
 export function registerList(program: Command): void {
   program
     .command('list')
-    .description('list the benchmarks runtime-bench knows, with their metrics and default parameters')
     .option('--json', 'machine-readable output')
     .action((opts: { json?: boolean }) => {
       const defaults = ConfigSchema.parse({});

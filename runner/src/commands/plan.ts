@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { RunResult } from '@runtime-bench/schemas';
-import { planSampleSizes, readHistoryDir, type OutputFormat } from '../compare/index.ts';
+import { GATE_DEFAULTS, planSampleSizes, readHistoryDir, type OutputFormat } from '../compare/index.ts';
 import { formatChange, markdownTable, terminalTable } from '../format/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
@@ -27,14 +27,16 @@ interface PlanCliOptions {
 export function registerPlan(program: Command): void {
   program
     .command('plan')
-    .description(
-      'sample sizes: from a history (or one run), the samples per night each metric needs for check to flag a given step on its first night',
-    )
     .option('--history <dir>', 'directory of result files (drift between runs is estimated from them)')
     .option('--run <file>', 'one result file (within-run noise only; drift assumed 0)')
     .option('--step <percent>', 'step to detect, in percent', parseStepPercent, 0.1)
-    .option('--window <runs>', "the gate's baseline window", parseCount, 10)
-    .option('--alpha <p>', 'family-wise level, divided over the metrics (Holm)', parseProbability, 0.02)
+    .option('--window <runs>', "the gate's baseline window", parseCount, GATE_DEFAULTS.window)
+    .option(
+      '--alpha <p>',
+      'family-wise level, divided over the metrics (Holm)',
+      parseProbability,
+      GATE_DEFAULTS.alpha,
+    )
     .option('--power <p>', 'probability of flagging the step on its first night', parseProbability, 0.9)
     .addOption(formatOption())
     .addHelpText('after', '\nExample:\n  runtime-bench plan --history data/runs --step 10')

@@ -20,9 +20,6 @@ interface PublishCommandOptions {
 export function registerPublish(program: Command): void {
   program
     .command('publish')
-    .description(
-      'publish result files to the data branch: validated, add-only, safe against concurrent publishers',
-    )
     .argument('<files...>', 'result JSON files')
     .option(
       '--repo <dir>',

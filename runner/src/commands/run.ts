@@ -1,25 +1,28 @@
 import type { Command } from 'commander';
 import type { Config, RunResult } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
-import { loadConfig } from '../config/load.ts';
-import { executeRun } from '../run/execute.ts';
-import { BENCHMARKS, selectBenchmarks } from '../suites/registry.ts';
-import { problemLines, summaryTable } from '../run/report.ts';
-import type { ProgressEvent } from '../run/orchestrate.ts';
-import { writeResultFile, serializeResult } from '../results/io.ts';
-import { runPathInDataDir } from '../results/layout.ts';
-import { runKubernetes } from './run-kubernetes.ts';
-
-/** Exit status of a run stopped because its CRI endpoint died (sysexits' EX_UNAVAILABLE). */
-export const EXIT_ENDPOINT_DEAD = 69;
 import { sanitizeTerminal } from '../format/escape.ts';
+import type { ProgressEvent } from '../run/orchestrate.ts';
+import { stopExitCode } from '../run/stop.ts';
+
+export { EXIT_ENDPOINT_DEAD } from '../run/stop.ts';
 
 interface RunOpts {
   config: string;
   out?: string;
   dataDir?: string;
   json?: boolean;
+  table?: boolean;
 }
+
+/** `--out r.json` with several result documents (a cluster's nodes): r.<node>.json each. */
+export function outPathFor(out: string, node: string, nodes: number): string {
+  if (nodes === 1) return out;
+  return /\.json$/.test(out) ? out.replace(/\.json$/, `.${node}.json`) : `${out}.${node}.json`;
+}
+
+/** The node a cluster-mode result ran on, or null for a CRI-level result. */
+const nodeOf = (result: RunResult): string | null => result.targets[0]?.kubernetes?.node ?? null;
 
 function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
   return (e) => {
@@ -42,12 +45,14 @@ function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
 export function registerRun(program: Command): void {
   program
     .command('run')
-    .description('run the configured benchmarks and write one result JSON')
     .requiredOption('--config <file>', 'runtime-bench YAML config')
     .option('--out <file>', 'result file to write')
     .option('--data-dir <dir>', 'write the result into <dir>/runs/<yyyy>/<mm>/<dd>/<run-id>.json instead')
     .option('--json', 'quiet mode for machines: no progress or table; print the result JSON on stdout')
+    .option('--table', 'print the full table (every benchmark × target × metric) before the verdict')
     .action(async (opts: RunOpts) => {
+      // Loaded when the command runs, not when the CLI starts (see commands/index.ts).
+      const { loadConfig } = await import('../config/load.ts');
       if (!opts.out && !opts.dataDir)
         throw new RbError(
           'USAGE_RUN_OUTPUT',
@@ -57,31 +62,31 @@ export function registerRun(program: Command): void {
       if (opts.out && opts.dataDir)
         throw new RbError('USAGE_RUN_OUTPUT', 'give either --out or --data-dir, not both');
       const config = await loadConfig(opts.config);
-      if (config.targets.some((t) => t.kind === 'kubernetes')) {
-        await runKubernetes(config, opts, opts.config);
-        return;
-      }
       await runAndWrite(config, opts, opts.config);
     });
 }
 
 /**
- * Runs a CRI config to its result file (--out or --data-dir) with progress, signal handling and
- * the summary table: `run` and `sweep` both end here, so a sweep is an ordinary run.
+ * Runs a config through the pipeline of its target kind to its result file(s) (--out or
+ * --data-dir), with progress, signal handling and the end-of-run report: `run` and `sweep` both
+ * end here, so a sweep is an ordinary run.
  */
 export async function runAndWrite(
   config: Config,
-  opts: { out?: string | undefined; dataDir?: string | undefined; json?: boolean | undefined },
+  opts: RunOpts | Omit<RunOpts, 'config'>,
   configPath: string,
-): Promise<RunResult> {
-  // The selection is checked before anything starts, so its errors can name the file.
-  selectBenchmarks(
-    config.benchmarks,
-    config.skip,
-    BENCHMARKS,
-    configPath,
-    Object.keys(config.runsPerBenchmark),
+): Promise<RunResult[]> {
+  // Loaded when a run starts, not when the CLI starts (see commands/index.ts).
+  const [{ targetKindOf }, { runPipeline }, { endOfRunReport }, io, { runPathInDataDir }] = await Promise.all(
+    [
+      import('../run/kinds.ts'),
+      import('../run/pipeline.ts'),
+      import('../run/report.ts'),
+      import('../results/io.ts'),
+      import('../results/layout.ts'),
+    ],
   );
+  const kind = targetKindOf(config, configPath);
   const controller = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
     if (controller.signal.aborted) {
@@ -97,7 +102,7 @@ export async function runAndWrite(
   process.on('SIGTERM', onSignal);
   try {
     const tty = !opts.json && Boolean(process.stderr.isTTY);
-    const { result, stop } = await executeRun({
+    const { results, stop } = await runPipeline(kind, {
       config,
       signal: controller.signal,
       onProgress: opts.json ? () => undefined : progressPrinter(tty),
@@ -105,34 +110,39 @@ export async function runAndWrite(
         process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${sanitizeTerminal(line, { multiline: true })}\n`),
     });
     if (tty) process.stderr.write('\r\x1b[2K');
-    const path = opts.out ?? runPathInDataDir(opts.dataDir!, result);
-    await writeResultFile(path, result);
-    if (opts.json) {
-      process.stdout.write(serializeResult(result));
-    } else {
-      console.log(summaryTable(result));
-      for (const line of problemLines(result)) console.log(line);
+    const paths: string[] = [];
+    for (const result of results) {
+      const node = nodeOf(result);
+      const path = opts.out
+        ? outPathFor(opts.out, node ?? result.host.hostname, results.length)
+        : runPathInDataDir(opts.dataDir!, result);
+      await io.writeResultFile(path, result);
+      paths.push(path);
+      if (opts.json) {
+        process.stdout.write(io.serializeResult(result));
+        continue;
+      }
+      if (node !== null) console.log(sanitizeTerminal(`node ${node}:`));
+      for (const line of endOfRunReport(result, path, opts)) console.log(line);
       console.log(
         sanitizeTerminal(`\nresult ${result.runId} (${result.status}) written to ${path}`, {
           multiline: true,
         }),
       );
     }
+    const written = `partial result${paths.length > 1 ? 's' : ''} written to ${paths.join(', ')}`;
     if (stop?.kind === 'endpoint-dead')
       throw new RbError(
         'ENDPOINT_DEAD',
-        `run stopped: ${stop.cause}; partial result written to ${path}`,
+        `run stopped: ${stop.cause}; ${written}`,
         'restart the runtime (for a local stack: `runtime-bench stack down`, then `stack up`) and run again',
-        { exitCode: EXIT_ENDPOINT_DEAD },
+        { exitCode: stopExitCode(stop) },
       );
     if (stop?.kind === 'signal')
-      throw new RbError(
-        'INTERRUPTED',
-        `run interrupted by ${stop.signal}; partial result written to ${path}`,
-        undefined,
-        { exitCode: stop.signal === 'SIGTERM' ? 143 : 130 },
-      );
-    return result;
+      throw new RbError('INTERRUPTED', `run interrupted by ${stop.signal}; ${written}`, undefined, {
+        exitCode: stopExitCode(stop),
+      });
+    return results;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

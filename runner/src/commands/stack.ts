@@ -57,9 +57,7 @@ function chooseCri(opts: StackOpts, config: Config): CriName {
 }
 
 export function registerStack(program: Command): void {
-  const stack = program
-    .command('stack')
-    .description('manage a private local CRI stack, containerd or CRI-O (the embedded default target)');
+  const stack = program.command('stack');
   const common = (cmd: Command): Command =>
     cmd
       .option('--name <name>', 'stack name', 'default')
@@ -104,6 +102,10 @@ export function registerStack(program: Command): void {
         `stack "${state.name}" ${alreadyUp ? 'is already up' : 'is up'}: ${state.cri} ${state.daemon.version}, pid ${state.pid}`,
       );
       console.log(`  endpoint  unix://${state.socket}`);
+      if (state.registry)
+        console.log(
+          `  registry  http://${state.registry.address} (docker-registry ${state.registry.version}, pid ${state.registry.pid})`,
+        );
       for (const h of state.handlers)
         console.log(`  handler   ${h.name.padEnd(14)} ${h.kind} ${h.version} (${h.binary})`);
       for (const s of state.skippedHandlers) console.log(`  skipped   ${s.name.padEnd(14)} ${s.reason}`);
@@ -149,6 +151,7 @@ export function registerStack(program: Command): void {
       console.log(
         `stack "${name}" is ${up ? 'up' : 'down'}; ${state.cri} ${state.daemon.version}, endpoint unix://${state.socket}`,
       );
+      if (state.registry) console.log(`  registry  http://${state.registry.address}`);
       for (const h of state.handlers) console.log(`  handler   ${h.name.padEnd(14)} ${h.kind} ${h.version}`);
       for (const s of state.skippedHandlers) console.log(`  skipped   ${s.name.padEnd(14)} ${s.reason}`);
       for (const f of state.hostFixes)

@@ -39,9 +39,6 @@ const log = (line: string): void => console.error(`sweep: ${line}`);
 export function registerSweep(program: Command): void {
   program
     .command('sweep')
-    .description(
-      'install or build many versions of one OCI runtime and measure them in one interleaved run on one stack',
-    )
     .argument(
       '<versions...>',
       'runc@1.1.5..1.4.3 (what the source lists in between), or runc@1.1.5 runc@1.2.0 …',

@@ -6,7 +6,6 @@ import { defaultStatePath } from './install.ts';
 export function registerUninstall(program: Command): void {
   program
     .command('uninstall')
-    .description('stop the stacks an install started and remove exactly what it installed')
     .option('--state <file>', 'the install record (default <prefix>/state/install.json)')
     .option('--prefix <dir>', 'install root, to find the default record', DEFAULT_PREFIX)
     .option('--json', 'print what was done as JSON')

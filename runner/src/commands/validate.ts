@@ -5,7 +5,6 @@ import { readResultFile } from '../results/io.ts';
 export function registerValidate(program: Command): void {
   program
     .command('validate')
-    .description('check result files against the result schema')
     .argument('<files...>', 'result JSON files')
     .option('--json', 'print a machine-readable report')
     .action(async (files: string[], opts: { json?: boolean }) => {

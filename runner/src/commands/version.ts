@@ -8,9 +8,6 @@ import { TOOL_VERSION, toolGitCommit } from '../version.ts';
 export function registerVersion(program: Command): void {
   program
     .command('version')
-    .description(
-      'print the tool version and, for an endpoint or local stack, the runtime and handlers it talks to',
-    )
     .option('--endpoint <socket>', 'a CRI socket (unix:///… or a path)')
     .option('--stack <name>', 'a local stack (its handlers and their versions come from its state)')
     .option('--json', 'machine-readable output')

@@ -5,7 +5,6 @@ import { SOURCES, availableVersions, parseSpec, realInstallEnv, type Source } fr
 export function registerVersions(program: Command): void {
   program
     .command('versions')
-    .description('list the versions of a component a source can provide, newest first')
     .argument('<component>', 'e.g. runc')
     .option('--source <source>', `go (the Go module proxy) or git (tags of --git-dir)`, 'go')
     .option('--git-dir <dir>', 'git source: the checkout whose tags are listed')

@@ -38,6 +38,9 @@ export interface CompareOptions {
   resamples?: number;
 }
 
+/** The two sides' medians and counts of a comparison, without its statistics. */
+const medians = (c: SampleComparison) => ({ baseline: c.baseline, candidate: c.candidate });
+
 interface RowBase {
   benchmark: string;
   baselineTarget: string;
@@ -45,6 +48,11 @@ interface RowBase {
   /** Holm-adjusted p-value over every test of the report; null where no test was possible. */
   adjustedP: number | null;
   verdict: Verdict;
+  /**
+   * The two sides ran the benchmark with different parameters (2 threads against 1, 10 s against
+   * 2 s): they answer different questions, so their metrics are shown but not tested.
+   */
+  parametersDiffer: boolean;
   notes: string[];
 }
 
@@ -157,16 +165,20 @@ export function compareRuns(
   for (const pair of pairs.unmatchedCandidate) onlyInCandidate.push(`${pair.benchmark} · ${pair.target}`);
 
   for (const { base, cand } of pairs.matched) {
+    const parametersDiffer = canonicalJson(base.parameters) !== canonicalJson(cand.parameters);
     const common = {
       benchmark: base.benchmark,
+      parametersDiffer,
       baselineTarget: base.target,
       candidateTarget: cand.target,
       adjustedP: null,
       verdict: 'insufficient data' as Verdict,
     };
     const pairNotes: string[] = [];
-    if (canonicalJson(base.parameters) !== canonicalJson(cand.parameters))
-      pairNotes.push('benchmark parameters differ between the two sides');
+    if (parametersDiffer)
+      pairNotes.push(
+        `benchmark parameters differ between the two sides (${canonicalJson(base.parameters)} vs ${canonicalJson(cand.parameters)}): not compared`,
+      );
     if (base.status !== cand.status) {
       const worse = NOT_OK_RANK[cand.status] > NOT_OK_RANK[base.status];
       const better = NOT_OK_RANK[cand.status] < NOT_OK_RANK[base.status];
@@ -198,8 +210,8 @@ export function compareRuns(
         continue;
       }
       const notes = [...pairNotes];
-      const comparable = cm.unit === bm.unit && cm.direction === bm.direction;
-      if (!comparable) {
+      const comparable = cm.unit === bm.unit && cm.direction === bm.direction && !parametersDiffer;
+      if (cm.unit !== bm.unit || cm.direction !== bm.direction) {
         notes.push(
           `unit or direction differs (${bm.unit}/${bm.direction} vs ${cm.unit}/${cm.direction}): not compared`,
         );
@@ -212,7 +224,13 @@ export function compareRuns(
         direction: bm.direction,
         ...(comparable
           ? compareSamples(bm.samples, cm.samples, bootstrap)
-          : compareSamples([], [], bootstrap)),
+          : parametersDiffer && cm.unit === bm.unit
+            ? // each side's median, but no ratio and no test: the two answer different questions
+              {
+                ...compareSamples([], [], bootstrap),
+                ...medians(compareSamples(bm.samples, cm.samples, bootstrap)),
+              }
+            : compareSamples([], [], bootstrap)),
         detectable: null,
         notes,
       });

@@ -1,5 +1,6 @@
 import type { CompareReport, CompareRow } from './compare.ts';
-import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate.ts';
+import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate/index.ts';
+import { bisectCommand, BISECTABLE } from '../bisect/options.ts';
 import {
   escapeMarkdown,
   formatDetectable,
@@ -126,6 +127,8 @@ const CHECK_HEADER = [
   'baseline',
   'current',
   'change [CI]',
+  'raw change',
+  'night factor',
   'threshold',
   'p (Holm)',
   'could detect',
@@ -145,6 +148,8 @@ function checkCells(row: GateRow): string[] {
       '',
       '',
       '',
+      '',
+      '',
       row.verdict,
       '',
     ];
@@ -158,6 +163,8 @@ function checkCells(row: GateRow): string[] {
       row.baseline.rate === null || row.current.rate === null
         ? '–'
         : `${((row.current.rate - row.baseline.rate) * 100).toFixed(1)} pp`,
+      '',
+      '',
       `${(row.threshold * 100).toFixed(1)} pp`,
       formatP(row.adjustedP),
       '',
@@ -171,12 +178,25 @@ function checkCells(row: GateRow): string[] {
     `${formatValue(row.baseline.level, row.unit)} (${row.baseline.runs} runs)`,
     `${formatValue(row.current.median, row.unit)} (n=${row.current.n})`,
     `${formatChange(row.change)}${formatInterval(row.changeLower, row.changeUpper)}`,
+    formatChange(row.rawChange ?? null),
+    formatNightFactor(row),
     `${(row.threshold * 100).toFixed(1)} %`,
     formatP(row.adjustedP),
     formatDetectable(row.detectable),
     row.verdict,
     formatChangePoint(row.changePoint),
   ];
+}
+
+/**
+ * "−8.0 % (own)", "+1.2 % (controls: containerd/crun)", or "none" when no factor was removed
+ * (reports of earlier versions carry no source: "").
+ */
+export function formatNightFactor(row: Extract<GateRow, { kind: 'metric' }>): string {
+  if (row.nightFactor === null) return row.factorSource === undefined ? '' : 'none';
+  const source =
+    row.factorSource === 'controls' ? `controls: ${(row.factorControls ?? []).join(', ')}` : 'own';
+  return `${formatChange(row.nightFactor)} (${source})`;
 }
 
 /** "+12 % [+8.1 %, +16 %] at 20261121T090317Z-de04a91c (runc 1.1.5 → 1.3.6)" */
@@ -192,6 +212,35 @@ export function coverageLines(coverage: GateCoverage): string[] {
     `${coverage.checked} of ${coverage.rows} rows checked`,
     ...coverage.notChecked.map((c) => `${c.rows} row(s) not checked: ${c.reason}`),
   ];
+}
+
+/**
+ * For each regression whose change point came with a new version of a component `bisect` can
+ * build ("runc 1.1.5 → 1.3.6"), the exact command that finds the release and commit.
+ */
+export function bisectHints(report: GateReport): string[] {
+  const hints = new Set<string>();
+  for (const row of report.rows) {
+    if (row.kind !== 'metric' || (row.verdict !== 'regression' && row.verdict !== 'ongoing regression'))
+      continue;
+    if (row.metric.startsWith('(')) continue; // the night factor is no metric a run can measure
+    for (const change of row.changePoint?.versionChanges ?? []) {
+      const m = /^(\S+) (\S+) → (\S+)$/.exec(change);
+      if (!m || !(BISECTABLE as readonly string[]).includes(m[1]!) || m[2] === '(none)' || m[3] === '(none)')
+        continue;
+      hints.add(
+        bisectCommand({
+          component: m[1]!,
+          good: m[2]!,
+          bad: m[3]!,
+          benchmark: row.benchmark,
+          metric: row.metric,
+          direction: 'slower',
+        }),
+      );
+    }
+  }
+  return [...hints];
 }
 
 function checkHeadline(report: GateReport): string[] {
@@ -223,6 +272,7 @@ export function renderCheck(report: GateReport, format: OutputFormat): string {
     r.notes.map((n) => `${r.benchmark} · ${r.target} · ${r.kind === 'metric' ? r.metric : r.kind}: ${n}`),
   );
   const uniqueNotes = [...new Set(notes)];
+  const hints = bisectHints(report);
   if (format === 'markdown') {
     const flagged = report.rows.filter(
       (r) => r.verdict === 'regression' || r.verdict === 'ongoing regression' || r.verdict === 'improvement',
@@ -235,6 +285,7 @@ export function renderCheck(report: GateReport, format: OutputFormat): string {
       ...(flagged.length
         ? [markdownTable(CHECK_HEADER, flagged.map(checkCells)), '']
         : ['No regression or improvement beyond the thresholds.', '']),
+      ...(hints.length ? ['To find the release and commit:', '', '```sh', ...hints, '```', ''] : []),
       '<details><summary>All metrics</summary>',
       '',
       markdownTable(CHECK_HEADER, report.rows.map(checkCells)),
@@ -244,5 +295,5 @@ export function renderCheck(report: GateReport, format: OutputFormat): string {
     ].join('\n')}\n`;
   }
   const safe = (lines: string[]) => lines.map((l) => sanitizeTerminal(l));
-  return `${[...safe(checkHeadline(report)), '', terminalTable(CHECK_HEADER, report.rows.map(checkCells)), ...(uniqueNotes.length ? ['', ...safe(uniqueNotes)] : [])].join('\n')}\n`;
+  return `${[...safe(checkHeadline(report)), '', terminalTable(CHECK_HEADER, report.rows.map(checkCells)), ...(uniqueNotes.length ? ['', ...safe(uniqueNotes)] : []), ...(hints.length ? ['', 'to find the release and commit:', ...safe(hints.map((h) => `  ${h}`))] : [])].join('\n')}\n`;
 }

@@ -6,7 +6,7 @@ import { jsonSyntaxProblem } from '../results/io.ts';
 import { jsonFiles, loadResultDir, readResultDir } from '../results/read-dir.ts';
 import { lineColumn } from '../util/position.ts';
 import { AnnotationsSchema, EMPTY_ANNOTATIONS, type Annotations } from './annotations.ts';
-import type { HistoryEntry } from './gate.ts';
+import type { HistoryEntry } from './gate/index.ts';
 
 /** File names of the annotations at the top of a history directory (at most one may exist). */
 export const ANNOTATION_FILES = ['annotations.json', 'annotations.yaml', 'annotations.yml'];

@@ -39,8 +39,3 @@ export function thresholdFor(
 ): number {
   return overrides[`${benchmark}:${metric}`] ?? overrides[metric] ?? fallback;
 }
-
-/** Error rate of a benchmark result: failed measured attempts / attempts; null without attempts. */
-export function errorRate(result: BenchmarkResult): number | null {
-  return result.attempts === 0 ? null : result.failedAttempts / result.attempts;
-}

@@ -3,21 +3,24 @@ import {
   driftComponents,
   logSpread,
   median,
-  nightFactors,
+  medianSamplingVariance,
+  nightFactorsById,
   nightlyLogSd,
   normalQuantile,
+  PERSISTENCE_SCALES,
   requiredSamplesPerNight,
+  signedLogMedianTable,
   variance,
 } from '../stats/index.ts';
 import { canonicalJson, targetIdentity, targetOf } from './keys.ts';
-import { COMMON_MODE_MIN_METRICS, PERSISTENCE_SCALES } from './gate.ts';
+import { COMMON_MODE_MIN_METRICS, GATE_DEFAULTS } from './gate/index.ts';
 
 export interface PlanOptions {
   /** The step to detect, as a fraction; default 0.1 (+10 %). */
   step?: number;
-  /** Baseline window of the gate; default 10. */
+  /** Baseline window of the gate; default the gate's (GATE_DEFAULTS). */
   window?: number;
-  /** Family-wise level; divided by the number of metric rows (Holm's strictest step). Default 0.02 (the gate's). */
+  /** Family-wise level; divided by the number of metric rows (Holm's strictest step). Default the gate's (GATE_DEFAULTS). */
   alpha?: number;
   /** Probability of flagging the step on its first night; default 0.9. */
   power?: number;
@@ -74,8 +77,8 @@ export interface Plan {
  */
 export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions = {}): Plan {
   const step = options.step ?? 0.1;
-  const window = options.window ?? 10;
-  const alpha = options.alpha ?? 0.02;
+  const window = options.window ?? GATE_DEFAULTS.window;
+  const alpha = options.alpha ?? GATE_DEFAULTS.alpha;
   const power = options.power ?? 0.9;
   if (!(step > 0 && Number.isFinite(step)))
     throw new RangeError(`step must be a finite fraction > 0, got ${step}`);
@@ -150,7 +153,7 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
       sigmaBetween = factor.sigmaMetric;
     } else if (sigmaWithin !== null && logMedians.length >= 3) {
       const total = variance(logMedians)!;
-      sigmaBetween = Math.sqrt(Math.max(0, total - ((Math.PI / 2) * sigmaWithin ** 2) / n));
+      sigmaBetween = Math.sqrt(Math.max(0, total - medianSamplingVariance(sigmaWithin ** 2, n)));
     }
     const base = {
       benchmark: s.benchmark,
@@ -197,7 +200,7 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
 }
 
 /**
- * Each night's factor of one benchmark × target, as the gate estimates it (gate.ts nightFactors):
+ * Each night's factor of one benchmark × target, as the gate estimates it (gate/night-factor.ts):
  * the column effects of a median polish of the metrics' signed ln(run median), with at least
  * COMMON_MODE_MIN_METRICS metrics and 3 runs; its spread (sd of the effects) for the report.
  */
@@ -211,27 +214,26 @@ function nightFactorsByGroup(
     if (members.length < COMMON_MODE_MIN_METRICS) continue;
     const runIds = [...new Set(members.flatMap((m) => m.runIds))];
     if (runIds.length < 3) continue;
-    const table = members.map((m) =>
-      runIds.map((id) => {
-        const i = m.runIds.indexOf(id);
-        const med = i < 0 ? 0 : median(m.samples[i]!);
-        return med > 0 ? m.sign * Math.log(med) : null;
-      }),
+    const table = signedLogMedianTable(
+      members.map((m) => ({
+        sign: m.sign,
+        nights: runIds.map((id) => {
+          const i = m.runIds.indexOf(id);
+          return i < 0 ? null : m.samples[i]!;
+        }),
+      })),
     );
     const sampling = members.map((m) =>
       runIds.map((id) => {
         const i = m.runIds.indexOf(id);
         const spread = i < 0 ? null : logSpread(m.samples[i]!);
-        return spread === null ? null : ((Math.PI / 2) * spread ** 2) / m.samples[i]!.length;
+        return spread === null ? null : medianSamplingVariance(spread ** 2, m.samples[i]!.length);
       }),
     );
     // Cells without a sampling variance cannot be netted: left out of the drift components (the
     // factors themselves come from every cell, as in the gate).
     const cells = table.map((row, i) => row.map((v, j) => (sampling[i]![j] === null ? null : v)));
-    const byRun = new Map<string, number>();
-    nightFactors(table, COMMON_MODE_MIN_METRICS).forEach((c, j) => {
-      if (c !== null) byRun.set(runIds[j]!, c);
-    });
+    const byRun = nightFactorsById(table, runIds, COMMON_MODE_MIN_METRICS);
     const effects = [...byRun.values()];
     if (effects.length < 3) continue;
     let sigmaMetric: number;

@@ -9,8 +9,10 @@ import {
   parseCrictlId,
   parseCrictlVersion,
   parseInspect,
+  parseImages,
   parseInspecti,
   parseInspectp,
+  parsePulled,
   parsePods,
   parseStats,
   toCrictlJson,
@@ -164,6 +166,21 @@ export class CrictlClient implements CriClient {
       if (error instanceof CriCallError && /no such image|not found/i.test(error.message)) return null;
       throw error;
     }
+  }
+
+  async listImages(): Promise<ImageInfo[]> {
+    return parseImages(await this.run('ListImages', ['images', '-o', 'json']));
+  }
+
+  async pullImage(image: string, sandboxConfig?: PodSandboxConfig): Promise<string> {
+    const args = sandboxConfig
+      ? ['pull', '--pod-config', this.writeJson('pod', sandboxConfig), image]
+      : ['pull', image];
+    return parsePulled(await this.run('PullImage', args));
+  }
+
+  async removeImage(image: string): Promise<void> {
+    await this.run('RemoveImage', ['rmi', image]);
   }
 
   close(): void {

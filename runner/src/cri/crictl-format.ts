@@ -145,8 +145,23 @@ export function parseStats(text: string): ContainerStats {
 
 export function parseInspecti(text: string): ImageInfo | null {
   const s = parseJson(text, 'inspecti').status as Json | undefined;
-  if (!s) return null;
-  return { id: String(s.id), repoTags: (s.repoTags as string[]) ?? [], size: String(s.size ?? '0') };
+  return s ? imageOf(s) : null;
+}
+
+function imageOf(s: Json): ImageInfo {
+  return { id: String(s.id), repoTags: (s.repoTags as string[] | null) ?? [], size: String(s.size ?? '0') };
+}
+
+/** `crictl images -o json`: {"images": [...]}. */
+export function parseImages(text: string): ImageInfo[] {
+  return ((parseJson(text, 'images').images as Json[] | null) ?? []).map(imageOf);
+}
+
+/** `crictl pull` prints "Image is up to date for <image id>". */
+export function parsePulled(text: string): string {
+  const m = /Image is up to date for (\S+)/.exec(text);
+  if (!m) throw new Error(`crictl pull: unexpected output ${JSON.stringify(text.trim().slice(0, 200))}`);
+  return m[1]!;
 }
 
 /** `crictl update` flags for the resources we change (quota/period in µs, memory in bytes). */

@@ -56,6 +56,13 @@ function methods(): Map<string, MethodCodec> {
   return cachedMethods;
 }
 
+/** PullImage's deadline in call timeouts (default 120 s → 20 minutes). */
+export const PULL_DEADLINE_FACTOR = 10;
+
+function imageInfo(raw: Raw): ImageInfo {
+  return { id: String(raw.id), repoTags: (raw.repoTags as string[]) ?? [], size: String(raw.size) };
+}
+
 /** The socket path of an endpoint given as a path or `unix://` address. */
 export function socketPath(endpoint: string): string {
   return endpoint.replace(/^unix:\/\//, '');
@@ -226,12 +233,28 @@ export class GrpcCriClient implements CriClient {
 
   async imageStatus(image: string): Promise<ImageInfo | null> {
     const r = await this.call<{ image: Raw | null }>('ImageService', 'ImageStatus', { image: { image } });
-    if (!r.image) return null;
-    return {
-      id: String(r.image.id),
-      repoTags: (r.image.repoTags as string[]) ?? [],
-      size: String(r.image.size),
-    };
+    return r.image ? imageInfo(r.image) : null;
+  }
+
+  async listImages(): Promise<ImageInfo[]> {
+    const r = await this.call<{ images: Raw[] }>('ImageService', 'ListImages', {});
+    return r.images.map(imageInfo);
+  }
+
+  async pullImage(image: string, sandboxConfig?: PodSandboxConfig): Promise<string> {
+    // A pull moves up to gigabytes (several at once in image.concurrent-pulls): its deadline is
+    // PULL_DEADLINE_FACTOR call timeouts, as the kubelet gives pulls far more time than other calls.
+    const r = await this.call<{ imageRef: string }>(
+      'ImageService',
+      'PullImage',
+      { image: { image }, ...(sandboxConfig ? { sandboxConfig } : {}) },
+      this.timeoutMs * PULL_DEADLINE_FACTOR,
+    );
+    return r.imageRef;
+  }
+
+  async removeImage(image: string): Promise<void> {
+    await this.call('ImageService', 'RemoveImage', { image: { image } });
   }
 
   /** Handler names the runtime reports (CRI Status; empty on runtimes older than containerd 2.0). */

@@ -126,6 +126,11 @@ export interface CriClient {
   execSync(containerId: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResult>;
   /** null when the image is not present on the runtime. */
   imageStatus(image: string): Promise<ImageInfo | null>;
+  /** Every image the runtime's store holds. */
+  listImages(): Promise<ImageInfo[]>;
+  /** Pulls from the image's registry (as the kubelet does, with the pod's config when given); the image id. */
+  pullImage(image: string, sandboxConfig?: PodSandboxConfig): Promise<string>;
+  removeImage(image: string): Promise<void>;
   close(): void;
 }
 

@@ -30,7 +30,9 @@ export function hostGlibcVersion(): string | null {
 
 export function realInstallEnv(log: (line: string) => void = (l) => console.error(l)): InstallEnv {
   return {
-    run: exec,
+    // Package tools (apt-get, dpkg-deb) honour the host's proxy settings, and uninstall runs our
+    // own CLI: the installer's commands keep our environment unless a call names its own.
+    run: (command, args, options = {}) => exec(command, args, { env: process.env, ...options }),
     fetch: (url) => fetch(url, { redirect: 'follow' }),
     log,
     hostGlibc: hostGlibcVersion(),

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { RbError, errorMessage } from '../errors.ts';
+import { childEnv } from '../util/child-env.ts';
 import { buildComponent } from './build.ts';
 import { COMPONENTS, type ComponentName } from './components.ts';
 import { PrivateApt, resolveDistroVersion, stageDistro, type DistroResolution } from './distro.ts';
@@ -56,7 +57,12 @@ export async function readVersion(
   name: ComponentName,
   binary: string,
 ): Promise<{ version: string | null; output: string }> {
-  const r = await env.run(binary, COMPONENTS[name].versionArgs, { allowFailure: true, timeoutMs: 30_000 });
+  // The binary is the runtime under test: it starts from the allow-list, like the stack's daemons.
+  const r = await env.run(binary, COMPONENTS[name].versionArgs, {
+    allowFailure: true,
+    timeoutMs: 30_000,
+    env: childEnv(process.env),
+  });
   const output = `${r.stdout}${r.stderr}`.trim();
   // A binary that cannot even start (missing library, wrong loader) must not be recorded as installed.
   if (r.exitCode !== 0 && parseReportedVersion(name, output) === null) {

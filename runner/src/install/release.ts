@@ -89,10 +89,22 @@ export async function resolveLatestRelease(
       `name a version, e.g. ${component.name}@<version>`,
     );
   }
-  const body = JSON.parse(await fetchText(env, applyMirror(api, options.mirror))) as { tag_name?: unknown };
-  if (typeof body.tag_name !== 'string')
-    throw new RbError('INSTALL_VERSION', `${api}: no tag_name in the answer`);
-  return body.tag_name.replace(/^v/, '');
+  const text = await fetchText(env, applyMirror(api, options.mirror));
+  // The answer comes from outside (a proxy or mirror may answer with a page of its own).
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  const tag = (body as { tag_name?: unknown } | null)?.tag_name;
+  if (typeof tag !== 'string')
+    throw new RbError(
+      'INSTALL_VERSION',
+      `${api}: no tag_name in the answer (${text.trim().slice(0, 120) || 'empty'})`,
+      `name a version, e.g. ${component.name}@<version>`,
+    );
+  return tag.replace(/^v/, '');
 }
 
 /**

@@ -9,6 +9,7 @@ import type { KubernetesTargetConfig } from '@runtime-bench/schemas';
 import { errorMessage } from '../errors.ts';
 import { InterruptedError } from '../suites/types.ts';
 import { sleep } from '../util/exec.ts';
+import { waitFor } from '../util/wait.ts';
 import { PROBE_SCRIPT, hostnameLabel, parseProbe, runtimeOperationSums, type NodeProbe } from './nodes.ts';
 
 export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'runtime-bench' };
@@ -40,12 +41,17 @@ export async function until(
   signal: AbortSignal | null,
   what: string,
 ): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!done()) {
-    if (signal?.aborted) throw new InterruptedError();
-    if (performance.now() > deadline)
-      throw new Error(`${what}: not within ${Math.round(timeoutMs / 1000)} s`);
-    await sleep(20);
+  await waitFor(() => (done() ? true : null), { what, timeoutMs, intervalMs: 20, signal });
+}
+
+/** A waitFor probe for an object's deletion: true once reading it answers 404 Not Found. */
+export async function goneProbe(read: () => Promise<unknown>): Promise<true | null> {
+  try {
+    await read();
+    return null;
+  } catch (error) {
+    if (statusCode(error) === 404) return true;
+    throw error;
   }
 }
 
@@ -199,16 +205,11 @@ export class Cluster {
   /** Deletes a pod and waits until it is gone (so that the next start has the node alone). */
   async deletePod(name: string): Promise<void> {
     await this.requestDeletion(name);
-    const deadline = performance.now() + this.target.podTimeoutSeconds * 1000;
-    while (performance.now() < deadline) {
-      try {
-        await this.core.readNamespacedPod({ name, namespace: this.namespace });
-      } catch (error) {
-        if (statusCode(error) === 404) return;
-      }
-      await sleep(100);
-    }
-    throw new Error(`pod ${name} still present ${this.target.podTimeoutSeconds} s after its deletion`);
+    await waitFor(() => goneProbe(() => this.core.readNamespacedPod({ name, namespace: this.namespace })), {
+      what: `pod ${name} gone after its deletion`,
+      timeoutMs: this.target.podTimeoutSeconds * 1000,
+      intervalMs: 100,
+    });
   }
 
   /**

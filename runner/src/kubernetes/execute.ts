@@ -1,52 +1,29 @@
-// The cluster mode's run: a kubernetes target's benchmarks as pods, one RuntimeClass after the
-// other on each selected node, interleaved per repetition (node A class 1, node A class 2, node B
-// …, then again) like the CRI-level runs. One result document per node — the node is its host,
-// each node × RuntimeClass a target — so compare, check, the gate and the site read them as any
-// other run. The namespace and the RuntimeClasses the run creates are deleted at the end, also
-// after a signal (the pods go with the namespace).
-import { performance } from 'node:perf_hooks';
+// The cluster mode's target kind: a kubernetes target's benchmarks as pods, one RuntimeClass after
+// the other on each selected node, interleaved per repetition (node A class 1, node A class 2,
+// node B …, then again) by the shared loop of run/orchestrate.ts. One result document per node —
+// the node is its host, each node × RuntimeClass a target — so compare, check, the gate and the
+// site read them as any other run. The namespace and the RuntimeClasses the run creates are
+// deleted at the end, also after a signal (the pods go with the namespace).
 import type { V1Node } from '@kubernetes/client-node';
 import { KubeConfig, type CoreV1Api } from '@kubernetes/client-node';
-import {
-  RESULT_SCHEMA_VERSION,
-  runsFor,
-  type Config,
-  type KubernetesTargetConfig,
-  type RunResult,
-  type Target,
-} from '@runtime-bench/schemas';
+import type { Config, KubernetesTargetConfig, Target } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
-import { BenchmarkAccumulator, assembleBenchmarkResult, configHash, newRunId } from '../results/assemble.ts';
+import type { ResultPart } from '../results/assemble.ts';
+import { newSlot, type Slot } from '../run/orchestrate.ts';
+import type { PreparedRun, RunContext, TargetKind } from '../run/pipeline.ts';
 import { guessOciKind } from '../stack/versions.ts';
-import { matchesPrefix } from '../suites/registry.ts';
-import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
-import { sleep } from '../util/exec.ts';
-import { toolRecord } from '../version.ts';
-import type { ProgressEvent } from '../run/orchestrate.ts';
-import { describeStop, type StopCause } from '../run/execute.ts';
+import { selectOfKind } from '../suites/registry.ts';
+import { InterruptedError } from '../suites/types.ts';
+import { WaitTimeoutError, waitFor } from '../util/wait.ts';
 import { KUBERNETES_BENCHMARKS } from './benchmarks.ts';
-import { Cluster, MANAGED_BY, statusCode } from './cluster-api.ts';
+import { Cluster, MANAGED_BY, goneProbe, statusCode } from './cluster-api.ts';
 import { nodeCri, nodeHost, usableNodes, type NodeProbe } from './nodes.ts';
 import type { KubernetesBenchmark } from './pod-benchmark.ts';
 
 export { MANAGED_BY };
 
-export interface KubernetesRunOptions {
-  config: Config;
-  target: KubernetesTargetConfig;
-  /** Position of the target in the config, for error messages. */
-  index: number;
-  signal: AbortSignal;
-  onProgress: (event: ProgressEvent) => void;
-  log: (line: string) => void;
-  now?: () => Date;
-}
-
-export interface KubernetesRunOutcome {
-  /** One result per node. */
-  results: RunResult[];
-  stop: StopCause | null;
-}
+/** How long a new namespace may take to get its default service account (pods wait for it). */
+const SERVICE_ACCOUNT_TIMEOUT_MS = 60_000;
 
 const field = (index: number, name: string): string => `targets[${index}].${name}`;
 
@@ -55,18 +32,7 @@ export function selectKubernetesBenchmarks(
   config: Pick<Config, 'benchmarks' | 'skip'>,
   where: string,
 ): KubernetesBenchmark[] {
-  const selected = KUBERNETES_BENCHMARKS.filter(
-    ({ definition: b }) =>
-      config.benchmarks.some((p) => matchesPrefix(b.name, p)) &&
-      !config.skip.some((p) => matchesPrefix(b.name, p)),
-  );
-  if (selected.length === 0)
-    throw new RbError(
-      'CONFIG_INVALID',
-      `${where}: benchmarks: [${config.benchmarks.join(', ')}] selects no benchmark a kubernetes target runs`,
-      `a kubernetes target runs ${KUBERNETES_BENCHMARKS.map((b) => b.definition.name).join(', ')}: set benchmarks: [kubernetes] or some of these`,
-    );
-  return selected;
+  return selectOfKind(KUBERNETES_BENCHMARKS, config, where, 'kubernetes');
 }
 
 export function loadKubeConfig(target: KubernetesTargetConfig, index: number): KubeConfig {
@@ -127,15 +93,103 @@ async function selectNodes(
   return nodes;
 }
 
-/** Runs a kubernetes target's benchmarks; cleans up what it created whatever happens. */
-export async function executeKubernetesRun(opts: KubernetesRunOptions): Promise<KubernetesRunOutcome> {
-  const { config, target, index, signal, log } = opts;
-  const now = opts.now ?? (() => new Date());
-  const started = now();
-  const runId = newRunId(started);
-  const where = `targets[${index}]`;
-  const selected = selectKubernetesBenchmarks(config, where);
-  const benchmarks = selected.map((k) => k.definition);
+/**
+ * The kubernetes target kind of a config: it runs alone, and only the kubernetes.* benchmarks;
+ * both are checked here, before anything starts, naming the config file `where`.
+ */
+export function kubernetesKind(config: Config, where = 'config'): TargetKind {
+  const index = config.targets.findIndex((t) => t.kind === 'kubernetes');
+  const target = config.targets[index];
+  if (!target || target.kind !== 'kubernetes')
+    throw new Error('kubernetesKind: the config has no kubernetes target');
+  if (config.targets.length > 1)
+    throw new RbError(
+      'CONFIG_INVALID',
+      `${where}: targets: a kubernetes target runs alone (found ${config.targets.length} targets)`,
+      'put the kubernetes target in a config of its own; compare its results with the CRI-level runs by `runtime-bench compare`',
+    );
+  const selected = selectKubernetesBenchmarks(config, `targets[${index}]`);
+  return { prepare: (ctx) => prepareKubernetesRun(ctx, target, index, selected) };
+}
+
+/** The RuntimeClasses of the target: existing ones checked, missing ones created (and listed in `created`). */
+async function ensureRuntimeClasses(
+  cluster: Cluster,
+  target: KubernetesTargetConfig,
+  index: number,
+  created: string[],
+): Promise<Map<string, string>> {
+  const handlers = new Map<string, string>();
+  for (const [i, rc] of target.runtimeClasses.entries()) {
+    try {
+      const existing = await cluster.nodeApi.readRuntimeClass({ name: rc.name });
+      if (rc.handler && existing.handler !== rc.handler)
+        throw new RbError(
+          'CONFIG_INVALID',
+          `${field(index, `runtimeClasses[${i}].handler`)}: RuntimeClass "${rc.name}" exists with handler "${existing.handler}", not "${rc.handler}"`,
+          'drop handler to use the existing class, or give another name',
+        );
+      handlers.set(rc.name, existing.handler);
+    } catch (error) {
+      if (statusCode(error) !== 404) throw error;
+      if (!rc.handler)
+        throw new RbError(
+          'CONFIG_INVALID',
+          `${field(index, `runtimeClasses[${i}]`)}: RuntimeClass "${rc.name}" does not exist`,
+          `add handler: <CRI handler> to have the run create it, or create it (\`kubectl get runtimeclass\`)`,
+        );
+      await cluster.nodeApi.createRuntimeClass({
+        body: {
+          apiVersion: 'node.k8s.io/v1',
+          kind: 'RuntimeClass',
+          metadata: { name: rc.name, labels: MANAGED_BY },
+          handler: rc.handler,
+        },
+      });
+      created.push(rc.name);
+      handlers.set(rc.name, rc.handler);
+    }
+  }
+  return handlers;
+}
+
+/** Pods are admitted only once the namespace's default service account exists. */
+async function awaitServiceAccount(cluster: Cluster, index: number, signal: AbortSignal): Promise<void> {
+  const namespace = cluster.namespace;
+  try {
+    await waitFor(
+      async () => {
+        await cluster.core.readNamespacedServiceAccount({ name: 'default', namespace });
+        return true;
+      },
+      {
+        what: `service account ${namespace}/default`,
+        timeoutMs: SERVICE_ACCOUNT_TIMEOUT_MS,
+        intervalMs: 200,
+        signal,
+      },
+    );
+  } catch (error) {
+    // A signal here still ends in an incomplete result: the loop sees it before its first pod.
+    if (error instanceof InterruptedError) return;
+    if (error instanceof WaitTimeoutError)
+      throw new RbError(
+        'TARGET_UNAVAILABLE',
+        `${field(index, 'kubeconfig')}: ${error.message}: pods cannot be admitted`,
+        "check that the cluster's kube-controller-manager runs (it creates every namespace's service account)",
+      );
+    throw error;
+  }
+}
+
+/** Connects, creates the run's RuntimeClasses and namespace, probes the nodes; undoes it all on failure. */
+async function prepareKubernetesRun(
+  ctx: RunContext,
+  target: KubernetesTargetConfig,
+  index: number,
+  selected: readonly KubernetesBenchmark[],
+): Promise<PreparedRun> {
+  const { config, runId, signal, log } = ctx;
   const kc = loadKubeConfig(target, index);
   const namespace = `${target.namespacePrefix}${runId.toLowerCase()}`.slice(0, 63);
   const cluster = new Cluster(kc, target, namespace, runId);
@@ -150,179 +204,105 @@ export async function executeKubernetesRun(opts: KubernetesRunOptions): Promise<
   }
   const nodes = await selectNodes(cluster.core, target, index);
   const createdClasses: string[] = [];
-  const handlers = new Map<string, string>();
   let namespaceCreated = false;
+  const close = (): Promise<void> =>
+    cleanup(cluster, namespaceCreated ? namespace : null, createdClasses, target.podTimeoutSeconds, log);
+  const classes = target.runtimeClasses.map((c) => c.name);
+  const probes = new Map<string, NodeProbe | null>();
+  let handlers: Map<string, string>;
   try {
-    for (const [i, rc] of target.runtimeClasses.entries()) {
-      try {
-        const existing = await cluster.nodeApi.readRuntimeClass({ name: rc.name });
-        if (rc.handler && existing.handler !== rc.handler)
-          throw new RbError(
-            'CONFIG_INVALID',
-            `${field(index, `runtimeClasses[${i}].handler`)}: RuntimeClass "${rc.name}" exists with handler "${existing.handler}", not "${rc.handler}"`,
-            'drop handler to use the existing class, or give another name',
-          );
-        handlers.set(rc.name, existing.handler);
-      } catch (error) {
-        if (statusCode(error) !== 404) throw error;
-        if (!rc.handler)
-          throw new RbError(
-            'CONFIG_INVALID',
-            `${field(index, `runtimeClasses[${i}]`)}: RuntimeClass "${rc.name}" does not exist`,
-            `add handler: <CRI handler> to have the run create it, or create it (\`kubectl get runtimeclass\`)`,
-          );
-        await cluster.nodeApi.createRuntimeClass({
-          body: {
-            apiVersion: 'node.k8s.io/v1',
-            kind: 'RuntimeClass',
-            metadata: { name: rc.name, labels: MANAGED_BY },
-            handler: rc.handler,
-          },
-        });
-        createdClasses.push(rc.name);
-        handlers.set(rc.name, rc.handler);
-      }
-    }
+    handlers = await ensureRuntimeClasses(cluster, target, index, createdClasses);
     await cluster.core.createNamespace({ body: { metadata: { name: namespace, labels: cluster.runLabel } } });
     namespaceCreated = true;
     log(
       `kubernetes: namespace ${namespace}, ${nodes.length} node(s), RuntimeClasses ${[...handlers].map(([n, h]) => `${n} (${h})`).join(', ')}`,
     );
-    // Pods are admitted only once the namespace's default service account exists.
-    let saReady = false;
-    const saDeadline = performance.now() + 60_000;
-    while (!saReady && performance.now() < saDeadline && !signal.aborted) {
-      try {
-        await cluster.core.readNamespacedServiceAccount({ name: 'default', namespace });
-        saReady = true;
-      } catch {
-        await sleep(200);
-      }
-    }
-
-    const classes = target.runtimeClasses.map((c) => c.name);
-    const probes = new Map<string, NodeProbe | null>();
+    await awaitServiceAccount(cluster, index, signal);
     for (const node of nodes) {
       if (signal.aborted) break;
       probes.set(node.metadata!.name!, await cluster.probe(node, classes[0]!, log));
     }
-    const acc = new Map<string, BenchmarkAccumulator>();
-    const key = (b: string, node: string, rc: string): string => `${b}\u0000${node}\u0000${rc}`;
-    for (const b of benchmarks)
-      for (const node of nodes)
-        for (const rc of classes) acc.set(key(b.name, node.metadata!.name!, rc), new BenchmarkAccumulator(b));
-    outer: for (const kb of selected) {
-      const b = kb.definition;
-      const repetitions = config.warmup + runsFor(config, b.name);
-      for (let rep = 0; rep < repetitions; rep++) {
-        const warmup = rep < config.warmup;
-        for (const node of nodes) {
-          for (const rc of classes) {
-            if (signal.aborted) break outer;
-            const a = acc.get(key(b.name, node.metadata!.name!, rc))!;
-            const progress = {
-              benchmark: b.name,
-              target: `${node.metadata!.name!}/${rc}`,
-              repetition: rep + 1,
-              repetitions,
-              warmup,
-            };
-            opts.onProgress(progress);
-            let outcome: IterationOutcome;
-            try {
-              outcome = await kb.iterate({ cluster, node, runtimeClass: rc, config, signal });
-            } catch (error) {
-              if (error instanceof InterruptedError || signal.aborted) {
-                a.interrupted = true;
-                break outer;
-              }
-              outcome = { values: {}, errors: {}, failure: `unexpected error: ${errorMessage(error)}` };
-            }
-            if (!warmup) a.record(outcome);
-            opts.onProgress({ ...progress, outcome });
-            if (config.settleSeconds > 0 && !signal.aborted) await sleep(config.settleSeconds * 1000);
-          }
-        }
-      }
-    }
-    if (signal.aborted)
-      for (const a of acc.values()) if (a.attempts < runsFor(config, a.definition.name)) a.interrupted = true;
-    const stop: StopCause | null = signal.aborted
-      ? { kind: 'signal', signal: typeof signal.reason === 'string' ? signal.reason : 'a signal' }
-      : null;
-
-    const tool = toolRecord();
-    const results = nodes.map((node, i): RunResult => {
-      const nodeName = node.metadata!.name!;
-      const cri = nodeCri(node);
-      const kubeletVersion = node.status?.nodeInfo?.kubeletVersion || 'unknown';
-      const targets: Target[] = classes.map((rc) => {
-        const handler = handlers.get(rc)!;
-        return {
-          id: `${target.name}/${rc}`,
-          cri: {
-            name: cri.name,
-            version: cri.version,
-            apiVersion: 'v1',
-            endpoint: `kubernetes://${nodeName}`,
-          },
-          handler,
-          oci: { name: guessOciKind(handler) ?? handler, version: 'unknown', path: null },
-          transport: 'kubernetes',
-          kubernetes: {
-            node: nodeName,
-            runtimeClass: rc,
-            kubeletVersion,
-            containerRuntimeVersion: node.status?.nodeInfo?.containerRuntimeVersion || 'unknown',
-          },
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const slots: { slot: Slot; node: string }[] = selected.flatMap((kb) =>
+    nodes.flatMap((node) =>
+      classes.map((rc) => {
+        const parameters = {
+          ...kb.parameters?.(config),
+          image: target.image,
+          imagePullPolicy: target.imagePullPolicy,
+          runtimeClass: rc,
+          node: node.metadata!.name!,
         };
-      });
-      return {
-        schemaVersion: RESULT_SCHEMA_VERSION,
-        // One run id per node: each is a result of its own (the first keeps the namespace's id).
-        runId: i === 0 ? runId : newRunId(started),
-        status: stop ? 'incomplete' : 'complete',
-        ...(stop ? { incompleteReason: describeStop(stop) } : {}),
-        startedAt: started.toISOString(),
-        finishedAt: now().toISOString(),
-        tool,
-        host: nodeHost(node, probes.get(nodeName) ?? null),
-        components: [
-          { name: 'kubelet', role: 'tool', version: kubeletVersion },
-          { name: cri.name, role: 'cri', version: cri.version },
-        ],
-        config,
-        configHash: configHash(config),
-        targets,
-        benchmarks,
-        results: selected.flatMap(({ definition: b, parameters }) =>
-          classes.map((rc) =>
-            assembleBenchmarkResult(
-              acc.get(key(b.name, nodeName, rc))!,
-              `${target.name}/${rc}`,
-              {
-                ...parameters?.(config),
-                image: target.image,
-                imagePullPolicy: target.imagePullPolicy,
-                runtimeClass: rc,
-                node: nodeName,
-              },
-              config.errorThreshold,
-            ),
+        const slot = newSlot(kb.definition, `${target.name}/${rc}`, parameters, () =>
+          kb.iterate({ cluster, node, runtimeClass: rc, config, signal }),
+        );
+        // Progress names the node: the target id alone repeats on every node.
+        slot.label = `${node.metadata!.name!}/${rc}`;
+        return { slot, node: node.metadata!.name! };
+      }),
+    ),
+  );
+  return {
+    slots: slots.map((s) => s.slot),
+    signal,
+    finish: () =>
+      Promise.resolve(
+        nodes.map((node) =>
+          nodePart(
+            node,
+            target,
+            handlers,
+            probes.get(node.metadata!.name!) ?? null,
+            selected,
+            slots.filter((s) => s.node === node.metadata!.name!).map((s) => s.slot),
           ),
         ),
-      };
-    });
-    return { results, stop };
-  } finally {
-    await cleanup(
-      cluster,
-      namespaceCreated ? namespace : null,
-      createdClasses,
-      target.podTimeoutSeconds,
-      log,
-    );
-  }
+      ),
+    close,
+  };
+}
+
+/** One node's result document: the node as host, each RuntimeClass on it a target. */
+function nodePart(
+  node: V1Node,
+  target: KubernetesTargetConfig,
+  handlers: ReadonlyMap<string, string>,
+  probe: NodeProbe | null,
+  selected: readonly KubernetesBenchmark[],
+  slots: readonly Slot[],
+): ResultPart {
+  const nodeName = node.metadata!.name!;
+  const cri = nodeCri(node);
+  const kubeletVersion = node.status?.nodeInfo?.kubeletVersion || 'unknown';
+  const targets: Target[] = target.runtimeClasses.map(({ name: rc }) => {
+    const handler = handlers.get(rc)!;
+    return {
+      id: `${target.name}/${rc}`,
+      cri: { name: cri.name, version: cri.version, apiVersion: 'v1', endpoint: `kubernetes://${nodeName}` },
+      handler,
+      oci: { name: guessOciKind(handler) ?? handler, version: 'unknown', path: null },
+      transport: 'kubernetes',
+      kubernetes: {
+        node: nodeName,
+        runtimeClass: rc,
+        kubeletVersion,
+        containerRuntimeVersion: node.status?.nodeInfo?.containerRuntimeVersion || 'unknown',
+      },
+    };
+  });
+  return {
+    host: nodeHost(node, probe),
+    components: [
+      { name: 'kubelet', role: 'tool', version: kubeletVersion },
+      { name: cri.name, role: 'cri', version: cri.version },
+    ],
+    targets,
+    benchmarks: selected.map((k) => k.definition),
+    slots,
+  };
 }
 
 /** Deletes the run's namespace (its pods with it) and waits for it to be gone, then its RuntimeClasses. */
@@ -336,21 +316,15 @@ async function cleanup(
   if (namespace) {
     try {
       await cluster.core.deleteNamespace({ name: namespace, gracePeriodSeconds: 0 });
-      const deadline = performance.now() + Math.max(60, timeoutSeconds) * 1000;
-      for (;;) {
-        try {
-          await cluster.core.readNamespace({ name: namespace });
-        } catch (error) {
-          if (statusCode(error) === 404) break;
-        }
-        if (performance.now() > deadline) {
-          log(`cleanup: namespace ${namespace} still terminating; it goes once its pods are gone`);
-          break;
-        }
-        await sleep(250);
-      }
+      await waitFor(() => goneProbe(() => cluster.core.readNamespace({ name: namespace })), {
+        what: `namespace ${namespace} deleted`,
+        timeoutMs: Math.max(60, timeoutSeconds) * 1000,
+        intervalMs: 250,
+      });
     } catch (error) {
-      if (statusCode(error) !== 404) log(`cleanup: namespace ${namespace}: ${errorMessage(error)}`);
+      if (error instanceof WaitTimeoutError)
+        log(`cleanup: namespace ${namespace} still terminating; it goes once its pods are gone`);
+      else if (statusCode(error) !== 404) log(`cleanup: namespace ${namespace}: ${errorMessage(error)}`);
     }
   }
   for (const name of classes) {

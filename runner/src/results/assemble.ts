@@ -1,13 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  RESULT_SCHEMA_VERSION,
   runIdStamp,
   type BenchmarkDefinition,
   type BenchmarkResult,
+  type Component,
   type Config,
   type Errors,
+  type HostFingerprint,
   type MetricResult,
+  type RunResult,
+  type Target,
 } from '@runtime-bench/schemas';
 import { summarize } from '../stats/descriptive.ts';
+import { toolRecord } from '../version.ts';
 
 /** At most this many distinct error messages are kept per metric (the count is always exact). */
 export const MAX_ERROR_MESSAGES = 20;
@@ -133,6 +139,60 @@ export function assembleBenchmarkResult(
     };
   }
   return { ...base, status: 'ok' };
+}
+
+/** One result document's own part: where it ran and what it measured there (one per host). */
+export interface ResultPart {
+  host: HostFingerprint;
+  components: Component[];
+  targets: Target[];
+  benchmarks: BenchmarkDefinition[];
+  /** Each benchmark × target's accumulator, its target id and the parameters it ran with. */
+  slots: readonly {
+    accumulator: BenchmarkAccumulator;
+    targetId: string;
+    parameters: Record<string, unknown>;
+  }[];
+}
+
+/**
+ * The result document of every target kind: complete, or incomplete with the reason when the run
+ * was stopped (`incompleteReason`, from run/stop.ts), each benchmark × target assembled alike.
+ */
+export function assembleRunResult(opts: {
+  runId: string;
+  startedAt: Date;
+  finishedAt: Date;
+  config: Config;
+  incompleteReason: string | null;
+  part: ResultPart;
+}): RunResult {
+  const { config, part } = opts;
+  return {
+    schemaVersion: RESULT_SCHEMA_VERSION,
+    runId: opts.runId,
+    status: opts.incompleteReason === null ? 'complete' : 'incomplete',
+    ...(opts.incompleteReason === null ? {} : { incompleteReason: opts.incompleteReason }),
+    startedAt: opts.startedAt.toISOString(),
+    finishedAt: opts.finishedAt.toISOString(),
+    tool: toolRecord(),
+    host: part.host,
+    components: uniqueComponents(part.components),
+    config,
+    configHash: configHash(config),
+    targets: part.targets,
+    benchmarks: part.benchmarks,
+    results: part.slots.map((s) =>
+      assembleBenchmarkResult(s.accumulator, s.targetId, s.parameters, config.errorThreshold),
+    ),
+  };
+}
+
+/** Components named once each (several endpoints may report the same runtime). */
+function uniqueComponents(components: readonly Component[]): Component[] {
+  const seen = new Map<string, Component>();
+  for (const c of components) seen.set(`${c.role}\u0000${c.name}\u0000${c.version}\u0000${c.path ?? ''}`, c);
+  return [...seen.values()];
 }
 
 /** Run ids sort by time and stay unique across parallel jobs: `<yyyymmddThhmmssZ>-<8 hex>`. */

@@ -1,15 +1,12 @@
-import { runsFor, type Config } from '@runtime-bench/schemas';
+// The one repetition loop of every target kind (CRI endpoints, Kubernetes, …): it knows slots —
+// one benchmark × one target, with a closure that runs one repetition — and nothing of how a
+// target is reached, so its rules (interleaving, warm-up, interruption, unsupported outcomes,
+// settling) hold for every kind alike and are tested with plain inputs.
+import { runsFor, type BenchmarkDefinition, type Config } from '@runtime-bench/schemas';
 import { errorMessage } from '../errors.ts';
 import { BenchmarkAccumulator } from '../results/assemble.ts';
-import { ResourceTracker } from '../suites/tracker.ts';
-import {
-  InterruptedError,
-  type Benchmark,
-  type BenchmarkContext,
-  type IterationOutcome,
-} from '../suites/types.ts';
-import { sleep } from '../util/exec.ts';
-import type { PreparedEndpoint } from './targets.ts';
+import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
+import { sleep as realSleep } from '../util/exec.ts';
 
 export interface ProgressEvent {
   benchmark: string;
@@ -21,79 +18,66 @@ export interface ProgressEvent {
   outcome?: IterationOutcome;
 }
 
+/** One benchmark × one target: what the loop repeats and where its samples go. */
+export interface Slot {
+  definition: BenchmarkDefinition;
+  targetId: string;
+  /** How progress names the target, when the id alone is ambiguous (default: targetId). */
+  label?: string;
+  /** The parameters the benchmark runs with, recorded in its result. */
+  parameters: Record<string, unknown>;
+  accumulator: BenchmarkAccumulator;
+  /** One repetition; throws InterruptedError when the run's signal stops it. */
+  iterate(iteration: { index: number; warmup: boolean }): Promise<IterationOutcome>;
+}
+
+/** A slot with a fresh accumulator for its definition. */
+export function newSlot(
+  definition: BenchmarkDefinition,
+  targetId: string,
+  parameters: Record<string, unknown>,
+  iterate: Slot['iterate'],
+): Slot {
+  return { definition, targetId, parameters, accumulator: new BenchmarkAccumulator(definition), iterate };
+}
+
 export interface OrchestrateOptions {
-  config: Config;
-  benchmarks: Benchmark<never>[];
-  endpoints: PreparedEndpoint[];
-  runId: string;
+  config: Pick<Config, 'warmup' | 'runs' | 'runsPerBenchmark' | 'settleSeconds'>;
+  /** In run order: all slots of the first benchmark, then the next benchmark's, … */
+  slots: readonly Slot[];
   signal: AbortSignal;
   onProgress: (event: ProgressEvent) => void;
   /**
-   * Called before a failed repetition is recorded: lets the endpoint's liveness watch decide
-   * whether the failure was the endpoint dying (then it aborts `signal` and nothing is recorded).
+   * Called before a failed repetition is recorded: lets a liveness watch decide whether the failure
+   * was the target's endpoint dying (then it aborts `signal` and nothing is recorded).
    */
-  beforeRecordingFailure?: (endpoint: PreparedEndpoint) => Promise<void>;
+  beforeRecordingFailure?: (slot: Slot) => Promise<void>;
+  /** The pause between repetitions (settleSeconds); injected by tests. */
+  sleep?: (ms: number) => Promise<void>;
 }
-
-export interface Slot {
-  benchmark: Benchmark<never>;
-  endpoint: PreparedEndpoint;
-  targetId: string;
-  handler: string;
-  accumulator: BenchmarkAccumulator;
-  context: BenchmarkContext;
-}
-
-/** Key of one benchmark × target. */
-export const slotKey = (benchmark: string, target: string): string => `${benchmark}\u0000${target}`;
 
 /**
- * Runs every selected benchmark on every target, interleaved per repetition (A B C, A B C, …) so
- * that drift on a shared host hits all targets alike. Warm-up repetitions run but are not recorded.
- * A failing call is an error sample and the run goes on; an interruption (a signal, a dead CRI
- * endpoint) stops between calls, and a repetition it made fail is not recorded.
+ * Runs every slot's repetitions, interleaved per benchmark and repetition (A B C, A B C, …) so that
+ * drift on a shared host hits all targets alike. Warm-up repetitions run but are not recorded. A
+ * failing repetition is an error sample and the run goes on; an unsupported outcome ends that
+ * slot's attempts; an interruption (a signal, a dead endpoint) stops between repetitions, a
+ * repetition it made fail is not recorded, and every slot it cut short is marked interrupted.
  */
-export async function orchestrate(
-  opts: OrchestrateOptions,
-): Promise<{ slots: Slot[]; trackers: Map<PreparedEndpoint, ResourceTracker> }> {
+export async function orchestrate(opts: OrchestrateOptions): Promise<void> {
   const { config, signal } = opts;
-  const trackers = new Map(opts.endpoints.map((e) => [e, new ResourceTracker()] as const));
-  const slots: Slot[] = [];
-  for (const benchmark of opts.benchmarks) {
-    for (const endpoint of opts.endpoints) {
-      for (const target of endpoint.targets) {
-        slots.push({
-          benchmark,
-          endpoint,
-          targetId: target.resolved.id,
-          handler: target.resolved.handler,
-          accumulator: new BenchmarkAccumulator(benchmark.definition),
-          context: {
-            cri: endpoint.client,
-            target: target.resolved,
-            images: config.images,
-            runId: opts.runId,
-            logDir: endpoint.logDir,
-            tracker: trackers.get(endpoint)!,
-            signal,
-            callTimeoutSeconds: config.callTimeoutSeconds,
-          },
-        });
-      }
-    }
-  }
-  outer: for (const benchmark of opts.benchmarks) {
-    const mine = slots.filter((s) => s.benchmark === benchmark);
-    const repetitions = config.warmup + runsFor(config, benchmark.definition.name);
+  const pause = opts.sleep ?? realSleep;
+  const benchmarks = [...new Set(opts.slots.map((s) => s.definition.name))];
+  outer: for (const name of benchmarks) {
+    const mine = opts.slots.filter((s) => s.definition.name === name);
+    const repetitions = config.warmup + runsFor(config, name);
     for (let rep = 0; rep < repetitions; rep++) {
       const warmup = rep < config.warmup;
       for (const slot of mine) {
         if (signal.aborted) break outer;
         if (slot.accumulator.unsupported) continue;
-        const params = benchmark.parameters(config);
         const where = {
-          benchmark: benchmark.definition.name,
-          target: slot.targetId,
+          benchmark: name,
+          target: slot.label ?? slot.targetId,
           repetition: rep + 1,
           repetitions,
           warmup,
@@ -101,7 +85,7 @@ export async function orchestrate(
         opts.onProgress(where);
         let outcome: IterationOutcome;
         try {
-          outcome = await benchmark.iterate(slot.context, params, { index: rep, warmup });
+          outcome = await slot.iterate({ index: rep, warmup });
         } catch (error) {
           if (error instanceof InterruptedError || signal.aborted) {
             slot.accumulator.interrupted = true;
@@ -110,7 +94,7 @@ export async function orchestrate(
           // A bug or an unexpected runtime answer: an error sample, never a crash of the whole run.
           outcome = { values: {}, errors: {}, failure: `unexpected error: ${errorMessage(error)}` };
         }
-        if (outcome.failure && !signal.aborted) await opts.beforeRecordingFailure?.(slot.endpoint);
+        if (outcome.failure && !signal.aborted) await opts.beforeRecordingFailure?.(slot);
         if (signal.aborted && outcome.failure) {
           // Failed because the run was being stopped (a signal, a dead endpoint): not the runtime's error.
           slot.accumulator.interrupted = true;
@@ -119,18 +103,13 @@ export async function orchestrate(
         if (outcome.unsupported) slot.accumulator.unsupported = outcome.unsupported;
         else if (!warmup) slot.accumulator.record(outcome);
         opts.onProgress({ ...where, outcome });
-        if (config.settleSeconds > 0 && !signal.aborted) await sleep(config.settleSeconds * 1000);
+        if (config.settleSeconds > 0 && !signal.aborted) await pause(config.settleSeconds * 1000);
       }
     }
   }
   if (signal.aborted) {
     // Whatever did not finish all its repetitions was cut short by the signal.
-    for (const slot of slots)
-      if (
-        slot.accumulator.attempts < runsFor(config, slot.accumulator.definition.name) &&
-        !slot.accumulator.unsupported
-      )
-        slot.accumulator.interrupted = true;
+    for (const { accumulator: a } of opts.slots)
+      if (a.attempts < runsFor(config, a.definition.name) && !a.unsupported) a.interrupted = true;
   }
-  return { slots, trackers };
 }

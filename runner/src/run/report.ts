@@ -1,4 +1,5 @@
 import type { RunResult } from '@runtime-bench/schemas';
+import { runVerdict, verdictLines, verdictPairs } from '../compare/verdict.ts';
 import { formatValue, sanitizeTerminal, terminalTable } from '../format/index.ts';
 
 /** The end-of-run table: one row per benchmark × target × metric with median, spread, n and errors. */
@@ -36,4 +37,28 @@ export function problemLines(result: RunResult): string[] {
     .map((r) =>
       sanitizeTerminal(`${r.benchmark} on ${r.target}: ${r.status}${r.reason ? ` — ${r.reason}` : ''}`),
     );
+}
+
+/**
+ * What `run` prints at its end. A run of two or more targets ends with the verdict (each runtime
+ * against runc, per benchmark family) and where the rest is; `table` adds the full table before
+ * it. A run of one target has nothing to compare: its table. Then the results that are not ok.
+ */
+export function endOfRunReport(result: RunResult, path: string, options: { table?: boolean } = {}): string[] {
+  const pairs = verdictPairs(result);
+  const lines: string[] = [];
+  if (options.table || pairs.length === 0) lines.push(summaryTable(result), '');
+  if (pairs.length > 0) {
+    const first = pairs[0]!;
+    lines.push(
+      ...verdictLines(runVerdict(result)).map((l) => sanitizeTerminal(l)),
+      '',
+      sanitizeTerminal(
+        `every metric of a pair: runtime-bench compare ${path} --baseline-target ${first.baseline} --target ${first.candidate}${
+          options.table ? '' : '; every median: run with --table'
+        }`,
+      ),
+    );
+  }
+  return [...lines, ...problemLines(result)];
 }

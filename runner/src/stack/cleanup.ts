@@ -36,8 +36,8 @@ export interface ProcessInfo {
   cmdline: string[];
 }
 
-/** Runtime processes only: never a shell, test runner or CLI that merely has the path in its arguments. */
-const RUNTIME_PROCESS = /^(containerd|crio|runsc|runc|crun|youki|conmon)/;
+/** Runtime processes (and a stack's registry) only: never a shell, test runner or CLI that merely has the path in its arguments. */
+const RUNTIME_PROCESS = /^(containerd|crio|runsc|runc|crun|youki|conmon|docker-registry)/;
 
 /** Runtime processes (shims, sandboxes) whose command line mentions any of the needles (our state dir). */
 export async function processesMentioning(needles: string[]): Promise<ProcessInfo[]> {

@@ -17,6 +17,11 @@ export interface ContainerdConfigInput {
   restrictOomScoreAdj: boolean;
   defaultHandler: string;
   handlers: HandlerSpec[];
+  /**
+   * The CRI registry `config_path` (one hosts.toml directory per registry host): always set, so
+   * that containerd never reads the host's /etc/containerd/certs.d (2.x's default).
+   */
+  registryConfigPath: string;
 }
 
 const q = (s: string): string => JSON.stringify(s);
@@ -72,6 +77,8 @@ export function renderContainerdConfig(c: ContainerdConfigInput): string {
       `[${cri}.cni]`,
       `  bin_dir = ${q(c.cniBinDir)}`,
       `  conf_dir = ${q(c.cniConfDir)}`,
+      `[${cri}.registry]`,
+      `  config_path = ${q(c.registryConfigPath)}`,
       `[${cri}.containerd]`,
       `  snapshotter = "overlayfs"`,
       `  default_runtime_name = ${q(c.defaultHandler)}`,
@@ -90,6 +97,8 @@ export function renderContainerdConfig(c: ContainerdConfigInput): string {
     `  snapshotter = "overlayfs"`,
     `[${images}.pinned_images]`,
     `  sandbox = ${q(c.pauseImage)}`,
+    `[${images}.registry]`,
+    `  config_path = ${q(c.registryConfigPath)}`,
     '',
     `[${runtime}]`,
     `  restrict_oom_score_adj = ${c.restrictOomScoreAdj}`,

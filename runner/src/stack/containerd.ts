@@ -7,6 +7,7 @@ import { renderContainerdConfig, renderRunscConfig } from './containerd-config.t
 import { findDaemonBinary, which } from './discover.ts';
 import type { DaemonPlan, HandlerSpec, StackDriver, StackFacts } from './driver.ts';
 import type { HostFixPlan } from './host-fixes.ts';
+import { registryPaths } from './registry-config.ts';
 import { tarLayout } from './images/layout.ts';
 import { shimCgroupPath } from './shim-cgroups.ts';
 import type { StackState } from './state.ts';
@@ -41,6 +42,7 @@ function planContainerd(f: StackFacts): DaemonPlan {
       restrictOomScoreAdj: f.hostFixes.some((x) => x.id === 'restrict-oom-score-adj'),
       defaultHandler: f.handlers[0]!.name,
       handlers,
+      registryConfigPath: registryPaths(f.stateDir).hostsDir,
     }),
   });
   // containerd finds containerd-shim-* on its PATH: that version's directory goes first.

@@ -1,6 +1,7 @@
 // Pure generation of a private CRI-O's files: crio.conf, containers-storage's storage.conf and the
 // signature policy. Every path CRI-O would otherwise take from /etc, /var/lib or /run is set to one
 // under the stack's state directory, so that two stacks (or a system CRI-O) never share anything.
+import type { ChildEnv } from '../util/child-env.ts';
 import type { HandlerSpec } from './driver.ts';
 
 export interface CrioLayout {
@@ -134,9 +135,9 @@ export function renderSignaturePolicy(): string {
  * registries and storage configuration.
  */
 export function crioEnvironment(
-  base: NodeJS.ProcessEnv,
+  base: ChildEnv,
   files: { authDir: string; registriesConf: string; storageConf: string },
-): NodeJS.ProcessEnv {
+): ChildEnv {
   return {
     ...base,
     CONTAINER_NAMESPACED_AUTH_DIR: files.authDir,

@@ -1,10 +1,11 @@
 // The CRI-O driver: a private CRI-O (own storage, runroot, config dir, socket, conmon, pinns and
 // namespace directory) with one OCI-runtime handler per runtime found, images loaded offline with
 // skopeo into its containers-storage.
-import { readdir, rm } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { HostFix } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
+import { childEnv } from '../util/child-env.ts';
 import { exec } from '../util/exec.ts';
 import { removeCgroupsNamed } from './cgroups.ts';
 import {
@@ -18,6 +19,7 @@ import {
 import { findDaemonBinary, which } from './discover.ts';
 import type { DaemonPlan, StackDriver, StackFacts } from './driver.ts';
 import type { HostFixPlan } from './host-fixes.ts';
+import { registryPaths } from './registry-config.ts';
 import type { StackState } from './state.ts';
 import { crioIncompatibility } from './versions.ts';
 
@@ -45,7 +47,10 @@ function planCrio(f: StackFacts): DaemonPlan {
   const configPath = join(f.stateDir, 'crio.conf');
   const configDir = join(f.stateDir, 'crio.conf.d');
   const storageConf = join(f.stateDir, 'storage.conf');
-  const registriesConf = join(f.stateDir, 'registries.conf');
+  // Written by the stack's registry (registry.ts) before CRI-O starts: only that registry, insecure.
+  // CRI-O reads it as its HOME's per-user registries.conf (it ignores CONTAINERS_REGISTRIES_CONF).
+  const registry = registryPaths(f.stateDir);
+  const registriesConf = registry.registriesConf;
   const authDir = join(f.stateDir, 'auth');
   const tool = (name: string): string => {
     const path = f.daemon.tools[name];
@@ -81,14 +86,12 @@ function planCrio(f: StackFacts): DaemonPlan {
       },
       { path: storageConf, content: renderStorageConf(layout.root, layout.runRoot) },
       { path: layout.policyPath, content: renderSignaturePolicy() },
-      // An empty registries.conf: no registry is ever asked (images are loaded offline).
-      { path: registriesConf, content: '' },
     ],
     command: {
       path: f.daemon.path,
       // --config-dir: without it CRI-O also reads /etc/crio/crio.conf.d.
       args: ['--config', configPath, '--config-dir', configDir],
-      env: crioEnvironment(f.env, { authDir, registriesConf, storageConf }),
+      env: { ...crioEnvironment(f.env, { authDir, registriesConf, storageConf }), HOME: registry.home },
       cwd: f.stateDir,
     },
     socket: layout.socket,
@@ -163,7 +166,7 @@ export const crioDriver: StackDriver = {
   planDaemon: planCrio,
   async loadImages(state: StackState, layoutDir, names, log) {
     if (state.cri !== 'cri-o') throw new Error(`not a CRI-O stack: ${state.name}`);
-    const env = { ...process.env, CONTAINERS_STORAGE_CONF: state.crio.storageConf };
+    const env = childEnv(process.env, { CONTAINERS_STORAGE_CONF: state.crio.storageConf });
     for (const name of names) {
       log(`loading ${name} into ${state.crio.storageRoot}`);
       await exec(
@@ -199,7 +202,11 @@ export const crioDriver: StackDriver = {
       }
     }
     // CRI-O names its cgroups after the container and pod ids it created (and never removes the pods').
-    problems.push(...(await removeCgroupsNamed(await crioCgroupNames(state, ids))));
+    const containersJson = await readFile(
+      join(state.crio.storageRoot, 'overlay-containers', 'containers.json'),
+      'utf8',
+    ).catch(() => null);
+    problems.push(...(await removeCgroupsNamed(crioCgroupNames(ids, containersJson))));
     // libcni caches each attachment's result under /var/lib/cni/results as <network>-<id>-<ifname>.
     try {
       for (const entry of await readdir('/var/lib/cni/results'))
@@ -212,25 +219,22 @@ export const crioDriver: StackDriver = {
   },
 };
 
-/** Every container and pod id containers-storage knows for the stack, as CRI-O's cgroup names. */
-async function crioCgroupNames(
-  state: StackState & { cri: 'cri-o' },
-  runtimeIds: string[],
-): Promise<string[]> {
+/**
+ * CRI-O's cgroup names for the containers the runtimes still hold and for every container and pod
+ * containers-storage knows (its containers.json text, null when there is none yet). Pure.
+ */
+export function crioCgroupNames(runtimeIds: readonly string[], containersJson: string | null): string[] {
   const ids = new Set(runtimeIds);
+  let containers: unknown = null;
   try {
-    const { readFile } = await import('node:fs/promises');
-    const text = await readFile(
-      join(state.crio.storageRoot, 'overlay-containers', 'containers.json'),
-      'utf8',
-    );
-    for (const c of JSON.parse(text) as { id: string; metadata?: string }[]) {
-      ids.add(c.id);
-      const pod = /"pod-id":"([0-9a-f]{64})"/.exec(c.metadata ?? '');
-      if (pod) ids.add(pod[1]!);
-    }
+    containers = containersJson === null ? null : JSON.parse(containersJson);
   } catch {
-    /* no storage yet */
+    /* cut short by the kill: the runtimes' ids still count */
+  }
+  for (const c of Array.isArray(containers) ? (containers as { id?: unknown; metadata?: unknown }[]) : []) {
+    if (typeof c?.id === 'string') ids.add(c.id);
+    const pod = /"pod-id":"([0-9a-f]{64})"/.exec(typeof c?.metadata === 'string' ? c.metadata : '');
+    if (pod) ids.add(pod[1]!);
   }
   return [...ids].flatMap((id) => [`crio-${id}`, `crio-conmon-${id}`, `pod_${id}`]);
 }

@@ -1,10 +1,15 @@
-import { access, constants, readFile } from 'node:fs/promises';
+import { access, constants, readFile, stat } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { exec } from '../util/exec.ts';
 import { RbError } from '../errors.ts';
 import type { StackDriver } from './driver.ts';
 import type { OciKind } from './state.ts';
-import { goModuleVersion, guessOciKind, parseOciVersion, parseSemver } from './versions.ts';
+import { goModuleVersion, guessOciKind, interpretOciVersion, parseSemver } from './versions.ts';
+
+/** How long a runtime or daemon may take to print its version before it (and its children) is killed. */
+export const VERSION_TIMEOUT_MS = 10_000;
+/** Bytes of a `--version` output read (a binary that prints megabytes is cut, not buffered). */
+const VERSION_OUTPUT_BYTES = 64 * 1024;
 
 /** First executable named `name` on PATH (or in the extra directories first). */
 export async function which(name: string, extraDirs: string[] = []): Promise<string | null> {
@@ -22,6 +27,19 @@ export async function which(name: string, extraDirs: string[] = []): Promise<str
     if (await isExecutable(candidate)) return candidate;
   }
   return null;
+}
+
+/** Why `path` cannot be run as a program (missing, a directory, not executable), or null. */
+export async function notRunnable(path: string): Promise<string | null> {
+  try {
+    const st = await stat(path);
+    if (st.isDirectory()) return 'is a directory';
+    if (!st.isFile()) return 'is not a regular file';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${code})`;
+  }
+  return (await isExecutable(path)) ? null : 'is not executable (chmod +x)';
 }
 
 async function isExecutable(path: string): Promise<boolean> {
@@ -44,19 +62,31 @@ export async function findDaemonBinary(
   install: string,
 ): Promise<{ path: string; version: string }> {
   const path = explicit ?? (await which(name));
-  if (!path || !(await isExecutable(path))) {
+  const problem = path ? await notRunnable(path) : 'is not on PATH';
+  if (!path || problem) {
     throw new RbError(
       `STACK_NO_${name.toUpperCase().replace(/-/g, '_')}`,
-      explicit ? `${flag} ${explicit} is not an executable file` : `no ${name} binary on PATH`,
+      explicit ? `${flag} ${explicit} ${problem}` : `no ${name} binary on PATH`,
       `${install}, or pass ${flag} /path/to/${name}`,
+      // A flag naming a file that cannot run is bad input.
+      explicit ? { exitCode: 2 } : undefined,
     );
   }
-  const out = await exec(path, ['--version'], { allowFailure: true, timeoutMs: 30_000 });
+  const out = await exec(path, ['--version'], {
+    allowFailure: true,
+    timeoutMs: 3 * VERSION_TIMEOUT_MS,
+    maxOutputBytes: VERSION_OUTPUT_BYTES,
+  });
   const version = parseSemver(`${out.stdout}\n${out.stderr}`);
+  // The daemon's version picks its config format and the compatibility rules: it must be known.
   if (out.exitCode !== 0 || !version)
     throw new RbError(
       'STACK_DAEMON_VERSION',
-      `cannot read a version from "${`${out.stdout}${out.stderr}`.trim().split('\n')[0] ?? ''}" (${path} --version)`,
+      out.timedOut
+        ? `${path} --version printed no version within ${(3 * VERSION_TIMEOUT_MS) / 1000} s (killed)`
+        : `cannot read a version from "${`${out.stdout}${out.stderr}`.trim().split('\n')[0]?.slice(0, 200) ?? ''}" (${path} --version, exit ${out.exitCode})`,
+      `${flag} must name a working ${name} that prints its version (x.y.z)`,
+      { exitCode: 2 },
     );
   return { path, version };
 }
@@ -74,19 +104,34 @@ export interface DiscoveredHandlers {
   skipped: { name: string; binary: string; reason: string }[];
 }
 
+/**
+ * An OCI runtime's version from its `--version` (see `interpretOciVersion`): `unknown` with the
+ * raw output when it answers without one, an error when it cannot run, fails or hangs.
+ */
 export async function ociVersion(
   kind: string,
   binary: string,
-): Promise<{ version: string; output: string } | { error: string }> {
-  const out = await exec(binary, ['--version'], { allowFailure: true, timeoutMs: 10_000 });
-  const text = `${out.stdout}${out.stderr}`.trim();
-  let version = out.exitCode === 0 ? parseOciVersion(kind, text) : null;
-  if (kind === 'runsc' && version === 'VERSION_MISSING') {
-    version = goModuleVersion(await readFile(binary), 'gvisor.dev/gvisor') ?? version;
+  timeoutMs = VERSION_TIMEOUT_MS,
+): Promise<{ version: string; known: boolean; output: string } | { error: string }> {
+  const problem = await notRunnable(binary);
+  if (problem) return { error: `${binary} ${problem}` };
+  const out = await exec(binary, ['--version'], {
+    allowFailure: true,
+    timeoutMs,
+    maxOutputBytes: VERSION_OUTPUT_BYTES,
+  });
+  const v = interpretOciVersion(kind, binary, {
+    exitCode: out.exitCode,
+    output: `${out.stdout}${out.stderr}`.trim(),
+    timedOut: out.timedOut === true,
+    timeoutMs,
+  });
+  // runsc built with `go install` says VERSION_MISSING; the module version it embeds is the real one.
+  if ('version' in v && kind === 'runsc' && v.version === 'VERSION_MISSING') {
+    const module = goModuleVersion(await readFile(binary), 'gvisor.dev/gvisor');
+    if (module) return { ...v, version: module };
   }
-  return version
-    ? { version, output: text }
-    : { error: `${binary} --version failed: ${text.split('\n')[0] ?? ''}` };
+  return v;
 }
 
 /** containerd-shim-runsc-v1 beside a runsc binary (an install keeps them together) or on PATH. */
@@ -120,7 +165,15 @@ export async function discoverHandlers(
     }
     candidates.push({ name: kind, kind, binary });
   }
-  for (const e of extra) {
+  for (const [i, e] of extra.entries()) {
+    const problem = await notRunnable(e.binary);
+    if (problem) {
+      throw new RbError(
+        'CONFIG_INVALID',
+        `stack.extraHandlers[${i}].binary: ${e.binary} (handler "${e.name}") ${problem}`,
+        'give the absolute path of an executable OCI runtime binary, or remove the entry',
+      );
+    }
     const kind = e.kind ?? guessOciKind(e.binary);
     if (!kind) {
       throw new RbError(
@@ -150,10 +203,10 @@ export async function discoverHandlers(
   for (const c of candidates) {
     const v = await ociVersion(c.kind, c.binary);
     if ('error' in v) {
-      skipped.push({ ...c, reason: v.error });
+      skipped.push({ name: c.name, binary: c.binary, reason: v.error });
       continue;
     }
-    const why = driver.incompatibility(daemonVersion, c.kind, v.version);
+    const why = driver.incompatibility(daemonVersion, c.kind, v.known ? v.version : null);
     if (why) skipped.push({ name: c.name, binary: c.binary, reason: why });
     else handlers.push({ ...c, version: v.version, versionOutput: v.output });
   }

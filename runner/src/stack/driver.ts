@@ -3,6 +3,7 @@
 // containerd and CRI-O lives behind this interface and nowhere else. Suites, run, results and the
 // site only ever see the CRI name and version that the running daemon reports.
 import type { HostFix } from '@runtime-bench/schemas';
+import type { ChildEnv } from '../util/child-env.ts';
 import type { HostFixPlan } from './host-fixes.ts';
 import type { CriName, OciKind, StackState } from './state.ts';
 
@@ -41,8 +42,11 @@ export interface StackFacts {
   shimDirs: string[];
   /** Can this host give shims a cgroup of their own with a CPU usage counter (shim-cgroups.ts)? */
   shimCgroups: boolean;
-  /** The environment the daemon inherits (PATH is extended by the driver where it needs to). */
-  env: NodeJS.ProcessEnv;
+  /**
+   * The daemon's environment, an allow-list (util/child-env.ts): its shims, conmon, runtimes and
+   * containers inherit it. The driver extends PATH and adds its own variables.
+   */
+  env: ChildEnv;
 }
 
 export interface FileToWrite {
@@ -56,7 +60,7 @@ export interface DaemonPlan {
   files: FileToWrite[];
   /** Cgroups to create before the daemon starts (and remove at stack down): the shim cgroups. */
   cgroups: string[];
-  command: { path: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string };
+  command: { path: string; args: string[]; env: ChildEnv; cwd: string };
   socket: string;
   configPath: string;
   logPath: string;
@@ -72,8 +76,11 @@ export interface StackDriver {
   findDaemon(explicit?: string): Promise<DaemonFacts>;
   /** Under containerd, runsc needs its own shim; CRI-O runs any OCI runtime through conmon. */
   readonly runscNeedsShim: boolean;
-  /** Why an OCI runtime of this kind and version cannot serve under this daemon version, or null. */
-  incompatibility(daemonVersion: string, kind: OciKind, ociVersion: string): string | null;
+  /**
+   * Why an OCI runtime of this kind and version cannot serve under this daemon version, or null
+   * (always null for a runtime whose version is unknown: no rule can tell).
+   */
+  incompatibility(daemonVersion: string, kind: OciKind, ociVersion: string | null): string | null;
   /** The host fixes this driver makes in its own config or in the pods it creates (pure). */
   ownHostFixes(plan: HostFixPlan): HostFix[];
   /** The private daemon's files and command, from the facts alone (pure). */

@@ -1,171 +1,27 @@
-// The executor of a stack's plan (plan.ts decides; this module reads facts, writes, spawns and
-// stops). Whichever CRI runtime the stack runs, its differences live in its driver (driver.ts).
-import { constants, existsSync, openSync, closeSync } from 'node:fs';
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import type { Config } from '@runtime-bench/schemas';
-import { createCriClient } from '../cri/client.ts';
+// `stack up` and `stack down`: the sequence of steps, over a StackHost (host.ts) that does the
+// reading, writing, spawning and stopping. What to do is decided by pure functions: plan.ts (the
+// daemon, its files and handlers) and lifecycle.ts (reuse, clean up first, what `down` removes).
+// Whichever CRI runtime the stack runs, its differences live in its driver (driver.ts).
 import { RbError, errorMessage } from '../errors.ts';
-import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
-import { processesMentioning, terminate, unmountBelow } from './cleanup.ts';
-import { discoverHandlers, runscShimFor } from './discover.ts';
-import type { StackDriver } from './driver.ts';
 import { driverFor } from './drivers.ts';
-import { bindHybridControllers, readHostFixPlan } from './host-fixes.ts';
-import { buildImageLayout, type StackImages } from './images/build.ts';
-import { planStack, type StackPlan, type StackPlanInput } from './plan.ts';
-import { bridgeName } from './network.ts';
-import {
-  createShimCgroups,
-  removeStackCgroups,
-  usageHierarchy,
-  type UsageHierarchy,
-} from './shim-cgroups.ts';
-import {
-  readStackState,
-  stackStateDir,
-  stackStatePath,
-  writeStackState,
-  type CriName,
-  type StackState,
-} from './state.ts';
+import { realStackHost, type FactOptions, type StackHost } from './host.ts';
+import { decideUp, planDown, stackProcessNeedle } from './lifecycle.ts';
+import { planStack } from './plan.ts';
+import { stackStateDir, type CriName, type StackState } from './state.ts';
+import { UNKNOWN_VERSION } from './versions.ts';
+import type { RegistryState } from './registry-config.ts';
 
-export interface StackUpOptions {
-  name: string;
+export { stackAnswers } from './host.ts';
+
+export interface StackUpOptions extends FactOptions {
   stateDir?: string | undefined;
   /** Which CRI runtime the stack runs (default containerd). */
   cri?: CriName | undefined;
-  /** The daemon binary to run (--containerd / --crio); default: the one on PATH. */
-  daemonBinary?: string | undefined;
-  fixHost: boolean;
-  extraHandlers: Config['stack']['extraHandlers'];
-  subnet?: string | undefined;
-  images: StackImages;
-  log: (line: string) => void;
 }
 
 export interface StackUpResult {
   state: StackState;
   alreadyUp: boolean;
-}
-
-/** Is the stack's daemon alive and answering CRI? */
-export async function stackAnswers(state: StackState, timeoutSeconds = 5): Promise<boolean> {
-  if (state.pid === null || !processAlive(state.pid) || !existsSync(state.socket)) return false;
-  const client = createCriClient('grpc', state.socket, { timeoutSeconds });
-  try {
-    await client.version();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    client.close();
-  }
-}
-
-async function waitForCri(
-  cri: CriName,
-  socket: string,
-  pid: number,
-  logPath: string,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'socket not created';
-  while (Date.now() < deadline) {
-    if (!processAlive(pid)) break;
-    if (existsSync(socket)) {
-      const client = createCriClient('grpc', socket, { timeoutSeconds: 2 });
-      try {
-        await client.version();
-        return;
-      } catch (error) {
-        last = errorMessage(error);
-      } finally {
-        client.close();
-      }
-    }
-    await sleep(100);
-  }
-  const log = await readFile(logPath, 'utf8').catch(() => '');
-  const tail = log.trim().split('\n').slice(-8).join('\n');
-  throw new RbError(
-    'STACK_START',
-    `${cri} did not answer CRI on ${socket} (${processAlive(pid) ? last : 'it exited'}). Log tail:\n${tail}`,
-    `see ${logPath}`,
-  );
-}
-
-/** Reads (never changes) everything the plan needs from the host. */
-async function gatherPlanInput(
-  driver: StackDriver,
-  opts: StackUpOptions,
-  stateDir: string,
-): Promise<StackPlanInput> {
-  const daemon = await driver.findDaemon(opts.daemonBinary);
-  opts.log(`${driver.cri} ${daemon.version} (${daemon.path})`);
-  const discovered = await discoverHandlers(driver, daemon.version, opts.extraHandlers);
-  const shimDirs: string[] = [];
-  if (driver.runscNeedsShim) {
-    for (const h of discovered.handlers.filter((x) => x.kind === 'runsc')) {
-      const shim = await runscShimFor(h.binary);
-      if (shim) shimDirs.push(dirname(shim));
-    }
-  }
-  return {
-    name: opts.name,
-    stateDir,
-    daemon,
-    discovered,
-    hostFixPlan: await readHostFixPlan(),
-    fixHost: opts.fixHost,
-    routes: (await exec('ip', ['-4', 'route'], { allowFailure: true })).stdout,
-    subnet: opts.subnet,
-    cniBinDir: ['/usr/lib/cni', '/opt/cni/bin'].find((d) => existsSync(`${d}/bridge`)) ?? null,
-    images: { pause: opts.images.pause, bench: opts.images.bench },
-    shimDirs,
-    usageHierarchy: await writableUsageHierarchy(),
-    env: process.env,
-  };
-}
-
-/**
- * The hierarchy for shim cgroups, when we may create cgroups in it: a read-only cgroupfs (as in
- * some CI containers) leaves the stack without shim cgroups, and overhead.runtime on ticks.
- */
-async function writableUsageHierarchy(): Promise<UsageHierarchy | null> {
-  const h = usageHierarchy(await readFile('/proc/self/mountinfo', 'utf8'));
-  if (!h) return null;
-  try {
-    await access(h.mount, constants.W_OK);
-    return h;
-  } catch {
-    return null;
-  }
-}
-
-/** Carries out the plan up to a daemon answering CRI; the state is recorded as soon as it has a pid. */
-async function executePlan(plan: StackPlan, driver: StackDriver): Promise<StackState> {
-  if (plan.bindControllers.length > 0) await bindHybridControllers(await readHostFixPlan());
-  for (const dir of plan.dirs) await mkdir(dir, { recursive: true });
-  // Before the daemon: the shim's `start` fails when its ShimCgroup does not exist.
-  if (plan.cgroups) await createShimCgroups(plan.cgroups.hierarchy, plan.cgroups.paths);
-  for (const f of plan.files) {
-    await mkdir(dirname(f.path), { recursive: true });
-    await writeFile(f.path, f.content);
-  }
-  const logFd = openSync(plan.logPath, 'a');
-  let pid: number;
-  try {
-    pid = spawnDaemon(plan.command.path, plan.command.args, logFd, plan.command.env, plan.command.cwd);
-  } finally {
-    closeSync(logFd);
-  }
-  const state: StackState = { ...plan.state, pid, startedAt: new Date().toISOString() };
-  // Record the PID before anything else can fail, so that `down` can always stop what we started.
-  await writeStackState(state);
-  await waitForCri(driver.cri, state.socket, pid, plan.logPath);
-  return state;
 }
 
 /**
@@ -178,51 +34,61 @@ async function readStateOrCleanUp(
   name: string,
   stateDir: string,
   log: (line: string) => void,
+  host: StackHost,
 ): Promise<StackState | null> {
   try {
-    return await readStackState(stateDir);
+    return await host.readState(stateDir);
   } catch (error) {
     if (!(error instanceof RbError && error.code === 'STACK_STATE')) throw error;
     log(`stack "${name}": ${error.message}; cleaning up its leftovers first`);
-    await stackDown({ name, stateDir, purge: false, log });
-    return readStackState(stateDir);
+    await stackDown({ name, stateDir, purge: false, log }, host);
+    return host.readState(stateDir);
   }
 }
 
 /** Starts (or finds running) the private stack `name` of the CRI runtime `opts.cri`. */
-export async function stackUp(opts: StackUpOptions): Promise<StackUpResult> {
+export async function stackUp(opts: StackUpOptions, host: StackHost = realStackHost): Promise<StackUpResult> {
   const stateDir = opts.stateDir ?? stackStateDir(opts.name);
   const driver = driverFor(opts.cri ?? 'containerd');
-  await mkdir(stateDir, { recursive: true });
-  const existing = await readStateOrCleanUp(opts.name, stateDir, opts.log);
-  if (existing && existing.cri !== driver.cri) {
-    throw new RbError(
-      'STACK_CRI_MISMATCH',
-      `stack "${opts.name}" runs ${existing.cri}, not ${driver.cri}`,
-      `run \`runtime-bench stack down --name ${opts.name} --purge\` first, or use another --name`,
-    );
+  await host.ensureDir(stateDir);
+  const existing = await readStateOrCleanUp(opts.name, stateDir, opts.log, host);
+  const decision = decideUp({
+    name: opts.name,
+    cri: driver.cri,
+    existing,
+    // Asked only of a stack of the same CRI runtime: another one is refused whether it runs or not.
+    answers: existing !== null && existing.cri === driver.cri && (await host.answers(existing)),
+  });
+  if (decision.kind === 'reuse') return { state: decision.state, alreadyUp: true };
+  if (decision.cleanFirst) {
+    opts.log(decision.cleanFirst);
+    await stackDown({ name: opts.name, stateDir, purge: false, log: opts.log }, host);
   }
-  if (existing && (await stackAnswers(existing))) return { state: existing, alreadyUp: true };
-  if (existing) {
-    opts.log(`stack "${opts.name}" left state behind (${existing.cri} not answering): cleaning up first`);
-    await stackDown({ name: opts.name, stateDir, purge: false, log: opts.log });
-  }
-  const plan = planStack(driver, await gatherPlanInput(driver, opts, stateDir));
+  const plan = planStack(driver, await host.gatherFacts(driver, opts, stateDir));
   for (const s of plan.state.skippedHandlers) opts.log(`handler ${s.name} skipped: ${s.reason}`);
+  for (const h of plan.state.handlers)
+    if (h.version === UNKNOWN_VERSION)
+      opts.log(
+        `handler ${h.name}: ${h.binary} names no version we can read; recorded as unknown with its output`,
+      );
   let state: StackState | undefined;
+  let registry: RegistryState | null = null;
   try {
-    state = await executePlan(plan, driver);
-    const layout = await buildImageLayout(stateDir, opts.images);
-    try {
-      await driver.loadImages(state, layout.layoutDir, layout.names, opts.log);
-    } finally {
-      await layout.dispose();
-    }
-    state.imageComponents = layout.components;
-    await writeStackState(state);
+    // Before the daemon: CRI-O reads the registries.conf the registry writes only when it starts.
+    registry = await host.startRegistry(stateDir, opts.log);
+    const pid = await host.startDaemon(plan);
+    state = { ...plan.state, ...(registry ? { registry } : {}), pid, startedAt: host.now() };
+    // Record the PID before anything else can fail, so that `down` can always stop what we started.
+    await host.writeState(state);
+    await host.waitForCri(driver.cri, state.socket, pid, plan.logPath);
+    state.imageComponents = await host.loadImages(state, opts.images, opts.log);
+    await host.writeState(state);
   } catch (error) {
-    if (state || existsSync(`${stateDir}/stack.json`))
-      await stackDown({ name: opts.name, stateDir, purge: false, log: opts.log }).catch(() => undefined);
+    if (registry) await host.stopRegistry(registry);
+    if (state || host.stateFileExists(stateDir))
+      await stackDown({ name: opts.name, stateDir, purge: false, log: opts.log }, host).catch(
+        () => undefined,
+      );
     throw error;
   }
   return { state, alreadyUp: false };
@@ -248,58 +114,45 @@ export interface StackDownReport {
  * cgroups, CNI cache), unmounts leftovers below the state dir and deletes the bridge.
  * Safe to run twice, and after a crash (daemon killed, stale state).
  */
-export async function stackDown(opts: StackDownOptions): Promise<StackDownReport> {
+export async function stackDown(
+  opts: StackDownOptions,
+  host: StackHost = realStackHost,
+): Promise<StackDownReport> {
   const stateDir = opts.stateDir ?? stackStateDir(opts.name);
   const report: StackDownReport = { podsRemoved: 0, processesKilled: 0, unmountFailures: [], problems: [] };
-  const state = await readStackState(stateDir).catch((error: unknown) => {
+  const state = await host.readState(stateDir).catch((error: unknown) => {
     report.problems.push(errorMessage(error));
     return null;
   });
-  if (state && (await stackAnswers(state))) {
-    const client = createCriClient('grpc', state.socket, { timeoutSeconds: 60 });
-    try {
-      for (const pod of await client.listPodSandbox()) {
-        try {
-          await client.stopPodSandbox(pod.id);
-          await client.removePodSandbox(pod.id);
-          report.podsRemoved++;
-        } catch (error) {
-          report.problems.push(`pod ${pod.id}: ${errorMessage(error)}`);
-        }
-      }
-    } finally {
-      client.close();
-    }
+  if (state && (await host.answers(state))) {
+    const pods = await host.removePods(state);
+    report.podsRemoved = pods.removed;
+    report.problems.push(...pods.problems);
   }
-  if (state?.pid && processAlive(state.pid)) {
-    if (!(await terminate(state.pid))) report.problems.push(`${state.cri} ${state.pid} did not exit`);
+  if (state?.pid && host.processAlive(state.pid)) {
+    if (!(await host.terminate(state.pid))) report.problems.push(`${state.cri} ${state.pid} did not exit`);
   }
+  if (state?.registry) report.problems.push(...(await host.stopRegistry(state.registry)));
   // Shims and runsc sandboxes outlive containerd; anything still naming our socket or state dir is ours.
-  // With the trailing slash: stack "a" must never match the processes of stack "a2".
-  for (const p of await processesMentioning([`${stateDir.replace(/\/+$/, '')}/`])) {
-    if (await terminate(p.pid, 2_000)) report.processesKilled++;
+  for (const p of await host.processesMentioning([stackProcessNeedle(stateDir)])) {
+    if (await host.terminate(p.pid, 2_000)) report.processesKilled++;
     else report.problems.push(`process ${p.pid} (${p.cmdline[0]}) did not exit`);
   }
-  if (state) report.problems.push(...(await driverFor(state.cri).cleanup(state)));
+  if (state) report.problems.push(...(await host.driverCleanup(state)));
   // By the stack's name, so that a state this version cannot read leaves no shim cgroup behind either.
-  report.problems.push(
-    ...(await removeStackCgroups(usageHierarchy(await readFile('/proc/self/mountinfo', 'utf8')), opts.name)),
-  );
-  report.unmountFailures = await unmountBelow(stateDir);
-  if (state) {
-    const link = await exec('ip', ['link', 'show', state.network.bridge], { allowFailure: true });
-    if (link.exitCode === 0) await exec('ip', ['link', 'del', state.network.bridge], { allowFailure: true });
-    await writeStackState({ ...state, pid: null });
-  } else if (existsSync(stackStatePath(stateDir))) {
-    // A state this version cannot read (another runtime-bench version wrote it): its processes and
-    // mounts are gone by now (found by the state dir); its bridge is named after the stack. Move the
-    // file aside so that `stack up` starts afresh instead of refusing the same file again.
-    const bridge = bridgeName(opts.name);
-    const link = await exec('ip', ['link', 'show', bridge], { allowFailure: true });
-    if (link.exitCode === 0) await exec('ip', ['link', 'del', bridge], { allowFailure: true });
-    await rename(stackStatePath(stateDir), `${stackStatePath(stateDir)}.unreadable`);
-  }
-  if (opts.purge && report.unmountFailures.length === 0) await rm(stateDir, { recursive: true, force: true });
+  report.problems.push(...(await host.removeStackCgroups(opts.name)));
+  report.unmountFailures = await host.unmountBelow(stateDir);
+  const plan = planDown({
+    name: opts.name,
+    state,
+    stateFileExists: host.stateFileExists(stateDir),
+    purge: opts.purge,
+    unmountFailures: report.unmountFailures,
+  });
+  if (plan.bridge) await host.deleteBridge(plan.bridge);
+  if (plan.recordStopped) await host.writeState(plan.recordStopped);
+  if (plan.moveStateAside) await host.moveStateAside(stateDir);
+  if (plan.removeStateDir) await host.removeDir(stateDir);
   for (const p of report.problems) opts.log(`warning: ${p}`);
   return report;
 }

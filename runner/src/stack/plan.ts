@@ -10,6 +10,7 @@ import { describeCgroupFix, type HostFixPlan } from './host-fixes.ts';
 import type { DiscoveredHandlers } from './discover.ts';
 import { bridgeName, pickSubnet } from './network.ts';
 import type { UsageHierarchy } from './shim-cgroups.ts';
+import type { ChildEnv } from '../util/child-env.ts';
 import { StackStateSchema, type StackState } from './state.ts';
 
 export interface StackPlanInput {
@@ -28,7 +29,8 @@ export interface StackPlanInput {
   shimDirs: string[];
   /** The hierarchy counting CPU usage, where shim cgroups go; null when the host has none. */
   usageHierarchy: UsageHierarchy | null;
-  env: NodeJS.ProcessEnv;
+  /** The daemon's base environment: the allow-listed part of ours (util/child-env.ts). */
+  env: ChildEnv;
 }
 
 export interface StackPlan {
@@ -126,7 +128,9 @@ export function planStack(driver: StackDriver, input: StackPlanInput): StackPlan
       version: h.version,
       versionOutput: h.versionOutput,
     })),
-    skippedHandlers: skipped,
+    // Field by field, as the handlers above: the state schema is strict, and these records are
+    // assembled from outside input (a binary's --version) by several hands.
+    skippedHandlers: skipped.map((s) => ({ name: s.name, binary: s.binary, reason: s.reason })),
     hostFixes,
     network,
     images: { pause: input.images.pause, bench: input.images.bench },

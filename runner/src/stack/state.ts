@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { HostFixSchema, ComponentSchema } from '@runtime-bench/schemas';
 import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
+import { RegistryStateSchema } from './registry-config.ts';
 
 export const DEFAULT_STACK_ROOT = '/var/lib/runtime-bench/stacks';
 
@@ -42,6 +43,8 @@ const commonState = {
   images: z.strictObject({ pause: z.string(), bench: z.string() }),
   /** Versions of what the images were built from (sysbench, busybox, catatonit) and their digests. */
   imageComponents: z.array(ComponentSchema),
+  /** The stack's own image registry on loopback (registry.ts); absent without docker-registry. */
+  registry: RegistryStateSchema.optional(),
 };
 
 const ContainerdStackStateSchema = z.strictObject({

@@ -27,6 +27,42 @@ export function goModuleVersion(binary: Buffer, module: string): string | null {
   return m ? m[1]! : null;
 }
 
+/** What a runtime that prints no version we can read is recorded as (its raw output goes beside it). */
+export const UNKNOWN_VERSION = 'unknown';
+
+/** What of a `--version` output is kept (in the stack state and every result's provenance). */
+export const VERSION_OUTPUT_MAX_CHARS = 2_000;
+
+/** One `<runtime> --version` run, as the executor saw it. */
+export interface VersionRun {
+  exitCode: number;
+  /** stdout then stderr, trimmed. */
+  output: string;
+  timedOut: boolean;
+  timeoutMs: number;
+}
+
+/**
+ * What a `--version` run says about an OCI runtime. A runtime that answers (exit 0) but names no
+ * version we can parse (runc built with plain `go install`: "runc version unknown") still works:
+ * its version is `unknown` and its raw output the provenance. One that hangs or fails to run is
+ * unusable, with the reason. The output is cut to its first VERSION_OUTPUT_MAX_CHARS characters.
+ */
+export function interpretOciVersion(
+  kind: string,
+  binary: string,
+  run: VersionRun,
+): { version: string; known: boolean; output: string } | { error: string } {
+  const output = run.output.slice(0, VERSION_OUTPUT_MAX_CHARS);
+  const firstLine = output.split('\n')[0] ?? '';
+  if (run.timedOut)
+    return { error: `${binary} --version printed no version within ${run.timeoutMs / 1000} s (killed)` };
+  if (run.exitCode !== 0)
+    return { error: `${binary} --version failed (exit ${run.exitCode})${firstLine ? `: ${firstLine}` : ''}` };
+  const version = parseOciVersion(kind, output);
+  return version ? { version, known: true, output } : { version: UNKNOWN_VERSION, known: false, output };
+}
+
 /** Compares dotted numeric versions: negative, zero or positive like a sort comparator. */
 export function compareVersions(a: string, b: string): number {
   const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);

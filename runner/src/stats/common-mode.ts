@@ -1,4 +1,5 @@
 import { median } from './descriptive.ts';
+import { medianSamplingVariance } from './power.ts';
 
 /**
  * A two-way table with missing cells: rows are the metrics of one benchmark × target, columns
@@ -79,6 +80,37 @@ export function nightFactors(table: TwoWayTable, minMetrics: number): (number | 
   );
 }
 
+/**
+ * The two-way table of nightFactors: one row per metric, one column per night, each cell
+ * sign · ln(median of the night's samples) — `sign` 1 for a lower-is-better metric and −1 for a
+ * higher-is-better one, so that a slower night is positive for all — or null where the night has
+ * no samples or a median ≤ 0. The gate and `plan` build the table the same way.
+ */
+export function signedLogMedianTable(
+  metrics: readonly { sign: number; nights: readonly (readonly number[] | null)[] }[],
+): (number | null)[][] {
+  return metrics.map(({ sign, nights }) =>
+    nights.map((samples) => {
+      if (!samples || samples.length === 0) return null;
+      const med = median(samples);
+      return med > 0 ? sign * Math.log(med) : null;
+    }),
+  );
+}
+
+/** nightFactors by night id: the nights that have a factor, keyed by `ids[column]`. */
+export function nightFactorsById(
+  table: TwoWayTable,
+  ids: readonly string[],
+  minMetrics: number,
+): Map<string, number> {
+  const byId = new Map<string, number>();
+  nightFactors(table, minMetrics).forEach((c, j) => {
+    if (c !== null) byId.set(ids[j]!, c);
+  });
+  return byId;
+}
+
 export interface DriftComponents {
   /** Night-to-night sd of the common factor (ln scale), beyond the noise of its estimate. */
   sigmaCommon: number;
@@ -127,7 +159,7 @@ export function driftComponents(table: TwoWayTable, sampling: TwoWayTable): Drif
   const meanColumn = columns.reduce((a, b) => a + b, 0) / columns.length;
   const columnVar = columns.reduce((a, c) => a + (c - meanColumn) ** 2, 0) / (columns.length - 1);
   const perColumn = cells / columns.length;
-  const columnNoise = ((Math.PI / 2) * residualMs) / perColumn;
+  const columnNoise = medianSamplingVariance(residualMs, perColumn);
   return {
     sigmaCommon: Math.sqrt(Math.max(0, columnVar - columnNoise)),
     sigmaMetric: Math.sqrt(Math.max(0, residualMs - samplingVariance)),

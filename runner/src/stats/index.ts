@@ -13,3 +13,7 @@ export * from './change-point.ts';
 export * from './power.ts';
 export * from './common-mode.ts';
 export * from './trend.ts';
+export * from './moderation.ts';
+export * from './prediction.ts';
+export * from './persistence.ts';
+export * from './sequential-position.ts';

@@ -15,6 +15,30 @@ export function logSpread(values: readonly number[]): number | null {
   );
 }
 
+/**
+ * Sampling variance of the median of n values whose variance is `variance`: π/2 · σ²/n (the
+ * median's asymptotic efficiency is 2/π under normality). On ln(values), σ² is logSpread² and this
+ * is the variance of ln(median). Also read backwards: the n that reaches a variance budget v is
+ * π/2 · σ²/v.
+ */
+export function medianSamplingVariance(variance: number, n: number): number {
+  return ((Math.PI / 2) * variance) / n;
+}
+
+/**
+ * Mean sampling variance of ln(median) over nights of samples (medianSamplingVariance of each
+ * night's logSpread); null when a night has no log spread (fewer than two values, or one ≤ 0).
+ */
+export function meanLogMedianVariance(nights: readonly (readonly number[])[]): number | null {
+  let sum = 0;
+  for (const s of nights) {
+    const sigma = logSpread(s);
+    if (sigma === null) return null;
+    sum += medianSamplingVariance(sigma ** 2, s.length);
+  }
+  return sum / nights.length;
+}
+
 /** Asymptotic relative efficiency of Mann–Whitney to the t-test under normality (3/π). */
 const MANN_WHITNEY_ARE = 3 / Math.PI;
 
@@ -65,10 +89,10 @@ export interface NightlyPowerInput {
 
 /**
  * The sd of ln(median of one night) with n samples: between-night drift plus the sampling
- * variance of a median, π/2 · σ²/n (the median's asymptotic efficiency 2/π under normality).
+ * variance of a median (medianSamplingVariance).
  */
 export function nightlyLogSd(sigmaWithin: number, sigmaBetween: number, n: number): number {
-  return Math.sqrt(sigmaBetween ** 2 + ((Math.PI / 2) * sigmaWithin ** 2) / n);
+  return Math.sqrt(sigmaBetween ** 2 + medianSamplingVariance(sigmaWithin ** 2, n));
 }
 
 /**
@@ -86,7 +110,7 @@ export function requiredSamplesPerNight(
   const allowedSd = Math.log1p(input.step) / (z * Math.sqrt(1 + 1 / input.window));
   const withinBudget = allowedSd ** 2 - input.sigmaBetween ** 2;
   if (!(withinBudget > 0)) return null;
-  return Math.max(1, Math.ceil(((Math.PI / 2) * input.sigmaWithin ** 2) / withinBudget));
+  return Math.max(1, Math.ceil(medianSamplingVariance(input.sigmaWithin ** 2, withinBudget)));
 }
 
 function resolve(options: DetectableOptions): { alpha: number; power: number } {

@@ -1,6 +1,7 @@
 import { RbError } from '../errors.ts';
 import { cpuBenchmark } from './cpu.ts';
 import { diskBenchmark } from './disk.ts';
+import { imageBenchmarks } from './image.ts';
 import { lifecycleBenchmark } from './lifecycle.ts';
 import { cpuScalingBenchmark, cpuTimeLimitBenchmark } from './limits-cpu.ts';
 import { memoryMinBenchmark } from './limits-memory.ts';
@@ -25,6 +26,7 @@ export const BENCHMARKS: Benchmark<never>[] = [
   memoryMinBenchmark,
   overheadBenchmark,
   networkBenchmark,
+  ...imageBenchmarks,
 ] as unknown as Benchmark<never>[];
 
 /** A prefix matches whole name segments: "performance" selects performance.cpu, "perf" selects nothing. */
@@ -78,6 +80,30 @@ export function selectBenchmarks(
       'CONFIG_INVALID',
       `${where}: skip: [${skip.join(', ')}] removes every benchmark that benchmarks: [${include.join(', ')}] selects`,
       'drop entries from skip or add prefixes to benchmarks; a run must measure something',
+    );
+  return selected;
+}
+
+/**
+ * The benchmarks of a target kind with their own registry (kubernetes.*, engine.*) that the
+ * config's `benchmarks` and `skip` prefixes select; none selected is an error naming `where`.
+ */
+export function selectOfKind<B extends { definition: { name: string } }>(
+  all: readonly B[],
+  config: { benchmarks: readonly string[]; skip: readonly string[] },
+  where: string,
+  kind: string,
+): B[] {
+  const selected = all.filter(
+    ({ definition: b }) =>
+      config.benchmarks.some((p) => matchesPrefix(b.name, p)) &&
+      !config.skip.some((p) => matchesPrefix(b.name, p)),
+  );
+  if (selected.length === 0)
+    throw new RbError(
+      'CONFIG_INVALID',
+      `${where}: benchmarks: [${config.benchmarks.join(', ')}] selects no benchmark a${/^[aeiou]/.test(kind) ? 'n' : ''} ${kind} target runs`,
+      `a${/^[aeiou]/.test(kind) ? 'n' : ''} ${kind} target runs ${all.map((b) => b.definition.name).join(', ')}: set benchmarks: [${kind}] or some of these`,
     );
   return selected;
 }

@@ -23,6 +23,39 @@ export function latencySummary(latenciesMs: readonly number[]): Record<string, n
   };
 }
 
+/**
+ * One startup.latency repetition's outcome from its containers' latencies and failure messages:
+ * the summary, the error count and rate, and a failed attempt when the rate exceeds maxErrorRate.
+ * Shared by every level that runs containers one after the other (CRI, engines).
+ */
+export function latencyOutcome(
+  latencies: readonly number[],
+  failures: ReadonlyMap<string, number>,
+  params: Pick<StartupLatencyParameters, 'count' | 'maxErrorRate'>,
+  totalSeconds: number,
+): IterationOutcome {
+  const errorCount = params.count - latencies.length;
+  const rate = errorCount / params.count;
+  const values: Record<string, number> = {
+    ...latencySummary(latencies),
+    total_time: totalSeconds,
+    errors: errorCount,
+    error_rate: rate,
+  };
+  const errors: Record<string, string> = {};
+  const top = [...failures.entries()].sort((a, b) => b[1] - a[1])[0];
+  if (top)
+    errors.errors = `${errorCount} of ${params.count} containers failed; most often (${top[1]}×): ${top[0]}`;
+  if (latencies.length === 0) Object.assign(errors, errorsFor(LATENCY_METRICS, errors.errors!));
+  if (rate > params.maxErrorRate)
+    return {
+      values,
+      errors,
+      failure: `${(rate * 100).toFixed(1)} % of containers failed (above maxErrorRate ${params.maxErrorRate}): ${top![0]}`,
+    };
+  return { values, errors };
+}
+
 const LATENCY_METRICS = [
   'latency_min',
   'latency_mean',
@@ -118,26 +151,7 @@ export const startupLatencyBenchmark: Benchmark<StartupLatencyParameters> = {
         }
       }
       const total = Number(process.hrtime.bigint() - t0) / 1e9;
-      const errorCount = params.count - latencies.length;
-      const rate = errorCount / params.count;
-      const values: Record<string, number> = {
-        ...latencySummary(latencies),
-        total_time: total,
-        errors: errorCount,
-        error_rate: rate,
-      };
-      const errors: Record<string, string> = {};
-      const top = [...failures.entries()].sort((a, b) => b[1] - a[1])[0];
-      if (top)
-        errors.errors = `${errorCount} of ${params.count} containers failed; most often (${top[1]}×): ${top[0]}`;
-      if (latencies.length === 0) Object.assign(errors, errorsFor(LATENCY_METRICS, errors.errors!));
-      if (rate > params.maxErrorRate)
-        return {
-          values,
-          errors,
-          failure: `${(rate * 100).toFixed(1)} % of containers failed (above maxErrorRate ${params.maxErrorRate}): ${top![0]}`,
-        };
-      return { values, errors };
+      return latencyOutcome(latencies, failures, params, total);
     }),
 };
 

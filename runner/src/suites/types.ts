@@ -1,5 +1,6 @@
 import type { BenchmarkDefinition, Config } from '@runtime-bench/schemas';
 import type { CriClient } from '../cri/types.ts';
+import type { StackState } from '../stack/state.ts';
 import type { ResourceTracker } from './tracker.ts';
 
 /** One CRI endpoint × one runtime handler, resolved from the config (see run/targets.ts). */
@@ -19,6 +20,8 @@ export interface BenchmarkContext {
   tracker: ResourceTracker;
   signal: AbortSignal;
   callTimeoutSeconds: number;
+  /** The local stack behind the target (its registry, its image store), or null for a bare endpoint. */
+  stack?: StackState | null;
 }
 
 /** What one repetition of a benchmark produced. */

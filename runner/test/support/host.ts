@@ -40,7 +40,7 @@ export function mountsUnder(dir: string): string[] {
 }
 
 /**
- * Runtime processes (containerd, crio, shims, conmon) whose command line names the directory or a
+ * Runtime processes (containerd, crio, shims, conmon, the stack registry) whose command line names the directory or a
  * path below it. The directory must end there: stack "crio" must not match the processes of
  * stack "crio-ctd" (/var/lib/…/crio is a prefix of /var/lib/…/crio-ctd/config.toml).
  */
@@ -57,7 +57,7 @@ export function processesUnder(dir: string): string[] {
     .filter(
       (l) =>
         namesDir(l) &&
-        /containerd|crio|conmon|runc|crun|runsc|youki/.test(l) &&
+        /containerd|crio|conmon|runc|crun|runsc|youki|docker-registry/.test(l) &&
         !l.includes('runtime-bench.js') &&
         !l.includes('vitest'),
     );

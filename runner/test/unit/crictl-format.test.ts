@@ -7,9 +7,11 @@ import {
   parseCrictlId,
   parseCrictlVersion,
   parseInspect,
+  parseImages,
   parseInspecti,
   parseInspectp,
   parsePods,
+  parsePulled,
   parseStats,
   toCrictlJson,
   toEpochNanos,
@@ -116,5 +118,34 @@ describe('timestamps', () => {
     ['', '0'],
   ])('%s → %s ns', (text, nanos) => {
     expect(toEpochNanos(text)).toBe(nanos);
+  });
+});
+
+describe('crictl image calls', () => {
+  // crictl prints these shapes: `images -o json` is the CRI ListImagesResponse in protojson,
+  // `pull` ends with "Image is up to date for <image ref>".
+  test('images -o json and pull', () => {
+    expect(
+      parseImages(
+        JSON.stringify({
+          images: [
+            {
+              id: 'sha256:aa',
+              repoTags: ['127.0.0.1:5000/r:t'],
+              repoDigests: [],
+              size: '1024',
+              pinned: false,
+            },
+            { id: 'sha256:bb', repoTags: null, size: '5' },
+          ],
+        }),
+      ),
+    ).toEqual([
+      { id: 'sha256:aa', repoTags: ['127.0.0.1:5000/r:t'], size: '1024' },
+      { id: 'sha256:bb', repoTags: [], size: '5' },
+    ]);
+    expect(parseImages('{"images": []}')).toEqual([]);
+    expect(parsePulled('Image is up to date for sha256:0123abcd\n')).toBe('sha256:0123abcd');
+    expect(() => parsePulled('something else')).toThrow(/unexpected output/);
   });
 });

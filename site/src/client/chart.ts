@@ -133,7 +133,11 @@ function timeAxis(spec: ChartSpec) {
   };
 }
 
-function config(spec: ChartSpec, runBase: string): ChartConfiguration<'line' | 'scatter'> {
+function config(
+  spec: ChartSpec,
+  runBase: string,
+  legendHeight: number,
+): ChartConfiguration<'line' | 'scatter'> {
   const datasets = spec.datasets.map((d, i) => ({
     label: d.label,
     data: d.points.map((p, k) => ({ x: spec.kind === 'strip' ? p.x + jitter(k) : p.x, y: p.y })),
@@ -184,7 +188,9 @@ function config(spec: ChartSpec, runBase: string): ChartConfiguration<'line' | '
         if (run) location.href = `${runBase}?id=${encodeURIComponent(run)}`;
       },
       plugins: {
-        legend: { position: 'bottom', labels: { usePointStyle: true } },
+        // A legend of many series must not eat the plot: at most a quarter of the box, the rest
+        // of the series named in the tooltips and the page's tables.
+        legend: { position: 'bottom', labels: { usePointStyle: true }, maxHeight: legendHeight },
         tooltip: {
           callbacks: {
             title: (items) => {
@@ -222,8 +228,11 @@ class RbChart extends HTMLElement {
     const canvas = this.querySelector('canvas');
     if (!json || !canvas) return;
     this.spec = JSON.parse(json) as ChartSpec;
-    this.chart = new Chart(canvas, config(this.spec, this.dataset.runBase ?? '/run/'));
+    const box = canvas.parentElement!.clientHeight;
+    this.chart = new Chart(canvas, config(this.spec, this.dataset.runBase ?? '/run/', Math.max(40, box / 4)));
     this.dataset.drawn = 'true';
+    // the plot area's height, for the page tests (a phone must still see the data)
+    this.dataset.plotHeight = String(Math.round(this.chart.chartArea.height));
     this.filter(readFilter());
     document.addEventListener('rb-filter', this.onFilter);
   }

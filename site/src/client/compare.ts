@@ -10,6 +10,7 @@ import {
   COMPARE_OPTIONS,
   compareCells,
   compareHeadline,
+  defaultPair,
   sortedRows,
   type CompareRunRef,
 } from '../lib/views/compare.ts';
@@ -30,6 +31,7 @@ class RbCompare extends HTMLElement {
     }
     const form = this.querySelector('form')!;
     const q = new URLSearchParams(location.search);
+    const start = defaultPair(this.runs);
     for (const side of ['a', 'b'] as const) {
       const run = this.select(side);
       for (const r of this.runs) {
@@ -41,7 +43,7 @@ class RbCompare extends HTMLElement {
       }
       const wanted = q.get(side);
       if (wanted && this.runs.some((r) => r.runId === wanted)) run.value = wanted;
-      else if (side === 'a' && this.runs[1]) run.value = this.runs[1].runId;
+      else if (start) run.value = start[side];
       run.addEventListener('change', () => this.fillTargets(side, ''));
       this.fillTargets(side, q.get(`${side}t`) ?? '');
     }

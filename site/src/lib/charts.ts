@@ -1,8 +1,7 @@
 // Chart specifications: the small, serialisable series a page hands to its <rb-chart> elements.
 // Built here (pure, tested) so that the browser code only draws.
 import type { BenchmarkView, DistributionRow, TimeSeries, VersionChart } from './views/benchmark.ts';
-import { percentChange, type RuntimeFamily } from './views/runtime.ts';
-import { displayUnit, formatValue } from '@runtime-bench/runner/format';
+import { displayUnit } from '@runtime-bench/runner/format';
 import { seriesColours } from './colours.ts';
 
 export interface ChartPoint {
@@ -144,37 +143,6 @@ export function stripChartSpec(
       q1: r.p25,
       q3: r.p75,
     })),
-  });
-}
-
-/** A runtime's history: each metric's change against the oldest measured version, in percent. */
-export function runtimeFamilySpec(
-  family: RuntimeFamily,
-  hostClassId: string,
-  runtime: string,
-): ChartSpec | null {
-  const rows = family.rows.filter((r) => r.hostClassId === hostClassId);
-  if (rows.length === 0) return null;
-  return coloured({
-    kind: 'category',
-    title: `${family.benchmark} (each line: one partner version)`,
-    xLabel: `${runtime} version`,
-    yLabel: 'Δ median vs oldest version (%)',
-    unit: '',
-    labels: family.versions,
-    datasets: rows.map((r) => {
-      const pct = percentChange(r.cells);
-      return {
-        label: `${r.metric.metric} (${r.metric.direction} is better) · with ${r.partner}`,
-        cri: r.criName,
-        oci: r.ociName,
-        points: r.cells.map((c, x) => ({
-          x,
-          y: pct[x] ?? null,
-          note: c ? `median ${formatValue(c.median, r.metric.unit)}, n = ${c.n}` : undefined,
-        })),
-      };
-    }),
   });
 }
 

@@ -4,7 +4,8 @@ import { compareRuns, type CompareReport } from '@runtime-bench/runner/compare-r
 import { formatTime } from '@runtime-bench/runner/format';
 import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import type { LoadedRun } from './load.ts';
-import { isSynthetic, targetVersionsLabel } from './site-index.ts';
+import { isSynthetic } from './site-index.ts';
+import { targetVersionsLabel } from './labels.ts';
 import { slugify } from './slug.ts';
 import { commonPairs, COMPARE_OPTIONS, type ComparePair, type CompareRunRef } from './views/compare.ts';
 

@@ -4,7 +4,6 @@
 // while the main thread renders pages. Each task is the same pure function the pages would call.
 import { parentPort } from 'node:worker_threads';
 import { serveParent } from './worker-thread.ts';
-import type { Direction } from '@runtime-bench/schemas';
 import { errorMessage } from '@runtime-bench/runner';
 import { sharedGate } from '../gate.ts';
 import { renderedPairs } from './compare-data.ts';
@@ -12,10 +11,10 @@ import type { LoadedRun } from './load.ts';
 import { regressionReport } from './regressions.ts';
 import { compareWithBest } from './significance.ts';
 import { nightlyStatus } from './views/status.ts';
+import { matrixRowId, type MatrixTests } from './views/overview.ts';
 
 export type ComputeTask =
-  | { task: 'gate' | 'pairs'; runs: LoadedRun[] }
-  | { task: 'verdicts'; rows: [readonly (readonly number[])[], Direction][] };
+  { task: 'gate' | 'pairs'; runs: LoadedRun[] } | { task: 'verdicts'; rows: MatrixTests[] };
 
 function run(t: ComputeTask): unknown {
   switch (t.task) {
@@ -28,7 +27,8 @@ function run(t: ComputeTask): unknown {
     case 'pairs':
       return renderedPairs(t.runs);
     case 'verdicts':
-      return t.rows.map(([rows, direction]) => compareWithBest(rows, direction));
+      // keyed by matrix row, so the verdicts find their row whatever order they come back in
+      return t.rows.map((r) => [matrixRowId(r.key), compareWithBest(r.rows, r.direction)]);
   }
 }
 

@@ -25,6 +25,8 @@ function sources(): string[] {
     join(runner, 'results', 'io.ts'),
     join(runner, 'stats', 'descriptive.ts'),
     join(here, 'site-index.ts'),
+    join(here, 'run-digest.ts'),
+    join(here, 'enforcement.ts'),
     join(here, 'compare-data.ts'),
     join(here, 'load-worker.ts'),
     fileURLToPath(import.meta.url),

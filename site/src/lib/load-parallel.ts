@@ -16,7 +16,9 @@ import {
   type LoadedEntry,
 } from '@runtime-bench/runner';
 import { assertDataDir, LOAD_OPTIONS, type LoadedRun } from './load.ts';
-import { IndexBuilder, type RunDigest, type SiteIndex } from './site-index.ts';
+import { IndexBuilder } from './index-builder.ts';
+import type { RunDigest } from './run-digest.ts';
+import type { SiteIndex } from './site-index.ts';
 import type { CompareRunRef } from './views/compare.ts';
 import { startWorker, type WorkerThread } from './worker-thread.ts';
 

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage, parseResult, readRegularBytes } from '@runtime-bench/runner';
 import { compareRunRef } from './compare-data.ts';
 import { DigestCache } from './digest-cache.ts';
-import { digestRun, type RunDigest } from './site-index.ts';
+import { digestRun, type RunDigest } from './run-digest.ts';
 import type { CompareRunRef } from './views/compare.ts';
 import type { WorkerReply, WorkerRequest, WireDigest } from './load-parallel.ts';
 import { serveParent } from './worker-thread.ts';
@@ -51,6 +51,9 @@ function digestOf(bytes: Buffer, where: string, file: string): Cached & { shape:
       n: r.n.slice(),
       samples: r.samples.slice(),
       reasons: r.reasons,
+      parameters: r.parameters.slice(),
+      enforcement: r.enforcement.slice(),
+      enforcementWhy: r.enforcementWhy,
     };
     return { ...hit, shape };
   }

@@ -1,46 +1,21 @@
 // The Regressions page: what the regression gate (`runtime-bench check`, runner/src/compare/)
 // flags when it is replayed over the newest runs of the history at build time.
-import { hostClassOf } from '@runtime-bench/schemas';
+import { hostClassOf, type Unit } from '@runtime-bench/schemas';
+import type {
+  GateChangePoint,
+  GateCoverage,
+  GateReport,
+  GateRow,
+  GateVerdict,
+} from '@runtime-bench/runner/compare';
 import type { LoadedRun } from './load.ts';
-import type { ChangePointLike } from './views/change-point.ts';
 import { slugify } from './slug.ts';
-
-/** The part of one gate report row the page shows (structurally the gate's GateRow). */
-export interface GateRowLike {
-  kind: 'metric' | 'error-rate' | 'status';
-  benchmark: string;
-  target: string;
-  verdict: string;
-  adjustedP: number | null;
-  baselineRuns: string[];
-  notes: string[];
-  metric?: string;
-  unit?: string;
-  change?: number | null;
-  changeLower?: number | null;
-  changeUpper?: number | null;
-  /** metric rows: the latest change point of the metric's nightly series */
-  changePoint?: ChangePointLike | null;
-}
-
-/** The gate's coverage of one report: rows checked, and the others grouped by why. */
-export interface CoverageLike {
-  rows: number;
-  checked: number;
-  notChecked: { reason: string; rows: number }[];
-}
-
-/** The part of the gate's report the page shows. */
-export interface GateReportLike {
-  rows: readonly GateRowLike[];
-  coverage: CoverageLike;
-}
 
 /**
  * The gate, seen from the site: given the history it may look at, returns a function that
  * reports on one run of it. runner/src/compare's createGateReplay(history).report fits.
  */
-export type Gate = (history: readonly LoadedRun[]) => (current: LoadedRun) => GateReportLike;
+export type Gate = (history: readonly LoadedRun[]) => (current: LoadedRun) => GateReport;
 
 export interface RegressionFinding {
   hostClassId: string;
@@ -51,30 +26,29 @@ export interface RegressionFinding {
   criName: string;
   ociName: string;
   versions: string;
-  kind: GateRowLike['kind'];
+  /** the row's own components (its CRI and OCI runtime), whose version changes it shows */
+  components: string[];
+  kind: GateRow['kind'];
   /** metric name, or "error rate" / "status" */
   what: string;
-  unit: string | null;
-  verdict: string;
+  unit: Unit | null;
+  verdict: GateVerdict;
   change: number | null;
   changeLower: number | null;
   changeUpper: number | null;
   adjustedP: number | null;
   baselineFirst: string | null;
   baselineLast: string | null;
-  changePoint: ChangePointLike | null;
+  changePoint: GateChangePoint | null;
   notes: string[];
 }
 
-export type RegressionReport =
-  | { state: 'no-gate'; findings: [] }
-  | {
-      state: 'gate';
-      findings: RegressionFinding[];
-      checkedRuns: number;
-      /** the gate's coverage of every checked run, added up (reasons summed across runs) */
-      coverage: CoverageLike;
-    };
+export interface RegressionReport {
+  findings: RegressionFinding[];
+  checkedRuns: number;
+  /** the gate's coverage of every checked run, added up (reasons summed across runs) */
+  coverage: GateCoverage;
+}
 
 /** How many of the newest runs per host class the page replays the gate on. */
 export const REGRESSION_WINDOW = 30;
@@ -85,15 +59,14 @@ export const REGRESSION_WINDOW = 30;
  */
 export const REGRESSION_HISTORY = 20;
 
-const FLAGGED = new Set(['regression', 'ongoing regression', 'improvement']);
+const FLAGGED = new Set<GateVerdict>(['regression', 'ongoing regression', 'improvement']);
 
 /**
  * Replays the gate on the newest REGRESSION_WINDOW runs of every host class and lists what it
- * flagged (regressions, ongoing regressions, improvements), newest first. Without a gate the
- * report says so rather than claiming that nothing regressed. `loaded` is sorted by start time.
+ * flagged (regressions, ongoing regressions, improvements), newest first, with how many rows it
+ * could check, so that no finding reads as "nothing regressed". `loaded` is sorted by start time.
  */
-export function regressionReport(loaded: readonly LoadedRun[], gate: Gate | undefined): RegressionReport {
-  if (!gate) return { state: 'no-gate', findings: [] };
+export function regressionReport(loaded: readonly LoadedRun[], gate: Gate): RegressionReport {
   const byHost = new Map<string, LoadedRun[]>();
   for (const l of loaded) {
     const id = slugify(hostClassOf(l.run.host));
@@ -128,18 +101,18 @@ export function regressionReport(loaded: readonly LoadedRun[], gate: Gate | unde
           criName: t?.cri.name ?? '',
           ociName: t?.oci.name ?? '',
           versions: t ? `${t.cri.name} ${t.cri.version} · ${t.oci.name} ${t.oci.version}` : row.target,
+          components: t ? [t.cri.name, t.oci.name] : [],
           kind: row.kind,
-          what:
-            row.kind === 'metric' ? (row.metric ?? '') : row.kind === 'error-rate' ? 'error rate' : 'status',
-          unit: row.unit ?? null,
+          what: row.kind === 'metric' ? row.metric : row.kind === 'error-rate' ? 'error rate' : 'status',
+          unit: row.kind === 'metric' ? row.unit : null,
           verdict: row.verdict,
-          change: row.change ?? null,
-          changeLower: row.changeLower ?? null,
-          changeUpper: row.changeUpper ?? null,
+          change: row.kind === 'metric' ? row.change : null,
+          changeLower: row.kind === 'metric' ? row.changeLower : null,
+          changeUpper: row.kind === 'metric' ? row.changeUpper : null,
           adjustedP: row.adjustedP,
           baselineFirst: row.baselineRuns[0] ?? null,
           baselineLast: row.baselineRuns.at(-1) ?? null,
-          changePoint: row.changePoint ?? null,
+          changePoint: row.kind === 'metric' ? row.changePoint : null,
           notes: row.notes,
         });
       }
@@ -149,7 +122,6 @@ export function regressionReport(loaded: readonly LoadedRun[], gate: Gate | unde
     (a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt) || a.target.localeCompare(b.target),
   );
   return {
-    state: 'gate',
     findings,
     checkedRuns,
     coverage: {

@@ -4,21 +4,22 @@
 // unit-tested here and runs in the browser (client/run-page.ts).
 import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import { escapeHtml, formatTime, formatValue } from '@runtime-bench/runner/format';
+import { relativeRunPathOfId, RUNS_SUBDIR } from '@runtime-bench/runner/layout';
 import { splitCitations } from './citations.ts';
 import { metricsTableHtml } from './run-html.ts';
-import { isSynthetic, targetVersionsLabel } from './site-index.ts';
+import { isSynthetic } from './site-index.ts';
+import { targetVersionsLabel } from './labels.ts';
 
 /** A run id as the schema defines it; anything else in ?id= is refused before any fetch. */
 export const RUN_ID = /^\d{8}T\d{6}Z-[0-9a-f]{8}$/;
 
 /**
- * Where a run's file is published, relative to /data/: result files live at
- * runs/<yyyy>/<mm>/<dd>/<run-id>.json with the UTC date of startedAt, which starts every run id
- * (runner/src/results/layout.ts). A data directory laid out differently is looked up in
+ * Where a run's file is published, relative to /data/, by the runner's layout of a data directory
+ * (runner/src/results/run-path.ts). A data directory laid out differently is looked up in
  * /data/index.json instead (see client/run-page.ts).
  */
 export function conventionalRunFile(runId: string): string {
-  return `runs/${runId.slice(0, 4)}/${runId.slice(4, 6)}/${runId.slice(6, 8)}/${runId}.json`;
+  return `${RUNS_SUBDIR}/${relativeRunPathOfId(runId)}`;
 }
 
 /** The URL path of a run's page below the site base, e.g. "run/?id=20261121T080000Z-0123abcd". */

@@ -27,16 +27,25 @@ export const ALPHA = 0.05;
  * direction). A difference counts as significant when the two-sided Mann–Whitney U test rejects
  * equality at ALPHA after Holm's correction over the row (one row asks k − 1 questions at once);
  * the bootstrap interval of the ratio of medians says how large the difference is. Candidates
- * with fewer than two samples cannot be tested and say so. Returns verdicts in input order.
+ * with fewer than two samples cannot be tested and say so. Returns verdicts in input order. With
+ * `reference` (a position), every candidate is tested against that one instead of the best.
  */
-export function compareWithBest(rows: readonly (readonly number[])[], direction: Direction): Verdict[] {
+export function compareWithBest(
+  rows: readonly (readonly number[])[],
+  direction: Direction,
+  reference: number | null = null,
+): Verdict[] {
   const medians = rows.map((s) => (s.length > 0 ? median(s) : NaN));
   let best = -1;
-  for (let i = 0; i < rows.length; i++) {
-    if (Number.isNaN(medians[i]!)) continue;
-    if (best < 0) best = i;
-    else if (direction === 'lower' ? medians[i]! < medians[best]! : medians[i]! > medians[best]!) best = i;
-  }
+  if (reference !== null) {
+    // "relative to <runtime>": the chosen cell takes the best's place, whatever its median
+    if (!Number.isNaN(medians[reference] ?? NaN)) best = reference;
+  } else
+    for (let i = 0; i < rows.length; i++) {
+      if (Number.isNaN(medians[i]!)) continue;
+      if (best < 0) best = i;
+      else if (direction === 'lower' ? medians[i]! < medians[best]! : medians[i]! > medians[best]!) best = i;
+    }
   const verdicts: Verdict[] = rows.map(() => ({ kind: 'untested', why: 'no samples' }));
   if (best < 0) return verdicts;
   const bestSamples = rows[best]!;

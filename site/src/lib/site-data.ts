@@ -5,7 +5,6 @@
 // bundling; the pages await the same promise (globalThis, since the integration and the pages
 // are separate bundles of this module).
 import { availableParallelism } from 'node:os';
-import type { Direction } from '@runtime-bench/schemas';
 import { hostClassOf } from '@runtime-bench/schemas';
 import type { RenderedPair } from './compare-data.ts';
 import { ComputePool } from './compute-pool.ts';
@@ -16,7 +15,7 @@ import type { Verdict } from './significance.ts';
 import type { SiteIndex } from './site-index.ts';
 import { slugify } from './slug.ts';
 import { STATUS_HISTORY, type HostStatus } from './views/status.ts';
-import { overview, type HostMatrix } from './views/overview.ts';
+import { matrixRowId, overview, type HostMatrix, type MatrixTests } from './views/overview.ts';
 import type { CompareRunRef } from './views/compare.ts';
 
 export interface SiteData {
@@ -123,20 +122,24 @@ async function load(dataDir: string, settings: LoadSettings): Promise<SiteData> 
 
 /**
  * The overview with its significance tests run in the pool: a first pass collects every row's
- * samples, the pool tests them (two halves, one per worker), a second pass uses the verdicts.
+ * samples under its (host class, metric) key, the pool tests them (two halves, one per worker),
+ * a second pass looks each row's verdicts up by the same key.
  */
 async function parallelOverview(index: SiteIndex, pool: ComputePool): Promise<HostMatrix[]> {
-  const rows: [readonly (readonly number[])[], Direction][] = [];
-  overview(index, (samples, direction) => {
-    rows.push([samples, direction]);
+  const rows: MatrixTests[] = [];
+  overview(index, (key, samples, direction) => {
+    rows.push({ key, rows: samples, direction });
     return samples.map(() => ({ kind: 'untested', why: '' }));
   });
   const half = Math.ceil(rows.length / 2);
   const parts = await Promise.all([
-    pool.run<Verdict[][]>({ task: 'verdicts', rows: rows.slice(0, half) }),
-    pool.run<Verdict[][]>({ task: 'verdicts', rows: rows.slice(half) }),
+    pool.run<[string, Verdict[]][]>({ task: 'verdicts', rows: rows.slice(0, half) }),
+    pool.run<[string, Verdict[]][]>({ task: 'verdicts', rows: rows.slice(half) }),
   ]);
-  const verdicts = parts.flat();
-  let next = 0;
-  return overview(index, () => verdicts[next++]!);
+  const verdicts = new Map(parts.flat());
+  return overview(index, (key) => {
+    const v = verdicts.get(matrixRowId(key));
+    if (!v) throw new Error(`no verdicts for host class ${key.hostClassId}, metric ${key.metricKey}`);
+    return v;
+  });
 }

@@ -1,7 +1,7 @@
 // Chart specs: fixed colours per runtime family, units on the axis, points that know their run.
 import { expect, test } from 'vitest';
 import { benchmarkSpecs } from '../../src/lib/charts.ts';
-import { buildIndex } from '../../src/lib/site-index.ts';
+import { buildIndex } from '../../src/lib/index-builder.ts';
 import { benchmarkView } from '../../src/lib/views/benchmark.ts';
 import { loaded, makeRun, spread } from './fixtures.ts';
 

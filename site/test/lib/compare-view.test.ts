@@ -3,7 +3,7 @@
 // have been significant at all.
 import { expect, test } from 'vitest';
 import { compareRuns } from '@runtime-bench/runner/compare-runs';
-import { COMPARE_COLUMNS, COMPARE_OPTIONS, compareCells } from '../../src/lib/views/compare.ts';
+import { COMPARE_COLUMNS, COMPARE_OPTIONS, compareCells, defaultPair } from '../../src/lib/views/compare.ts';
 import { makeRun, spread } from './fixtures.ts';
 
 const col = COMPARE_COLUMNS.indexOf('Could detect');
@@ -43,4 +43,24 @@ test('3 against 3 samples: no difference could be significant, and the cell says
   expect(row.detectable).toBeNull();
   expect(compareCells(row)[col]).toBe('none at n = 3 vs 3');
   expect(compareCells(row)).toHaveLength(COMPARE_COLUMNS.length);
+});
+
+test('the compare form starts with a pair that has a target in common, of one host class', () => {
+  const ref = (runId: string, startedAt: string, hostClassId: string, ids: string[]) => ({
+    runId,
+    file: `${runId}.json`,
+    startedAt,
+    hostClassId,
+    synthetic: false,
+    targets: ids.map((id): [string, string] => [id, id]),
+  });
+  const runs = [
+    ref('d', '2026-11-04T00:00:00Z', 'h1', ['cri-o/runc']),
+    ref('c', '2026-11-03T00:00:00Z', 'h2', ['cri-o/runc']),
+    ref('b', '2026-11-02T00:00:00Z', 'h1', ['containerd/runc']),
+    ref('a', '2026-11-01T00:00:00Z', 'h1', ['cri-o/runc', 'containerd/runc']),
+  ];
+  // the next newest (c) is another host class and b shares no target id with d: a does
+  expect(defaultPair(runs)).toEqual({ a: 'a', b: 'd' });
+  expect(defaultPair([])).toBeNull();
 });

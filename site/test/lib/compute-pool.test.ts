@@ -5,6 +5,7 @@ import { ComputePool } from '../../src/lib/compute-pool.ts';
 import { compareWithBest } from '../../src/lib/significance.ts';
 import { regressionReport } from '../../src/lib/regressions.ts';
 import { nightlyStatus } from '../../src/lib/views/status.ts';
+import { matrixRowId, type MatrixTests } from '../../src/lib/views/overview.ts';
 import { gate } from '../../src/gate.ts';
 import { syntheticRun } from '../../bench/synthetic.ts';
 
@@ -13,36 +14,43 @@ const WORKER = fileURLToPath(new URL('../../src/lib/compute-worker.ts', import.m
 test("verdicts and a gate replay in the pool equal the main thread's, and errors come back as errors", async () => {
   const pool = new ComputePool(WORKER, 2);
   try {
-    const rows: [number[][], 'lower' | 'higher'][] = [
-      [[[1, 2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7], []], 'lower'],
-      [
-        [
+    const rows: MatrixTests[] = [
+      {
+        key: { hostClassId: 'h', metricKey: 'a' },
+        rows: [[1, 2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 7], []],
+        direction: 'lower',
+      },
+      {
+        key: { hostClassId: 'h', metricKey: 'b' },
+        rows: [
           [10, 11, 12, 13],
           [1, 1.1, 1.2, 1.3],
         ],
-        'higher',
-      ],
+        direction: 'higher',
+      },
     ];
     const runs = Array.from({ length: 6 }, (_, i) => ({ run: syntheticRun(i * 2), file: `runs/${i}.json` }));
     const [verdicts, report] = await Promise.all([
       pool.run({ task: 'verdicts', rows }),
       pool.run({ task: 'gate', runs }),
     ]);
-    expect(verdicts).toEqual(rows.map(([r, d]) => compareWithBest(r, d)));
+    // each row's verdicts come back under its (host class, metric) key
+    expect(verdicts).toEqual(rows.map((r) => [matrixRowId(r.key), compareWithBest(r.rows, r.direction)]));
     expect(report).toEqual({ regressions: regressionReport(runs, gate), status: nightlyStatus(runs, gate) });
     // a task that throws rejects with its message; the pool goes on
-    const bad: [number[][], 'lower'][] = [
-      [
-        [
+    const bad: MatrixTests[] = [
+      {
+        key: { hostClassId: 'h', metricKey: 'c' },
+        rows: [
           [Number.NaN, 1],
           [1, 2],
         ],
-        'lower',
-      ],
+        direction: 'lower',
+      },
     ];
     const thrown = (() => {
       try {
-        compareWithBest(bad[0]![0], 'lower');
+        compareWithBest(bad[0]!.rows, 'lower');
       } catch (e) {
         return (e as Error).message;
       }

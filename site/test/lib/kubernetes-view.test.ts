@@ -7,7 +7,8 @@ import { COUNTERPARTS } from '@runtime-bench/runner/kubernetes';
 import { sampleRunResult } from '../../../schemas/test/sample.ts';
 import { compareRunRef } from '../../src/lib/compare-data.ts';
 import { runPageHtml } from '../../src/lib/run-page.ts';
-import { buildIndex, comboLabel } from '../../src/lib/site-index.ts';
+import { buildIndex } from '../../src/lib/index-builder.ts';
+import { comboLabel } from '../../src/lib/labels.ts';
 import { convertUnit, kubernetesOverhead, type Side } from '../../src/lib/views/kubernetes.ts';
 import { loaded } from './fixtures.ts';
 

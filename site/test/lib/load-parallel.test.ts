@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RbError, serializeResult } from '@runtime-bench/runner';
 import { loadRuns } from '../../src/lib/load.ts';
 import { loadFullRuns, loadSite } from '../../src/lib/load-parallel.ts';
-import { buildIndex, type SiteIndex } from '../../src/lib/site-index.ts';
+import { buildIndex } from '../../src/lib/index-builder.ts';
+import type { SiteIndex } from '../../src/lib/site-index.ts';
 import { compareRunRefs } from '../../src/lib/compare-data.ts';
 import { syntheticRun } from '../../bench/synthetic.ts';
 

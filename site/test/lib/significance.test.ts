@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { mannWhitneyU } from '@runtime-bench/runner/stats';
 import { compareWithBest } from '../../src/lib/significance.ts';
+import reference from '../fixtures/significance/significance.json' with { type: 'json' };
 
-const fast = [10.1, 10.3, 9.9, 10.0, 10.2, 10.4, 9.8, 10.05, 10.15, 9.95];
-const slow = fast.map((v) => v * 1.5);
+// Samples and expected p-values from scipy (test/fixtures/significance/generate.py).
+const { fast, slow, slightly } = reference;
 const same = fast.map((v) => v + 0.001 * ((v * 1000) % 3) - 0.001);
 
 describe('compareWithBest', () => {
@@ -13,11 +13,11 @@ describe('compareWithBest', () => {
     expect(verdicts[1]).toEqual({ kind: 'best', tied: 0 });
     expect(a.kind).toBe('worse');
     if (a.kind !== 'worse') throw new Error('unreachable');
-    expect(a.ratio).toBeCloseTo(1.5, 10);
+    expect(a.ratio).toBeCloseTo(reference.twoCells.ratioOfMedians, 10);
     expect(a.lower!).toBeGreaterThan(1);
     expect(a.upper!).toBeGreaterThanOrEqual(a.lower!);
     // one comparison: Holm leaves the Mann–Whitney p-value unchanged
-    expect(a.pValue).toBeCloseTo(mannWhitneyU(slow, fast).pValue, 12);
+    expect(a.pValue).toBeCloseTo(reference.twoCells.pValue, 12);
   });
 
   test('the highest median wins for "higher"', () => {
@@ -38,13 +38,17 @@ describe('compareWithBest', () => {
     expect(other.upper!).toBeGreaterThanOrEqual(1);
   });
 
-  test('Holm correction over the row makes p-values no smaller than the raw ones', () => {
-    const slightly = fast.map((v) => v * 1.04);
+  test("Holm's correction over the row: the scipy p-values, Holm-adjusted", () => {
     const verdicts = compareWithBest([fast, slow, slightly], 'lower');
-    const raw = mannWhitneyU(slightly, fast).pValue;
-    const v = verdicts[2]!;
+    const [s, v] = [verdicts[1]!, verdicts[2]!];
+    if (s.kind === 'best' || s.kind === 'untested') throw new Error(`unexpected ${s.kind}`);
     if (v.kind === 'best' || v.kind === 'untested') throw new Error(`unexpected ${v.kind}`);
-    expect(v.pValue).toBeGreaterThanOrEqual(raw);
+    const t = reference.threeCells;
+    expect(s.pValue).toBeCloseTo(t.adjustedSlow, 12);
+    expect(v.pValue).toBeCloseTo(t.adjustedSlightly, 12);
+    // the correction raised the smaller p and left the larger one: no p below its raw value
+    expect(s.pValue).toBeGreaterThan(t.rawSlow);
+    expect(v.pValue).toBeGreaterThanOrEqual(t.rawSlightly);
   });
 
   test('cells without samples and single samples are not tested, and say why', () => {

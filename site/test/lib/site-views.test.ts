@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { splitCitations } from '../../src/lib/citations.ts';
 import { familyColour, seriesColours, shade } from '../../src/lib/colours.ts';
 import { commonPairs, sortedRows, type CompareRunRef } from '../../src/lib/views/compare.ts';
-import { relationTo } from '../../src/lib/views/overview.ts';
+import { relationTo } from '../../src/lib/matrix-row.ts';
 
 describe('relation of a cell to the row best', () => {
   test.each([

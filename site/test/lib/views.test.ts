@@ -1,9 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { hostClassOf } from '@runtime-bench/schemas';
-import { buildIndex, comboLabel, isSynthetic } from '../../src/lib/site-index.ts';
+import { buildIndex } from '../../src/lib/index-builder.ts';
+import { comboLabel } from '../../src/lib/labels.ts';
+import { isSynthetic } from '../../src/lib/site-index.ts';
 import { benchmarkView } from '../../src/lib/views/benchmark.ts';
 import { overview } from '../../src/lib/views/overview.ts';
-import { percentChange, runtimes, runtimeView } from '../../src/lib/views/runtime.ts';
+import { runtimes, runtimeView, significantSteps } from '../../src/lib/views/runtime.ts';
 import { slugify } from '../../src/lib/slug.ts';
 import { loaded, makeRun, spread } from './fixtures.ts';
 
@@ -168,7 +170,12 @@ describe('runtimeView', () => {
     expect(family.versions).toEqual(['1.1.5', '1.1.12', '1.2.0']);
     const main = family.rows.find((r) => r.hostClassId === index.hostClasses[0]!.id)!;
     expect(main.cells.map((c) => c?.median ?? null)).toEqual([50, 60, null]);
-    expect(percentChange(main.cells)).toEqual([0, 20, null]);
+    // 50 → 60 ms, each median's interval within ±5 %: a step of +20 % whose interval excludes 0
+    const [step] = significantSteps(view).filter((s) => s.hostClassId === main.hostClassId);
+    expect(step).toMatchObject({ from: '1.1.5', to: '1.1.12', better: false });
+    expect(step!.change).toBeCloseTo(60 / 50 - 1, 12);
+    expect(step!.lower).toBeGreaterThan(0);
+    expect(step!.upper).toBeGreaterThanOrEqual(step!.change);
   });
 
   test('a runtime without samples still has its versions listed', () => {
@@ -176,10 +183,6 @@ describe('runtimeView', () => {
     expect(view.versions.map((v) => v.version)).toEqual(['0.3.3']);
     expect(view.families).toEqual([]);
   });
-});
-
-test('percentChange of an empty or zero base is null', () => {
-  expect(percentChange([null, null])).toEqual([null, null]);
 });
 
 test('synthetic runs are recognised by tool version or host name', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, lstat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, lstat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { create as createTar } from 'tar';
@@ -30,11 +30,21 @@ async function collect(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+export const LAYER_MEDIA_TYPE = {
+  gzip: 'application/vnd.oci.image.layer.v1.tar+gzip',
+  zstd: 'application/vnd.oci.image.layer.v1.tar+zstd',
+} as const;
+
 export interface Layer {
   /** Digest of the uncompressed tar (the config's diff_id). */
   diffId: string;
-  gzipped: Buffer;
   digest: string;
+  /** Bytes of the compressed blob. */
+  size: number;
+  /** Default: tar+gzip. */
+  mediaType?: string;
+  /** The compressed blob; absent when its builder already wrote it into the layout (streamed layers). */
+  gzipped?: Buffer;
 }
 
 /** One image layer from a directory: owner root, mtime 0, sorted entries, gzip. */
@@ -47,12 +57,14 @@ export async function buildLayer(root: string): Promise<Layer> {
     ) as unknown as NodeJS.ReadableStream,
   );
   const gzipped = gzipSync(tar, { level: 6 });
-  return { diffId: sha256(tar), gzipped, digest: sha256(gzipped) };
+  return { diffId: sha256(tar), gzipped, digest: sha256(gzipped), size: gzipped.length };
 }
 
 export interface ImageSpec {
   /** Full reference, e.g. localhost/runtime-bench/bench:latest */
   name: string;
+  /** What the history says made each layer (default: built offline from host binaries). */
+  createdBy?: string;
   layers: Layer[];
   entrypoint: string[];
   cmd?: string[];
@@ -81,7 +93,7 @@ export async function writeImageLayout(dir: string, images: ImageSpec[]): Promis
   const manifests = [];
   const built: BuiltImage[] = [];
   for (const image of images) {
-    for (const layer of image.layers) await putBlob(layer.gzipped);
+    for (const layer of image.layers) if (layer.gzipped) await putBlob(layer.gzipped);
     const config = JSON.stringify({
       architecture: process.arch === 'x64' ? 'amd64' : process.arch,
       os: 'linux',
@@ -95,7 +107,7 @@ export async function writeImageLayout(dir: string, images: ImageSpec[]): Promis
       },
       rootfs: { type: 'layers', diff_ids: image.layers.map((l) => l.diffId) },
       history: image.layers.map(() => ({
-        created_by: 'runtime-bench stack up (built offline from host binaries)',
+        created_by: image.createdBy ?? 'runtime-bench stack up (built offline from host binaries)',
       })),
     });
     const configBlob = await putBlob(config);
@@ -104,9 +116,9 @@ export async function writeImageLayout(dir: string, images: ImageSpec[]): Promis
       mediaType: 'application/vnd.oci.image.manifest.v1+json',
       config: { mediaType: 'application/vnd.oci.image.config.v1+json', ...configBlob },
       layers: image.layers.map((l) => ({
-        mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip',
+        mediaType: l.mediaType ?? LAYER_MEDIA_TYPE.gzip,
         digest: l.digest,
-        size: l.gzipped.length,
+        size: l.size,
       })),
     });
     const manifestBlob = await putBlob(manifest);
@@ -131,6 +143,48 @@ export async function tarLayout(dir: string, outFile: string): Promise<void> {
   await createTar({ cwd: dir, file: outFile, portable: true, mtime: new Date(0) }, [
     'oci-layout',
     'index.json',
+    'blobs',
+  ]);
+}
+
+/** The `manifest.json` of a docker-archive naming the images of an OCI layout's index (pure). */
+export function dockerArchiveManifest(
+  index: { manifests: { digest: string; annotations?: Record<string, string> }[] },
+  manifestOf: (digest: string) => { config: { digest: string }; layers: { digest: string }[] },
+): { Config: string; RepoTags: string[]; Layers: string[] }[] {
+  const blob = (digest: string): string => `blobs/sha256/${digest.slice('sha256:'.length)}`;
+  return index.manifests.map((entry) => {
+    const name = entry.annotations?.['org.opencontainers.image.ref.name'];
+    if (!name) throw new Error(`index.json: manifest ${entry.digest} has no image name annotation`);
+    const manifest = manifestOf(entry.digest);
+    return {
+      Config: blob(manifest.config.digest),
+      RepoTags: [name],
+      Layers: manifest.layers.map((l) => blob(l.digest)),
+    };
+  });
+}
+
+/**
+ * Packs a layout directory as the docker-archive `docker load` and `podman load` read: the same
+ * blobs (gzip layers are fine for both) with a manifest.json naming each image.
+ */
+export async function tarDockerArchive(dir: string, outFile: string): Promise<void> {
+  const index = JSON.parse(await readFile(join(dir, 'index.json'), 'utf8')) as Parameters<
+    typeof dockerArchiveManifest
+  >[0];
+  const manifests = new Map<string, ReturnType<Parameters<typeof dockerArchiveManifest>[1]>>();
+  for (const m of index.manifests)
+    manifests.set(
+      m.digest,
+      JSON.parse(await readFile(join(dir, 'blobs', 'sha256', m.digest.slice('sha256:'.length)), 'utf8')),
+    );
+  await writeFile(
+    join(dir, 'manifest.json'),
+    JSON.stringify(dockerArchiveManifest(index, (d) => manifests.get(d)!)),
+  );
+  await createTar({ cwd: dir, file: outFile, portable: true, mtime: new Date(0) }, [
+    'manifest.json',
     'blobs',
   ]);
 }

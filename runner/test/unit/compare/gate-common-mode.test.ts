@@ -143,3 +143,89 @@ describe('lasting changes and the moderated spread', () => {
     expect(() => runGate(current({}), history, { priorDf: -1 })).toThrow(/priorDf/);
   });
 });
+
+describe('night factor at a version change: from in-run controls', () => {
+  // runc 1.1.5 → 1.3.6 tonight: six calls 8 % faster, StartContainer 11 % slower, StopContainer
+  // unchanged — a release moving many metrics of one target at once. crun, unchanged, ran beside
+  // it every night; syntheticRun gives both targets of a run the same host drift (15 %).
+  const CRUN = { id: 'containerd/crun', oci: 'crun', version: '1.8.4' };
+  const release: Record<string, number> = {
+    RunPodSandbox: 0.92,
+    CreateContainer: 0.92,
+    StartContainer: 1.11,
+    StopContainer: 1,
+    RemoveContainer: 0.92,
+    StopPodSandbox: 0.92,
+    RemovePodSandbox: 0.92,
+    destroy: 0.92,
+  };
+  const night13 = (targets: Parameters<typeof syntheticRun>[0]['targets']): HistoryEntry =>
+    entry(
+      syntheticRun({ seed: 4242, startedAt: night(13), runSigma: 0.15, n: 30, metrics: METRICS, targets }),
+    );
+  const both = Array.from({ length: 12 }, (_, i) =>
+    entry(
+      syntheticRun({
+        seed: 700 + i,
+        startedAt: night(i + 1),
+        runSigma: 0.15,
+        n: 30,
+        metrics: METRICS,
+        targets: [RUNC, CRUN],
+      }),
+    ),
+  );
+  const runcRow = (r: GateReport, metric: string): GateMetricRow =>
+    r.rows.find(
+      (x): x is GateMetricRow => x.kind === 'metric' && x.metric === metric && x.target === RUNC.id,
+    )!;
+
+  test('the changed target takes its factor from the unchanged one: each change within 3 points of the release, no false regression', () => {
+    const report = runGate(night13([{ ...RUNC, version: '1.3.6', effect: release }, CRUN]), both);
+    for (const [metric, ratio] of Object.entries(release)) {
+      const r = runcRow(report, metric);
+      expect(r.factorSource, metric).toBe('controls');
+      expect(r.factorControls).toEqual([CRUN.id]);
+      expect(Math.abs(r.change! - (ratio - 1)), metric).toBeLessThan(0.03);
+      expect(r.rawChange).not.toBeNull();
+      if (ratio <= 1) expect(r.verdict, metric).not.toBe('regression');
+    }
+    expect(runcRow(report, 'RunPodSandbox').notes.join(' ')).toMatch(
+      /unchanged targets of this run \(containerd\/crun\).*runc 1\.1\.5 → 1\.3\.6/,
+    );
+    // crun itself did not change: its own factor.
+    const crun = report.rows.find(
+      (x): x is GateMetricRow => x.kind === 'metric' && x.target === CRUN.id && x.metric === 'StartContainer',
+    )!;
+    expect(crun.factorSource).toBe('own');
+  });
+
+  test('a target that changed too is no control', () => {
+    const report = runGate(
+      night13([
+        { ...RUNC, version: '1.3.6', effect: release },
+        { ...CRUN, version: '1.9.0' },
+      ]),
+      both,
+    );
+    expect(runcRow(report, 'RunPodSandbox').factorSource).toBe('none');
+    expect(runcRow(report, 'RunPodSandbox').notes.join(' ')).toMatch(/drift could not be separated/);
+  });
+
+  test('without a control the raw change is tested, and the row says drift could not be separated', () => {
+    const alone = both.map((h) => ({
+      ...h,
+      run: {
+        ...h.run,
+        targets: h.run.targets.filter((t) => t.id === RUNC.id),
+        results: h.run.results.filter((x) => x.target === RUNC.id),
+      },
+    }));
+    const report = runGate(night13([{ ...RUNC, version: '1.3.6', effect: release }]), alone);
+    const r = runcRow(report, 'RunPodSandbox');
+    expect(r.factorSource).toBe('none');
+    expect(r.nightFactor).toBeNull();
+    expect(r.rawChange).toBeCloseTo(r.change!, 12);
+    expect(r.notes.join(' ')).toMatch(/drift could not be separated/);
+  });
+});

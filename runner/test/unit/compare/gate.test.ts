@@ -2,14 +2,12 @@ import { describe, expect, test } from 'vitest';
 import type { RunResult } from '@runtime-bench/schemas';
 import {
   createGateReplay,
-  PERSISTENCE_SCALES,
   runGate,
-  TREND_WEIGHT,
-  trendAlarm,
   type GateMetricRow,
   type GateReport,
   type HistoryEntry,
 } from '../../../src/compare/index.ts';
+import { PERSISTENCE_SCALES, TREND_WEIGHT, trendAlarm } from '../../../src/stats/index.ts';
 import { CPU, LIFECYCLE, night, RUNC, CRUN, syntheticRun, type SyntheticOptions } from './synthetic.ts';
 
 const entry = (run: RunResult): HistoryEntry => ({ run, file: `${run.runId}.json` });
@@ -360,9 +358,10 @@ describe('error rates and states', () => {
 
 describe('false alarms on an unchanged configuration', () => {
   test('30 nights with 3 % host drift: new alarms stay within the family-wise alpha per night', () => {
-    // Holm keeps P(any false flag in a run) ≤ alpha = 0.05 under the null; the 5 % threshold only
-    // lowers it. Over 27 checked nights that allows about one; the bound of 3 leaves room for
-    // chance (Binomial(27, 0.05) ≥ 4 has probability 0.05) but fails a gate that ignores drift.
+    // Holm keeps P(any false flag in a run) ≤ alpha (the default 0.02) under the null; the 5 %
+    // threshold only lowers it. Over 27 checked nights that allows about half a flag; the bound
+    // of 3 leaves room for chance (Binomial(27, 0.02) ≥ 4 has probability 0.002) but fails a
+    // gate that ignores drift.
     const history = nights(1, 30);
     const replay = createGateReplay(history);
     let tests = 0;
@@ -399,7 +398,7 @@ describe('trend alarm (a creep the rolling window absorbs)', () => {
   const ys = [0, 0.01, -0.01, 0.02, 0.01, 0.03, 0.04, 0.03, 0.05, 0.06, 0.07];
 
   test('tests the slope of the window and tonight, and reports tonight against the early level', () => {
-    const trend = trendAlarm(ys, 0.05, 0.95)!;
+    const trend = trendAlarm(ys, { threshold: 0.05, confidence: 0.95, minRuns: 3 })!;
     expect(trend.p).toBeCloseTo(2.9043e-5, 8);
     expect(trend.change).toBeCloseTo(0.0660924, 6);
     expect(trend.runs).toBe(11);
@@ -408,8 +407,8 @@ describe('trend alarm (a creep the rolling window absorbs)', () => {
   });
 
   test('no alarm when tonight is within the threshold of the early level, or with too few nights', () => {
-    expect(trendAlarm(ys, 0.1, 0.95)).toBeNull();
-    expect(trendAlarm(ys.slice(0, 4), 0.001, 0.95)).toBeNull();
+    expect(trendAlarm(ys, { threshold: 0.1, confidence: 0.95, minRuns: 3 })).toBeNull();
+    expect(trendAlarm(ys.slice(0, 4), { threshold: 0.001, confidence: 0.95, minRuns: 3 })).toBeNull();
   });
 
   test('the alarm shares of alpha sum to 1 (the family-wise level holds)', () => {

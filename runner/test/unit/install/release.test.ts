@@ -195,6 +195,24 @@ describe('release source', { timeout: 60_000 }, () => {
     expect(record.components[0]!.version).toBe('1.2.3');
   });
 
+  test.each([
+    [
+      'a page instead of JSON',
+      '<html>proxy says no</html>',
+      /no tag_name in the answer \(<html>proxy says no<\/html>\)/,
+    ],
+    ['JSON null', 'null', /no tag_name in the answer \(null\)/],
+  ])(
+    'latest answered with %s: an install error naming the URL, not an internal one',
+    async (_what, body, message) => {
+      await serve('https://api.github.com/repos/opencontainers/runc/releases/latest', body);
+      await expect(install(env(), request('runc@latest'), options())).rejects.toMatchObject({
+        code: 'INSTALL_VERSION',
+        message: expect.stringMatching(message),
+      });
+    },
+  );
+
   test('a missing asset is a download error naming the URL', async () => {
     await expect(install(env(), request('runc@9.9.9'), options())).rejects.toThrow(/runc\.amd64: HTTP 404/);
     expect(await exists(prefix)).toBe(false);

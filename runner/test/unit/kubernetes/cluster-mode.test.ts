@@ -20,7 +20,7 @@ import {
 } from '../../../src/kubernetes/nodes.ts';
 import { podStartupValues } from '../../../src/kubernetes/pod-startup.ts';
 import { selectKubernetesBenchmarks } from '../../../src/kubernetes/execute.ts';
-import { outPathFor } from '../../../src/commands/run-kubernetes.ts';
+import { outPathFor } from '../../../src/commands/run.ts';
 
 describe('the kubernetes target in the config', () => {
   test('defaults, and CRI targets are unchanged beside it', () => {

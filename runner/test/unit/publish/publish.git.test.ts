@@ -124,6 +124,7 @@ describe('publish (real git)', { timeout: 60_000 }, () => {
     expect((await box.sh(box.bare, 'ls-tree', '-r', '--name-only', BRANCH)).split('\n')).toEqual([
       'README.md',
       runFile,
+      'schemas/bisect-report.schema.json',
       'schemas/config.schema.json',
       'schemas/result.schema.json',
     ]);

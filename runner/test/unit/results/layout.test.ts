@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { layoutProblem, runIdOfPath, runPath, utcDatePath } from '../../../src/results/layout.ts';
+import {
+  layoutProblem,
+  relativeRunPath,
+  relativeRunPathOfId,
+  runIdOfPath,
+  runPath,
+  utcDatePath,
+} from '../../../src/results/layout.ts';
+import { newRunId } from '../../../src/results/assemble.ts';
 
 describe('layout of the data branch', () => {
   test.each([
@@ -36,5 +44,15 @@ describe('layout of the data branch', () => {
       /belongs at 2026\/11\/21\/20261121T080000Z-0123abcd\.json, not 2026\/11\/20/,
     );
     expect(layoutProblem('2026/11/21/20261121T080000Z-ffffffff.json', result)).toMatch(/belongs at/);
+  });
+
+  test.each([
+    '2026-11-21T08:00:00.000Z',
+    '2026-11-21T23:30:00-02:00',
+    '2026-01-01T00:30:00+01:00',
+    '2028-02-29T23:59:59.999Z',
+  ])('a run id started at %s names the same file as its start time', (startedAt) => {
+    const runId = newRunId(new Date(startedAt), () => '0123abcd');
+    expect(relativeRunPathOfId(runId)).toBe(relativeRunPath({ runId, startedAt }));
   });
 });

@@ -19,6 +19,7 @@ const input = (configVersion: 2 | 3): ContainerdConfigInput => ({
   cniConfDir: '/s/cni',
   restrictOomScoreAdj: true,
   defaultHandler: 'runc',
+  registryConfigPath: '/s/registry/certs.d',
   handlers: [
     { name: 'runc', kind: 'runc', binary: '/usr/sbin/runc' },
     { name: 'runc-1.3.6', kind: 'runc', binary: '/opt/runc/1.3.6/runc' },
@@ -51,6 +52,7 @@ describe('containerd config', () => {
     expect(doc[`${cri}.containerd.runtimes.runsc.runtime_type`]).toBe('io.containerd.runsc.v1');
     expect(doc[`${cri}.containerd.runtimes.runsc.options.ConfigPath`]).toBe('/s/runsc-runsc.toml');
     expect(doc['plugins."io.containerd.internal.v1.opt".path']).toBe('/s/opt');
+    expect(doc[`${cri}.registry.config_path`]).toBe('/s/registry/certs.d');
   });
 
   test('version 3 (containerd 2.x) splits images and runtime plugins and pins the sandbox image', () => {
@@ -64,6 +66,8 @@ describe('containerd config', () => {
     expect(doc[`plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc.options.BinaryName`]).toBe(
       '/usr/sbin/runc',
     );
+    // 2.x defaults config_path to the host's /etc/containerd/certs.d: ours replaces it.
+    expect(doc[`plugins.'io.containerd.cri.v1.images'.registry.config_path`]).toBe('/s/registry/certs.d');
   });
 
   test('runsc config and CNI conflist', () => {

@@ -8,7 +8,7 @@ import {
 } from '../../../src/cri/types.ts';
 import { cgroupMounts } from '../../../src/stack/cgroups.ts';
 import { crioEnvironment, renderCrioConfig, renderStorageConf } from '../../../src/stack/crio-config.ts';
-import { crioLayout } from '../../../src/stack/crio.ts';
+import { crioCgroupNames, crioLayout } from '../../../src/stack/crio.ts';
 import { driverFor } from '../../../src/stack/drivers.ts';
 import type { HostFixPlan } from '../../../src/stack/host-fixes.ts';
 import { planStack, selectHandlers, type StackPlanInput } from '../../../src/stack/plan.ts';
@@ -163,9 +163,14 @@ describe('the stack plan', () => {
         `${S}/cni/10-runtime-bench.conflist`,
         `${S}/crio.conf`,
         `${S}/policy.json`,
-        `${S}/registries.conf`,
         `${S}/storage.conf`,
       ].sort(),
+    );
+    // The registry's executor writes registries.conf before CRI-O starts (only the stack's registry).
+    // CRI-O ignores CONTAINERS_REGISTRIES_CONF: it reads its HOME's per-user registries.conf.
+    expect(plan.command.env.HOME).toBe(`${S}/registry/home`);
+    expect(plan.command.env.CONTAINERS_REGISTRIES_CONF).toBe(
+      `${S}/registry/home/.config/containers/registries.conf`,
     );
     expect(plan.command.path).toBe('/opt/crio/crio');
     expect(plan.command.args).toEqual(['--config', `${S}/crio.conf`, '--config-dir', `${S}/crio.conf.d`]);
@@ -303,4 +308,28 @@ test('cgroupMounts lists every v1 controller hierarchy and the unified one', () 
     '/sys/fs/cgroup/cpu,cpuacct',
     '/sys/fs/cgroup/memory',
   ]);
+});
+
+describe('crioCgroupNames (pure)', () => {
+  const pod = 'a'.repeat(64);
+  const ctr = 'b'.repeat(64);
+  test("the runtimes' containers and every container and pod of containers-storage", () => {
+    const json = JSON.stringify([{ id: ctr, metadata: `{"pod-id":"${pod}","name":"x"}` }]);
+    expect(crioCgroupNames(['c1'], json)).toEqual([
+      'crio-c1',
+      'crio-conmon-c1',
+      'pod_c1',
+      `crio-${ctr}`,
+      `crio-conmon-${ctr}`,
+      `pod_${ctr}`,
+      `crio-${pod}`,
+      `crio-conmon-${pod}`,
+      `pod_${pod}`,
+    ]);
+  });
+  test("no storage yet, or a file cut short by the kill: the runtimes' ids alone", () => {
+    expect(crioCgroupNames(['c1'], null)).toEqual(['crio-c1', 'crio-conmon-c1', 'pod_c1']);
+    expect(crioCgroupNames(['c1'], '[{"id":"x')).toEqual(['crio-c1', 'crio-conmon-c1', 'pod_c1']);
+    expect(crioCgroupNames([], 'null')).toEqual([]);
+  });
 });

@@ -37,6 +37,9 @@ describe('registry', () => {
       'limits.memory.min',
       'overhead.runtime',
       'network.throughput',
+      'image.pull',
+      'image.concurrent-pulls',
+      'image.pod-start',
     ]);
   });
 

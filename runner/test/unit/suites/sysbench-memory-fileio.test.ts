@@ -9,6 +9,7 @@ import {
   sysbenchFileioArgs,
   sysbenchMemoryArgs,
 } from '../../../src/sysbench/parse.ts';
+import { memoryBenchmark, memoryMetricValues } from '../../../src/suites/memory.ts';
 
 const fixture = (name: string): string =>
   readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'sysbench', name), 'utf8');
@@ -23,7 +24,16 @@ describe('sysbench memory report', () => {
       latencyMinMs: 0,
       latencyAvgMs: 0,
       latencyMaxMs: 0.04,
+      latencySumMs: 26.55,
     });
+  });
+
+  test('the mean block time comes from the latency sum, below the printed 0.00 ms; no min', () => {
+    const values = memoryMetricValues(fixture('sysbench-1.0.20-memory.txt'));
+    // 26.55 ms over 131072 blocks, by hand: 0.000202560... ms (203 ns)
+    expect(values.latency_avg).toBeCloseTo(0.00020256, 8);
+    expect(values).not.toHaveProperty('latency_min');
+    expect(memoryBenchmark.definition.metrics.map((m) => m.name)).toEqual(Object.keys(values));
   });
 
   test('1024 MiB in 8 KiB blocks is 131072 events: the fields belong together', () => {

@@ -65,6 +65,9 @@ function fakeCri(
     containerStats: async () => ({ cpuUsageCoreNanoSeconds: null, memoryWorkingSetBytes: null }),
     execSync: async () => ({ stdout: '', stderr: '', exitCode: 0 }),
     imageStatus: async () => null,
+    listImages: async () => [],
+    pullImage: async (image) => (calls.push(`PullImage ${image}`), 'sha256:fake'),
+    removeImage: record('RemoveImage'),
     close: () => undefined,
   };
 }

@@ -1,8 +1,8 @@
 // Benchmark pages: trends over versions and over time, distributions of the latest runs. Pure.
 import { quantile, quantileOfSorted } from '@runtime-bench/runner/stats';
 import { medianInterval, medianIntervalOfSorted, type MedianInterval } from '@runtime-bench/runner/stats';
+import { comboLabel } from '../labels.ts';
 import {
-  comboLabel,
   comboRefOf,
   type ComboRef,
   type MetricInfo,
@@ -12,6 +12,7 @@ import {
   type SiteIndex,
   STATUS_OK,
 } from '../site-index.ts';
+import { parametersLabel } from '../parameters.ts';
 import { compareVersions, sortVersions } from '../versions.ts';
 
 export interface VersionPoint {
@@ -28,8 +29,10 @@ export interface VersionSeries {
   hostClassId: string;
   criName: string;
   ociName: string;
-  /** the other runtime of the pair, the one not on the x axis */
+  /** the other runtime of the pair, the one not on the x axis (and the parameters, where several) */
   partner: string;
+  /** the benchmark parameters of every pooled sample: an index into SiteIndex.parameterSets */
+  parameters: number;
   points: VersionPoint[];
 }
 
@@ -51,7 +54,9 @@ export interface TimePoint {
 
 export interface TimeSeries {
   hostClassId: string;
+  /** the combination, and its parameters where the metric was measured with several sets */
   combo: string;
+  parameters: number;
   criName: string;
   ociName: string;
   points: TimePoint[];
@@ -73,6 +78,10 @@ export interface DistributionRow extends ComboRef {
   min: number | null;
   max: number | null;
   errors: number;
+  /** the benchmark parameters in words */
+  parameters: string;
+  /** for a limits benchmark, whether the limit was enforced */
+  enforcement: Observation['enforcement'];
 }
 
 export interface BenchmarkView {
@@ -136,18 +145,36 @@ function poolKeysOf(index: SiteIndex, kind: 'cri' | 'oci'): PoolKeys {
  */
 function versionPools(index: SiteIndex, rows: MetricRows, kind: 'cri' | 'oci'): Map<string, VersionPoint[]> {
   const keys = poolKeysOf(index, kind);
-  const pools = keys.series.length;
+  const { runTarget, status, start, n, samples, parameters } = rows;
+  // A pool is also split by the benchmark parameters: results measured with other parameters are
+  // never pooled (1 thread for 2 s and 2 threads for 10 s are different questions).
+  const sets = index.parameterSets.length;
+  const poolIds = new Map<number, number>();
+  const poolOf = new Int32Array(runTarget.length).fill(-1);
+  const basePool: number[] = [];
+  const paramsOf: number[] = [];
+  for (let i = 0; i < runTarget.length; i++) {
+    if (status[i] !== STATUS_OK || n[i] === 0) continue;
+    const base = keys.poolOf[runTarget[i]!]!;
+    const id = base * sets + parameters[i]!;
+    let p = poolIds.get(id);
+    if (p === undefined) {
+      poolIds.set(id, (p = basePool.length));
+      basePool.push(base);
+      paramsOf.push(parameters[i]!);
+    }
+    poolOf[i] = p;
+  }
+  const pools = basePool.length;
   const count = new Int32Array(pools);
   const runs = new Int32Array(pools);
   const lastRun = new Int32Array(pools).fill(-1);
-  const { runTarget, status, start, n, samples } = rows;
   for (let i = 0; i < runTarget.length; i++) {
-    if (status[i] !== STATUS_OK || n[i] === 0) continue;
-    const rt = runTarget[i]!;
-    const p = keys.poolOf[rt]!;
+    const p = poolOf[i]!;
+    if (p < 0) continue;
     count[p] = count[p]! + n[i]!;
     // Rows come oldest run first, so a pool's distinct runs are its changes of run.
-    const run = index.runTargets[rt]!.run;
+    const run = index.runTargets[runTarget[i]!]!.run;
     if (lastRun[p] !== run) {
       lastRun[p] = run;
       runs[p] = runs[p]! + 1;
@@ -158,8 +185,8 @@ function versionPools(index: SiteIndex, rows: MetricRows, kind: 'cri' | 'oci'): 
   );
   const filled = new Int32Array(pools);
   for (let i = 0; i < runTarget.length; i++) {
-    if (status[i] !== STATUS_OK || n[i] === 0) continue;
-    const p = keys.poolOf[runTarget[i]!]!;
+    const p = poolOf[i]!;
+    if (p < 0) continue;
     const into = pooled[p]!;
     let at = filled[p]!;
     for (let j = start[i]!, end = j + n[i]!; j < end; j++) into[at++] = samples[j]!;
@@ -171,16 +198,17 @@ function versionPools(index: SiteIndex, rows: MetricRows, kind: 'cri' | 'oci'): 
     // Pools hold up to tens of thousands of samples: sort once for the median and its interval.
     sorted.sort();
     const ci = medianIntervalOfSorted(sorted);
-    const list = bySeries.get(keys.series[p]!) ?? [];
+    const series = `${keys.series[basePool[p]!]!}\u0000${paramsOf[p]!}`;
+    const list = bySeries.get(series) ?? [];
     list.push({
-      version: keys.version[p]!,
+      version: keys.version[basePool[p]!]!,
       median: quantileOfSorted(sorted, 0.5),
       lower: ci?.lower ?? null,
       upper: ci?.upper ?? null,
       n: sorted.length,
       runs: runs[p]!,
     });
-    bySeries.set(keys.series[p]!, list);
+    bySeries.set(series, list);
   });
   return bySeries;
 }
@@ -192,20 +220,26 @@ function versionCharts(index: SiteIndex, metricKey: string): VersionChart[] {
   for (const kind of ['oci', 'cri'] as const) {
     const byRuntime = new Map<string, VersionSeries[]>();
     const versions = new Map<string, Set<string>>();
-    for (const [key, points] of versionPools(index, rows, kind)) {
-      const [hostClassId, criName, ociName, partnerVersion] = key.split('\u0000') as [
+    const pools = versionPools(index, rows, kind);
+    // parameters are named in the legend only where a metric was measured with more than one set
+    const manySets = new Set([...pools.keys()].map((k) => k.split('\u0000')[4])).size > 1;
+    for (const [key, points] of pools) {
+      const [hostClassId, criName, ociName, partnerVersion, params] = key.split('\u0000') as [
+        string,
         string,
         string,
         string,
         string,
       ];
+      const parameters = Number(params);
       const runtime = kind === 'cri' ? criName : ociName;
       points.sort((a, b) => compareVersions(a.version, b.version));
       const series: VersionSeries = {
         hostClassId,
         criName,
         ociName,
-        partner: `${kind === 'cri' ? ociName : criName} ${partnerVersion}`,
+        partner: `${kind === 'cri' ? ociName : criName} ${partnerVersion}${manySets ? ` · ${parametersLabel(index.parameterSets[parameters]!)}` : ''}`,
+        parameters,
         points,
       };
       const list = byRuntime.get(runtime) ?? [];
@@ -278,18 +312,25 @@ export function benchmarkView(index: SiteIndex, metric: MetricInfo): BenchmarkVi
     withSamples++;
     if (rows!.status[i] !== STATUS_OK) continue;
     okCount++;
-    const list = okRows.get(g) ?? [];
+    // one line per combination and parameter set: a parameter change is not a step of the line
+    const line = g * index.parameterSets.length + rows!.parameters[i]!;
+    const list = okRows.get(line) ?? [];
     list.push(i);
-    okRows.set(g, list);
+    okRows.set(line, list);
   }
+  const manySets = new Set([...okRows.values()].map((l) => rows!.parameters[l[0]!]!)).size > 1;
   const excluded = withSamples - okCount;
   const timeSeries: TimeSeries[] = [...okRows.values()]
     .map((list) => {
       const kept = list.slice(-TIME_POINTS);
       const first = index.runTargets[rows!.runTarget[list[0]!]!]!;
+      const parameters = rows!.parameters[list[0]!]!;
       return {
         hostClassId: first.hostClassId,
-        combo: first.combo,
+        combo: manySets
+          ? `${first.combo} · ${parametersLabel(index.parameterSets[parameters]!)}`
+          : first.combo,
+        parameters,
         criName: first.criName,
         ociName: first.ociName,
         omitted: list.length - kept.length,
@@ -338,6 +379,8 @@ export function benchmarkView(index: SiteIndex, metric: MetricInfo): BenchmarkVi
         min: has ? Math.min(...o.samples) : null,
         max: has ? Math.max(...o.samples) : null,
         errors: o.errors,
+        parameters: parametersLabel(index.parameterSets[o.parameters]!),
+        enforcement: o.enforcement,
       };
     })
     .sort((a, b) => a.hostClassId.localeCompare(b.hostClassId) || a.combo.localeCompare(b.combo));

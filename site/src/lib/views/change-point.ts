@@ -1,7 +1,7 @@
 // The change point the regression gate found in a flagged metric's nightly series (its night,
 // the step with its interval, the component versions that changed at that run), as the home
 // page, the Regressions page and their tests show it. Only formatting: every number comes from
-// the gate's report (runner/src/compare/gate.ts, GateChangePoint). Pure.
+// the gate's report (runner/src/compare/gate/types.ts, GateChangePoint). Pure.
 import type { GateChangePoint } from '@runtime-bench/runner/compare';
 import { formatChange, formatTime } from '@runtime-bench/runner/format';
 
@@ -23,14 +23,25 @@ export interface ChangePointView {
 
 export const NO_VERSION_CHANGE = 'no component version changed';
 
-export function changePointView(cp: ChangePointLike | null | undefined): ChangePointView | null {
+/**
+ * The change point as shown. `components` (the row's CRI and OCI runtime names) keeps the version
+ * changes to the row's own components: a run holding several stacks lists other stacks' versions
+ * too ("cri-o (none) → 1.30.2" on a containerd/runc row), which did not change what the row measured.
+ */
+export function changePointView(
+  cp: ChangePointLike | null | undefined,
+  components?: readonly string[],
+): ChangePointView | null {
   if (!cp) return null;
+  const own = components
+    ? cp.versionChanges.filter((c) => components.some((name) => c.startsWith(`${name} `)))
+    : cp.versionChanges;
   const ago =
     cp.nightsAgo === 0 ? 'this run' : cp.nightsAgo === 1 ? '1 run earlier' : `${cp.nightsAgo} runs earlier`;
   return {
     runId: cp.runId,
     night: `${formatTime(cp.startedAt)} (${ago})`,
     step: `${formatChange(cp.step)} [${formatChange(cp.stepLower)}, ${formatChange(cp.stepUpper)}]`,
-    versions: cp.versionChanges.length > 0 ? cp.versionChanges.join('; ') : NO_VERSION_CHANGE,
+    versions: own.length > 0 ? own.join('; ') : NO_VERSION_CHANGE,
   };
 }

@@ -75,7 +75,8 @@ export function compareCells(row: CompareRow): string[] {
     `${formatRatio(row.ratio)}${ci}`,
     formatP(row.adjustedP),
     couldDetect(row),
-    row.verdict,
+    // measured with other parameters: a different question, shown but never tested
+    row.parametersDiffer ? 'parameters differ' : row.verdict,
   ];
 }
 
@@ -174,4 +175,18 @@ export function commonPairs(runs: readonly CompareRunRef[]): ComparePair[] {
     }
   }
   return pairs;
+}
+
+/**
+ * The pair the compare form starts with: the newest run, against the newest earlier run of its
+ * host class that shares a target id with it (so the first comparison has something in common),
+ * else any earlier run of its host class, else the next newest run. `runs` newest first.
+ */
+export function defaultPair(runs: readonly CompareRunRef[]): { a: string; b: string } | null {
+  const [b, ...rest] = runs;
+  if (!b) return null;
+  const ids = new Set(b.targets.map(([id]) => id));
+  const sameHost = rest.filter((r) => r.hostClassId === b.hostClassId && r.startedAt !== b.startedAt);
+  const a = sameHost.find((r) => r.targets.some(([id]) => ids.has(id))) ?? sameHost[0] ?? rest[0] ?? b;
+  return { a: a.runId, b: b.runId };
 }

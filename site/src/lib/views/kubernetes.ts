@@ -5,8 +5,8 @@
 import type { Unit } from '@runtime-bench/schemas';
 import { median } from '@runtime-bench/runner/stats';
 import { COUNTERPARTS, type Counterpart } from '@runtime-bench/runner/kubernetes';
+import { comboLabel } from '../labels.ts';
 import {
-  comboLabel,
   STATUS_OK,
   type HostClassInfo,
   type MetricInfo,
@@ -108,8 +108,8 @@ function newestSide(
       if (t < time) break;
       // Pooled: one target id at that time (the node files of one cluster run), never two
       // endpoints of one run (say containerd 1.6 and 2.1, both with a runc handler).
-      if (combo !== null && index.runTargets[rt]!.combo !== combo) continue;
-      combo = index.runTargets[rt]!.combo;
+      if (combo !== null && index.runTargets[rt]!.targetId !== combo) continue;
+      combo = index.runTargets[rt]!.targetId;
       time = t;
       picked.push(i);
     }

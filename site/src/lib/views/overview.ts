@@ -1,14 +1,13 @@
-// The overview: the latest comparison matrix per host class. Pure.
-import type { MedianInterval } from '@runtime-bench/runner/stats';
-import { medianInterval } from '@runtime-bench/runner/stats';
+// The overview: the latest comparison matrix per host class (its rows: matrix-row.ts). Pure.
+export type { MatrixCell, Relation } from '../matrix-row.ts';
+import { matrixRowCells, type CellInput, type MatrixCell } from '../matrix-row.ts';
 import { compareWithBest, type Verdict } from '../significance.ts';
+import { comboLabel } from '../labels.ts';
 import {
-  comboLabel,
   comboRefOf,
   type ComboRef,
   type HostClassInfo,
   type MetricInfo,
-  type Observation,
   type RunMeta,
   type SiteIndex,
 } from '../site-index.ts';
@@ -18,51 +17,11 @@ export interface MatrixColumn extends ComboRef {
   run: RunMeta;
 }
 
-export type MatrixCell =
-  | { kind: 'missing' }
-  | { kind: 'status'; status: Observation['status']; reason: string | undefined }
-  | {
-      kind: 'value';
-      status: Observation['status'];
-      reason: string | undefined;
-      median: number;
-      n: number;
-      errors: number;
-      interval: MedianInterval | null;
-      verdict: Verdict;
-      /** how this cell stands against the row's best ok cell, for the one-line display */
-      relation: Relation;
-    };
-
-/**
- * A cell against the row's best: the best itself (only when no other cell has the same median:
- * ties are not "best"), a ratio of medians, or — when the best median is 0 and a ratio would be
- * infinite — the absolute difference. `none` when the cell was not compared (status not ok).
- */
-export type Relation =
-  | { kind: 'best' }
-  | { kind: 'tie' }
-  | { kind: 'ratio'; ratio: number }
-  | { kind: 'difference'; difference: number }
-  | { kind: 'none' };
-
-/** The relation of a median to the row's best median (best null: nothing to compare with). */
-export function relationTo(
-  median: number,
-  best: number | null,
-  tiedBest: boolean,
-  isBest: boolean,
-): Relation {
-  if (best === null) return { kind: 'none' };
-  if (isBest) return tiedBest ? { kind: 'tie' } : { kind: 'best' };
-  if (median === best) return { kind: 'tie' };
-  if (best === 0 || !Number.isFinite(median / best)) return { kind: 'difference', difference: median - best };
-  return { kind: 'ratio', ratio: median / best };
-}
-
 export interface MatrixRow {
   metric: MetricInfo;
   cells: MatrixCell[];
+  /** the parameters (index into SiteIndex.parameterSets) of the cells the row compares; null: none */
+  parameters: number | null;
 }
 
 export interface MatrixFamily {
@@ -77,19 +36,46 @@ export interface HostMatrix {
   families: MatrixFamily[];
 }
 
+/** Which matrix row a set of verdicts belongs to: a host class's table and a metric's row. */
+export interface MatrixRowKey {
+  hostClassId: string;
+  metricKey: string;
+}
+
 /**
- * For each host class, the newest run of each combination forms a column; each row is one metric
- * with the median of that run's samples. The best cell of a row (by the metric's direction,
- * among cells whose benchmark status is "ok") is marked, every other ok cell is tested against it
- * (see compareWithBest), and cells without samples carry their status and reason.
+ * The verdicts of one matrix row's cells, in column order, for the row named by `key`: by default
+ * compareWithBest, computed on the spot; site-data.ts hands in verdicts computed in worker threads.
  */
-export function overview(
-  index: SiteIndex,
-  verdictsOf: (
-    rows: readonly (readonly number[])[],
-    direction: MetricInfo['direction'],
-  ) => Verdict[] = compareWithBest,
-): HostMatrix[] {
+export type RowVerdicts = (
+  key: MatrixRowKey,
+  rows: readonly (readonly number[])[],
+  direction: MetricInfo['direction'],
+) => Verdict[];
+
+/** The matrix rows' samples as overview() hands them to a RowVerdicts, by row. */
+export interface MatrixTests {
+  key: MatrixRowKey;
+  rows: readonly (readonly number[])[];
+  direction: MetricInfo['direction'];
+}
+
+/** The map key of a MatrixRowKey. */
+export function matrixRowId(key: MatrixRowKey): string {
+  return `${key.hostClassId}\u0000${key.metricKey}`;
+}
+
+/** What the matrix of one host class is made of: its columns and, per metric, each column's cell. */
+export interface HostInputs {
+  host: HostClassInfo;
+  columns: MatrixColumn[];
+  rows: { metric: MetricInfo; found: (CellInput | undefined)[] }[];
+}
+
+/**
+ * For each host class, the newest run of each combination (a target's lineage) forms a column;
+ * each row is one metric with that run's observation per column.
+ */
+export function matrixInputs(index: SiteIndex): HostInputs[] {
   // host → combo → the newest run target of that combination
   const latest = new Map<string, Map<string, number>>();
   index.runTargets.forEach((t, i) => {
@@ -108,7 +94,7 @@ export function overview(
       .sort((a, b) => a.criName.localeCompare(b.criName) || a.handler.localeCompare(b.handler));
     const inColumns = new Set(chosen);
     const present = index.metricKeysByHost.get(host.id) ?? new Set<string>();
-    const families: MatrixFamily[] = [];
+    const rows: HostInputs['rows'] = [];
     for (const metric of index.metrics) {
       if (!present.has(metric.key)) continue;
       const byKey = new Map(
@@ -116,41 +102,34 @@ export function overview(
           .observationsOf(metric.key, (rt) => inColumns.has(rt))
           .map((o) => [`${o.run}\u0000${o.combo}`, o]),
       );
-      const found = columns.map((c) => byKey.get(`${c.run.index}\u0000${c.combo}`));
-      const competing = found.map((o) => (o && o.status === 'ok' ? o.samples : []));
-      const verdicts = verdictsOf(competing, metric.direction);
-      const bestIndex = verdicts.findIndex((v) => v.kind === 'best');
-      const bestMedian = bestIndex >= 0 ? found[bestIndex]!.median : null;
-      const tiedBest =
-        bestMedian !== null &&
-        found.some((o, i) => i !== bestIndex && o?.status === 'ok' && o.median === bestMedian);
-      const cells: MatrixCell[] = found.map((o, i): MatrixCell => {
-        if (!o) return { kind: 'missing' };
-        if (o.samples.length === 0) return { kind: 'status', status: o.status, reason: o.reason };
-        return {
-          kind: 'value',
-          status: o.status,
-          reason: o.reason,
-          median: o.median!,
-          n: o.samples.length,
-          errors: o.errors,
-          interval: medianInterval(o.samples),
-          verdict:
-            o.status === 'ok'
-              ? verdicts[i]!
-              : { kind: 'untested', why: `benchmark status is "${o.status}": not compared` },
-          relation:
-            o.status === 'ok'
-              ? relationTo(o.median!, bestMedian, tiedBest, i === bestIndex)
-              : { kind: 'none' },
-        };
-      });
+      rows.push({ metric, found: columns.map((c) => byKey.get(`${c.run.index}\u0000${c.combo}`)) });
+    }
+    return { host, columns, rows };
+  });
+}
+
+/**
+ * The matrix of each host class (see matrixInputs): in each row the best cell (by the metric's
+ * direction, among cells whose benchmark status is "ok", measured with the row's parameters and,
+ * on a limits benchmark, with the limit enforced) is marked, every other such cell is tested
+ * against it (see compareWithBest), and the others carry their status or why they stand apart.
+ */
+export function overview(
+  index: SiteIndex,
+  verdictsOf: RowVerdicts = (_, rows, direction) => compareWithBest(rows, direction),
+): HostMatrix[] {
+  return matrixInputs(index).map(({ host, columns, rows }) => {
+    const families: MatrixFamily[] = [];
+    for (const { metric, found } of rows) {
+      const { cells, parameters } = matrixRowCells(found, metric.direction, index.parameterSets, (samples) =>
+        verdictsOf({ hostClassId: host.id, metricKey: metric.key }, samples, metric.direction),
+      );
       let family = families.at(-1);
       if (!family || family.benchmark !== metric.benchmark) {
         family = { benchmark: metric.benchmark, description: metric.benchmarkDescription, rows: [] };
         families.push(family);
       }
-      family.rows.push({ metric, cells });
+      family.rows.push({ metric, cells, parameters });
     }
     return { host, columns, families };
   });

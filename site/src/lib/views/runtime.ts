@@ -114,9 +114,70 @@ export function runtimeView(index: SiteIndex, kind: 'cri' | 'oci', name: string)
   return { kind, name, versions, families };
 }
 
-/** The relative change of each cell against the row's oldest measured version, in percent. */
-export function percentChange(cells: readonly (VersionPoint | null)[]): (number | null)[] {
-  const base = cells.find((c) => c !== null)?.median;
-  if (base === undefined || base === 0) return cells.map(() => null);
-  return cells.map((c) => (c === null ? null : ((c.median - base) / Math.abs(base)) * 100));
+/** A change of a metric's pooled median from one version of the runtime to the next measured one. */
+export interface VersionStep {
+  hostClassId: string;
+  metric: MetricInfo;
+  partner: string;
+  from: string;
+  to: string;
+  /** median(to) / median(from) − 1 */
+  change: number;
+  /**
+   * A conservative interval of the change, from the two medians' 95 % intervals (their far ends
+   * against each other); the step counts as significant when it excludes 0.
+   */
+  lower: number;
+  upper: number;
+  /** whether the step goes the metric's better way */
+  better: boolean;
+}
+
+/**
+ * The version steps of a runtime's page whose interval excludes no change, largest first: a
+ * table that stays a screen or two long however many versions and metrics there are, where
+ * every metric's Δ% chart did not.
+ */
+export function significantSteps(view: RuntimeView): VersionStep[] {
+  const steps: VersionStep[] = [];
+  for (const family of view.families)
+    for (const row of family.rows) {
+      let prev: VersionPoint | null = null;
+      for (const c of row.cells) {
+        if (!c) continue;
+        if (
+          prev &&
+          prev.median > 0 &&
+          prev.lower !== null &&
+          prev.upper !== null &&
+          c.lower !== null &&
+          c.upper !== null &&
+          prev.lower > 0
+        ) {
+          const lower = c.lower / prev.upper - 1;
+          const upper = c.upper / prev.lower - 1;
+          if (lower > 0 || upper < 0) {
+            const change = c.median / prev.median - 1;
+            steps.push({
+              hostClassId: row.hostClassId,
+              metric: row.metric,
+              partner: row.partner,
+              from: prev.version,
+              to: c.version,
+              change,
+              lower,
+              upper,
+              better: row.metric.direction === 'lower' ? change < 0 : change > 0,
+            });
+          }
+        }
+        prev = c;
+      }
+    }
+  return steps.sort((a, b) => Math.abs(Math.log1p(b.change)) - Math.abs(Math.log1p(a.change)));
+}
+
+/** The headline metric of each benchmark the runtime has results for: its first defined metric. */
+export function headlineMetrics(view: RuntimeView): MetricInfo[] {
+  return view.families.map((f) => f.rows.map((r) => r.metric)[0]!).filter(Boolean);
 }

@@ -4,14 +4,13 @@
 // not is the report's own `coverage`, not counted again here), so fields the gate gains reach
 // the page by adding a column to components/GateRows.astro, not by changing this module. Pure.
 import type { GateReport, GateRow } from '@runtime-bench/runner/compare';
-import { hostClassOf } from '@runtime-bench/schemas';
+import { hostClassOf, type Target } from '@runtime-bench/schemas';
+import { measuredIdentity } from '../lineage.ts';
+import { comboRefOfTarget } from '../run-digest.ts';
 import type { LoadedRun } from '../load.ts';
-import { REGRESSION_HISTORY, REGRESSION_WINDOW } from '../regressions.ts';
+import { REGRESSION_HISTORY, REGRESSION_WINDOW, type Gate } from '../regressions.ts';
 import { isSynthetic } from '../site-index.ts';
 import { slugify } from '../slug.ts';
-
-/** The gate as the site uses it: a replay over a history, reporting on one run of it. */
-export type StatusGate = (history: readonly LoadedRun[]) => (current: LoadedRun) => GateReport;
 
 /**
  * How many runs before the newest one the gate sees (its window is 10 by default, plus "ongoing"):
@@ -27,6 +26,14 @@ export interface HostStatus {
   runs: number;
   latest: { runId: string; file: string; startedAt: string; status: string; incompleteReason?: string };
   report: GateReport;
+  /** per target id of the newest run: its CRI and OCI runtime names (the row's own components) */
+  components: Record<string, string[]>;
+  /**
+   * Targets of the newest run whose id no earlier run of the host class has, while earlier runs
+   * measured the same CRI runtime, handler and OCI runtime under another id: a rename, which the
+   * gate (matching its history by target id) sees as "no earlier run".
+   */
+  renamed: { target: string; formerIds: string[]; runs: number }[];
   regressions: GateRow[];
   ongoing: GateRow[];
   improvements: GateRow[];
@@ -36,7 +43,7 @@ export interface HostStatus {
  * The status of each host class, newest run first. `loaded` is sorted by start time; each host
  * class's newest run is checked against the STATUS_HISTORY runs of that host class before it.
  */
-export function nightlyStatus(loaded: readonly LoadedRun[], gate: StatusGate): HostStatus[] {
+export function nightlyStatus(loaded: readonly LoadedRun[], gate: Gate): HostStatus[] {
   const byHost = new Map<string, { label: string; runs: LoadedRun[] }>();
   for (const l of loaded) {
     const label = hostClassOf(l.run.host);
@@ -64,10 +71,35 @@ export function nightlyStatus(loaded: readonly LoadedRun[], gate: StatusGate): H
         ...(latest.run.incompleteReason ? { incompleteReason: latest.run.incompleteReason } : {}),
       },
       report,
+      components: Object.fromEntries(latest.run.targets.map((t) => [t.id, [t.cri.name, t.oci.name]])),
+      renamed: renamedTargets(runs),
       regressions: by('regression'),
       ongoing: by('ongoing regression'),
       improvements: by('improvement'),
     });
   }
   return out.sort((a, b) => Date.parse(b.latest.startedAt) - Date.parse(a.latest.startedAt));
+}
+
+const measured = (t: Target) => measuredIdentity({ ...comboRefOfTarget(t), id: t.id });
+
+/** The newest run's targets that continue earlier runs' targets under another id (see HostStatus). */
+function renamedTargets(runs: readonly LoadedRun[]): HostStatus['renamed'] {
+  const latest = runs.at(-1)!;
+  const earlier = runs.slice(0, -1);
+  const out: HostStatus['renamed'] = [];
+  for (const t of latest.run.targets) {
+    if (earlier.some((l) => l.run.targets.some((o) => o.id === t.id))) continue;
+    const identity = measured(t);
+    const former = new Set<string>();
+    let count = 0;
+    for (const l of earlier) {
+      const same = l.run.targets.filter((o) => measured(o) === identity);
+      if (same.length === 0) continue;
+      count++;
+      for (const o of same) former.add(o.id);
+    }
+    if (count > 0) out.push({ target: t.id, formerIds: [...former].sort(), runs: count });
+  }
+  return out;
 }

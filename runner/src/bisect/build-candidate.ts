@@ -1,0 +1,99 @@
+// The bisection's side effects on sources: a clone's tags and commits (git), and builds of each
+// candidate through the install build sources (a release from the Go module proxy, or any ref of
+// the user's clone), built the way upstream builds its releases and cached under the prefix.
+import type { BisectCandidate } from '@runtime-bench/schemas';
+import { RbError } from '../errors.ts';
+import { availableVersions, parseGitTags } from '../install/available.ts';
+import { buildComponent } from '../install/build.ts';
+import { realInstallEnv } from '../install/env.ts';
+import { exec } from '../util/exec.ts';
+import type { BuiltCandidate } from './bisect.ts';
+import { firstParentArgs, mergeSideArgs, parseCommitLines } from './candidates.ts';
+
+export interface Repo {
+  dir: string;
+  /** Final-release versions of its tags (without the v). */
+  releases(): Promise<string[]>;
+  /** The tag (or ref) of a release version. */
+  refOf(candidate: BisectCandidate): Promise<string>;
+  commitsBetween(good: BisectCandidate, bad: BisectCandidate): Promise<BisectCandidate[]>;
+  mergeSide(commit: BisectCandidate): Promise<BisectCandidate[]>;
+}
+
+const git = async (dir: string, args: string[]): Promise<string> =>
+  (await exec('git', ['-C', dir, ...args])).stdout;
+
+/** The user's clone; refused (exit 2) when it is not a git work tree. */
+export async function createRepo(dir: string): Promise<Repo> {
+  const check = await exec('git', ['-C', dir, 'rev-parse', '--git-dir'], { allowFailure: true });
+  if (check.exitCode !== 0)
+    throw new RbError(
+      'USAGE_BISECT_REPO',
+      `--repo ${dir} is not a git repository`,
+      "give the path of the component's clone",
+    );
+  let tags: string[] | null = null;
+  const tagList = async (): Promise<string[]> =>
+    (tags ??= (await git(dir, ['tag', '--list'])).split('\n').map((t) => t.trim()));
+  const refOf = async (c: BisectCandidate): Promise<string> => {
+    if (c.kind !== 'release') return c.ref;
+    const all = await tagList();
+    const tag = [`v${c.ref}`, c.ref].find((t) => all.includes(t));
+    if (!tag)
+      throw new RbError(
+        'USAGE_BISECT_REPO',
+        `--repo ${dir} has no tag for release ${c.ref}`,
+        'fetch its tags (git fetch --tags)',
+      );
+    return tag;
+  };
+  return {
+    dir,
+    releases: async () => parseGitTags((await tagList()).join('\n')),
+    refOf,
+    commitsBetween: async (good, bad) =>
+      parseCommitLines(await git(dir, firstParentArgs(await refOf(good), await refOf(bad)))),
+    mergeSide: async (commit) => {
+      const parents = (await git(dir, ['rev-list', '--parents', '-n', '1', commit.ref])).trim().split(' ');
+      if (parents.length < 3) return [];
+      return parseCommitLines(await git(dir, mergeSideArgs(commit.ref)));
+    },
+  };
+}
+
+export interface Builder {
+  build(candidate: BisectCandidate): Promise<BuiltCandidate>;
+  /** Released versions the Go module proxy serves for the component. */
+  releases(): Promise<string[]>;
+}
+
+/** Builds from the clone when there is one, else releases and pseudo-versions from the Go module proxy. */
+export function createBuilder(opts: {
+  component: 'runc';
+  repo: Repo | null;
+  prefix: string;
+  log: (line: string) => void;
+}): Builder {
+  const env = realInstallEnv(opts.log);
+  return {
+    async build(candidate) {
+      const r = opts.repo
+        ? await buildComponent(env, {
+            component: opts.component,
+            source: 'git',
+            version: await opts.repo.refOf(candidate),
+            gitDir: opts.repo.dir,
+            prefix: opts.prefix,
+          })
+        : await buildComponent(env, {
+            component: opts.component,
+            source: 'go',
+            version: candidate.ref,
+            prefix: opts.prefix,
+          });
+      opts.log(`${candidate.label}: ${r.cached ? 'cached' : 'built'} ${r.binary} (${r.version})`);
+      return { candidate, binary: r.binary };
+    },
+    releases: () => availableVersions(env, opts.component, 'go'),
+  };
+}

@@ -1,0 +1,228 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import {
+  BISECT_REPORT_SCHEMA_VERSION,
+  BisectReportSchema,
+  type BisectReport,
+  type Config,
+} from '@runtime-bench/schemas';
+import { BISECT_DEFAULTS, bisect, BisectStopped, type BisectWalk } from '../bisect/bisect.ts';
+import { createBuilder, createRepo } from '../bisect/build-candidate.ts';
+import { namedCandidates, releasesBetween } from '../bisect/candidates.ts';
+import { bisectJson, bisectMarkdown, bisectTable } from '../bisect/format.ts';
+import { alphaFlag, BISECTABLE, directionFlag, parseBudget, positiveInt } from '../bisect/options.ts';
+import { createStackMeasurer } from '../bisect/stack-measure.ts';
+import { loadConfig } from '../config/load.ts';
+import { DEFAULT_PREFIX } from '../install/plan.ts';
+import { RbError } from '../errors.ts';
+import { sanitizeTerminal } from '../format/escape.ts';
+import { readHostFingerprint } from '../host/fingerprint.ts';
+import { BENCHMARKS } from '../suites/registry.ts';
+import { TOOL_VERSION } from '../version.ts';
+
+interface BisectOpts {
+  component: string;
+  good: string;
+  bad: string;
+  benchmark: string;
+  metric: string;
+  direction: string;
+  budget?: string;
+  repo?: string;
+  candidates?: string;
+  stack: string;
+  config?: string;
+  alpha: string;
+  roundsPerLook: string;
+  looks: string;
+  warmup: string;
+  prefix: string;
+  dataDir?: string;
+  out?: string;
+  markdown?: string;
+  json?: boolean;
+  fixHost?: boolean;
+}
+
+function metricOf(benchmark: string, metric: string): { direction: 'lower' | 'higher' } {
+  const b = BENCHMARKS.find((x) => x.definition.name === benchmark);
+  if (!b)
+    throw new RbError(
+      'USAGE_BISECT_BENCHMARK',
+      `--benchmark ${benchmark} is not a benchmark`,
+      'list them with `runtime-bench list`',
+    );
+  const m = b.definition.metrics.find((x) => x.name === metric);
+  if (!m)
+    throw new RbError(
+      'USAGE_BISECT_METRIC',
+      `--metric ${metric} is not a metric of ${benchmark}`,
+      `one of: ${b.definition.metrics.map((x) => x.name).join(', ')}`,
+    );
+  return { direction: m.direction };
+}
+
+export function registerBisect(program: Command): void {
+  program
+    .command('bisect')
+    .requiredOption('--component <name>', `the OCI runtime to bisect (${BISECTABLE.join(', ')})`)
+    .requiredOption('--good <version>', 'a release without the change')
+    .requiredOption('--bad <version>', 'a release with it')
+    .requiredOption('--benchmark <name>', 'e.g. operations.container.lifecycle')
+    .requiredOption('--metric <name>', 'e.g. StartContainer')
+    .option('--direction <dir>', 'slower (a regression) or faster', 'slower')
+    .option('--budget <duration>', 'stop after this long with the range narrowed so far, e.g. 30m')
+    .option(
+      '--repo <path>',
+      "the component's git clone: releases are its tags, then its commits are bisected",
+    )
+    .option('--candidates <refs>', 'comma-separated commits or pseudo-versions to bisect instead of releases')
+    .option('--stack <name>', 'the private stack the candidates run on', 'bisect')
+    .option('--config <file>', 'a config whose parameters and images the runs use')
+    .option('--alpha <rate>', 'error rate of one step', String(BISECT_DEFAULTS.alpha))
+    .option(
+      '--rounds-per-look <n>',
+      'rounds (good, candidate, bad) per look of a step',
+      String(BISECT_DEFAULTS.roundsPerLook),
+    )
+    .option('--looks <n>', 'looks before a step is unclear', String(BISECT_DEFAULTS.maxLooks))
+    .option('--warmup <n>', 'unrecorded rounds before each look', '1')
+    .option(
+      '--prefix <dir>',
+      'where builds are kept (the install prefix: a cache across bisections and installs)',
+      DEFAULT_PREFIX,
+    )
+    .option(
+      '--data-dir <dir>',
+      "where every look's run result is written (default: beside --out, else a new directory in /var/lib/runtime-bench/bisect)",
+    )
+    .option('--out <file>', 'write the report as JSON')
+    .option('--markdown <file>', 'write the report as Markdown (e.g. $GITHUB_STEP_SUMMARY)')
+    .option('--json', 'print the report as JSON instead of the table')
+    .option('--fix-host', 'apply host fixes that change the host (as stack up --fix-host)')
+    .action(async (opts: BisectOpts) => {
+      if (!(BISECTABLE as readonly string[]).includes(opts.component))
+        throw new RbError(
+          'USAGE_BISECT_COMPONENT',
+          `--component ${opts.component} cannot be bisected`,
+          `one of: ${BISECTABLE.join(', ')}`,
+        );
+      const component = opts.component as (typeof BISECTABLE)[number];
+      const direction = directionFlag(opts.direction);
+      const { direction: metricDirection } = metricOf(opts.benchmark, opts.metric);
+      const budgetMinutes = opts.budget === undefined ? null : parseBudget(opts.budget);
+      const alpha = alphaFlag(opts.alpha);
+      const roundsPerLook = positiveInt('--rounds-per-look', opts.roundsPerLook);
+      const maxLooks = positiveInt('--looks', opts.looks);
+      const warmup = Number(opts.warmup);
+      if (!Number.isInteger(warmup) || warmup < 0)
+        throw new RbError(
+          'USAGE_BISECT_NUMBER',
+          `--warmup "${opts.warmup}" is not a whole number`,
+          'e.g. --warmup 1',
+        );
+      const base: Config | undefined = opts.config ? await loadConfig(opts.config) : undefined;
+      const repo = opts.repo ? await createRepo(opts.repo) : null;
+      const builder = createBuilder({ component, repo, prefix: opts.prefix, log: progress });
+      const candidates = opts.candidates
+        ? [
+            ...releasesBetween([opts.good, opts.bad], opts.good, opts.bad).slice(0, 1),
+            ...namedCandidates(
+              opts.candidates
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
+            ),
+            ...releasesBetween([opts.good, opts.bad], opts.good, opts.bad).slice(-1),
+          ]
+        : releasesBetween(await (repo ? repo.releases() : builder.releases()), opts.good, opts.bad);
+      const startedAt = new Date();
+      const dataDir =
+        opts.dataDir ??
+        (opts.out
+          ? join(`${opts.out}.runs`)
+          : join('/var/lib/runtime-bench/bisect', startedAt.toISOString().replace(/[:.]/g, '')));
+      await mkdir(dataDir, { recursive: true });
+      const controller = new AbortController();
+      const onSignal = (signal: NodeJS.Signals): void => {
+        progress(`${signal}: stopping after the current call, cleaning up`);
+        controller.abort(signal);
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      const measurer = createStackMeasurer({
+        stack: opts.stack,
+        kind: component,
+        benchmark: opts.benchmark,
+        metric: opts.metric,
+        warmup,
+        dataDir,
+        fixHost: Boolean(opts.fixHost),
+        ...(base ? { base } : {}),
+        signal: controller.signal,
+        log: progress,
+      });
+      let walk: BisectWalk;
+      let stopped: BisectStopped | null = null;
+      try {
+        walk = await bisect(
+          {
+            component,
+            benchmark: opts.benchmark,
+            metric: opts.metric,
+            direction,
+            metricDirection,
+            candidates,
+            alpha,
+            roundsPerLook,
+            maxLooks,
+            maxAttempts: BISECT_DEFAULTS.maxAttempts,
+            budgetMinutes,
+          },
+          {
+            build: builder.build,
+            measure: measurer.measure,
+            ...(repo ? { commitsBetween: repo.commitsBetween, mergeSide: repo.mergeSide } : {}),
+            now: () => Date.now(),
+            log: progress,
+          },
+        );
+      } catch (error) {
+        // Stopped part way (a signal, a failed build or run): the steps so far are still reported.
+        if (!(error instanceof BisectStopped)) throw error;
+        stopped = error;
+        walk = error.walk;
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        await measurer.close();
+      }
+      const report: BisectReport = BisectReportSchema.parse({
+        schemaVersion: BISECT_REPORT_SCHEMA_VERSION,
+        startedAt: startedAt.toISOString(),
+        finishedAt: new Date().toISOString(),
+        tool: { name: 'runtime-bench', version: TOOL_VERSION },
+        host: await readHostFingerprint([]),
+        ...walk,
+      });
+      if (opts.out) await writeFile(opts.out, bisectJson(report));
+      if (opts.markdown) await writeFile(opts.markdown, bisectMarkdown(report), { flag: 'a' });
+      if (opts.json) process.stdout.write(bisectJson(report));
+      else console.log(sanitizeTerminal(bisectTable(report), { multiline: true }));
+      progress(`every look's run result is in ${dataDir}`);
+      if (stopped) throw stopped.cause;
+      if (report.outcome !== 'found')
+        throw new RbError(
+          'BISECT_NOT_FOUND',
+          report.message,
+          report.outcome === 'budget-exhausted'
+            ? 'give a larger --budget, or bisect the range left'
+            : undefined,
+        );
+    });
+}
+
+function progress(line: string): void {
+  process.stderr.write(`bisect: ${sanitizeTerminal(line, { multiline: true })}\n`);
+}

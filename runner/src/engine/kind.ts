@@ -1,0 +1,204 @@
+// The engine target kind: Docker or Podman driven through their CLI, each with a private daemon
+// or storage root under /var/lib/runtime-bench/engines/<run id>, the images built offline by the
+// stack's image builder and loaded from a docker-archive, and everything removed at the end (also
+// after a signal). Each engine × OCI runtime is a target; the shared loop interleaves them.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Component, Config, EngineTargetConfig, Target } from '@runtime-bench/schemas';
+import { RbError } from '../errors.ts';
+import { readHostFingerprint } from '../host/fingerprint.ts';
+import { newSlot, type Slot } from '../run/orchestrate.ts';
+import type { PreparedRun, RunContext, TargetKind } from '../run/pipeline.ts';
+import { ociVersion, which } from '../stack/discover.ts';
+import { buildImageLayout } from '../stack/images/build.ts';
+import { tarDockerArchive } from '../stack/images/layout.ts';
+import { guessOciKind } from '../stack/versions.ts';
+import { selectOfKind } from '../suites/registry.ts';
+import { ENGINE_BENCHMARKS, type EngineBenchmark } from './benchmarks.ts';
+import { OWNER_FILE, findEngine, reapAbandoned, startEngine, type RunningEngine } from './engine.ts';
+import { parseUlimits, planEngine, runArgs, type RuntimeBinary } from './plan.ts';
+
+/**
+ * Where a run's engines keep their private roots: `<dir>/<run id's random part>/<target index>`,
+ * short because Podman refuses a runroot over 50 characters.
+ */
+export const ENGINES_DIR = '/var/lib/runtime-bench/e';
+
+const field = (index: number, name: string): string => `targets[${index}].${name}`;
+
+/** The engine targets of a config: only engine targets, and only the engine.* benchmarks. */
+export function engineKind(config: Config, where = 'config'): TargetKind {
+  const targets = config.targets.flatMap((t, i) => (t.kind === 'engine' ? [{ target: t, index: i }] : []));
+  if (targets.length !== config.targets.length)
+    throw new RbError(
+      'CONFIG_INVALID',
+      `${where}: targets: engine targets run in a config of their own (found ${config.targets.length - targets.length} other target(s))`,
+      'put the engine targets in a config of their own; compare their results with the CRI-level runs by `runtime-bench compare`',
+    );
+  const selected = selectOfKind(ENGINE_BENCHMARKS, config, where, 'engine');
+  return { prepare: (ctx) => prepareEngineRun(ctx, targets, selected) };
+}
+
+interface Prepared {
+  target: EngineTargetConfig;
+  label: string;
+  engine: RunningEngine;
+  runtimes: (RuntimeBinary & { version: string; detail: string })[];
+}
+
+async function resolveRuntimes(
+  target: EngineTargetConfig,
+  index: number,
+): Promise<(RuntimeBinary & { version: string; detail: string })[]> {
+  const out = [];
+  for (const [j, name] of target.runtimes.entries()) {
+    const binary = await which(name);
+    if (!binary)
+      throw new RbError(
+        'TARGET_UNAVAILABLE',
+        `${field(index, `runtimes[${j}]`)}: no OCI runtime "${name}" on PATH`,
+        'install it (e.g. apt-get install runc crun) or list only installed runtimes',
+      );
+    const v = await ociVersion(guessOciKind(name) ?? name, binary);
+    out.push({
+      name,
+      binary,
+      version: 'error' in v ? 'unknown' : v.version,
+      detail: 'error' in v ? v.error : (v.output.split('\n')[0] ?? ''),
+    });
+  }
+  return out;
+}
+
+async function prepareEngineRun(
+  ctx: RunContext,
+  targets: { target: EngineTargetConfig; index: number }[],
+  selected: readonly EngineBenchmark<never>[],
+): Promise<PreparedRun> {
+  const { config, runId, log } = ctx;
+  const runRoot = join(ENGINES_DIR, runId.slice(-8));
+  const engines: Prepared[] = [];
+  let problems: string[] = [];
+  const teardown = async (): Promise<void> => {
+    for (const e of engines.splice(0)) problems = problems.concat(await e.engine.teardown());
+    await rm(runRoot, { recursive: true, force: true });
+  };
+  let imageComponents: Component[] = [];
+  try {
+    const found = [];
+    for (const { target, index } of targets)
+      found.push({
+        target,
+        index,
+        bins: await findEngine(target.engine, field(index, 'engine')),
+        runtimes: await resolveRuntimes(target, index),
+      });
+    for (const p of await reapAbandoned(ENGINES_DIR, log)) log(`cleanup: ${p}`);
+    await mkdir(runRoot, { recursive: true });
+    await writeFile(join(runRoot, OWNER_FILE), `${process.pid}\n`);
+    const layout = await buildImageLayout(runRoot, { ...config.images, pause: config.images.pause });
+    const archive = join(runRoot, 'images.tar');
+    try {
+      await tarDockerArchive(layout.layoutDir, archive);
+      imageComponents = layout.components;
+    } finally {
+      await layout.dispose();
+    }
+    const ulimits = parseUlimits(await readFile('/proc/self/limits', 'utf8'));
+    for (const { target, index, bins, runtimes } of found) {
+      const plan = planEngine({
+        engine: target.engine,
+        cli: bins.cli,
+        daemon: bins.daemon,
+        root: join(runRoot, String(index)),
+        runId,
+        runtimes,
+        ulimits,
+        path: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
+      });
+      const engine = await startEngine(plan, archive, log);
+      engines.push({ target, label: target.name ?? target.engine, engine, runtimes });
+    }
+    await rm(archive, { force: true });
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  const slots: Slot[] = selected.flatMap((b) =>
+    engines.flatMap(({ label, engine, runtimes }) =>
+      runtimes.map(({ name }) => {
+        const params = b.parameters(config);
+        const context = {
+          images: config.images,
+          signal: ctx.signal,
+          run: (image: string, command: readonly string[], memoryBytes?: number) =>
+            engine.cli(
+              runArgs(engine.plan, name, image, command, runId.toLowerCase(), memoryBytes),
+              config.callTimeoutSeconds * 1000,
+            ),
+        };
+        return newSlot(
+          b.definition,
+          `${label}/${name}`,
+          {
+            ...(params as Record<string, unknown>),
+            engine: engine.plan.engine,
+            runtime: name,
+            network: 'none',
+          },
+          () => b.iterate(context, params),
+        );
+      }),
+    ),
+  );
+  const described = engines.map((e) => ({ ...e }));
+  return {
+    slots,
+    signal: ctx.signal,
+    async finish() {
+      await teardown();
+      for (const p of problems) log(`cleanup: ${p}`);
+      const targetsOut: Target[] = described.flatMap(({ label, engine, runtimes }) =>
+        runtimes.map((r) => ({
+          id: `${label}/${r.name}`,
+          cri: {
+            name: engine.plan.engine,
+            version: engine.info.version,
+            apiVersion: 'engine',
+            endpoint: `${engine.plan.engine}://${engine.plan.root}`,
+          },
+          handler: r.name,
+          oci: { name: guessOciKind(r.name) ?? r.name, version: r.version, path: r.binary },
+          transport: 'engine',
+          engine: { name: engine.plan.engine, ...engine.info },
+        })),
+      );
+      const components: Component[] = described.flatMap(({ engine, runtimes }) => [
+        {
+          name: engine.plan.engine,
+          role: 'cri',
+          version: engine.info.version,
+          path: engine.plan.cli,
+          detail: `storage ${engine.info.storageDriver}, cgroups ${engine.info.cgroupManager}, network ${engine.info.networkBackend}`,
+        },
+        ...runtimes.map((r): Component => ({
+          name: guessOciKind(r.name) ?? r.name,
+          role: 'oci',
+          version: r.version,
+          path: r.binary,
+          detail: r.detail,
+        })),
+      ]);
+      return [
+        {
+          host: await readHostFingerprint([]),
+          components: [...components, ...imageComponents],
+          targets: targetsOut,
+          benchmarks: selected.map((b) => b.definition),
+          slots,
+        },
+      ];
+    },
+    close: teardown,
+  };
+}

@@ -1,0 +1,246 @@
+// Pure planning of an engine target (Docker, Podman): every path under the run's private root,
+// the explicit environment, the daemon's arguments, the arguments of one `run`, and the parsing
+// of what the engine says about itself. engine/engine.ts executes the plan.
+import { join } from 'node:path';
+import type { EngineName } from '@runtime-bench/schemas';
+
+/** Where each engine comes from on Debian (the skip reason and the fix name it). */
+export const ENGINE_PACKAGES: Record<EngineName, string> = {
+  docker: 'apt-get install docker.io',
+  podman: 'apt-get install podman',
+  nerdctl:
+    'go install github.com/containerd/nerdctl/v2/cmd/nerdctl (from the Go module proxy) and containerd',
+};
+
+/** The binaries an engine needs: its CLI, and for Docker its daemon. */
+export const ENGINE_BINARIES: Record<EngineName, { cli: string; daemon: string | null }> = {
+  docker: { cli: 'docker', daemon: 'dockerd' },
+  podman: { cli: 'podman', daemon: null },
+  nerdctl: { cli: 'nerdctl', daemon: 'containerd' },
+};
+
+/** The OCI runtimes of a run, by the name the engine knows them under. */
+export interface RuntimeBinary {
+  name: string;
+  binary: string;
+}
+
+/** Resource limits a container may be given: at most the caller's hard limits. */
+export interface Ulimits {
+  nofile: number;
+  nproc: number;
+}
+
+export interface EnginePlan {
+  engine: EngineName;
+  cli: string;
+  root: string;
+  /** Arguments before every CLI subcommand: the private socket or storage. */
+  globalArgs: string[];
+  /** The whole environment of the CLI and the daemon (nothing inherited but PATH). */
+  env: Record<string, string>;
+  dirs: string[];
+  files: { path: string; content: string }[];
+  daemon: { binary: string; args: string[]; pidfile: string; log: string } | null;
+  /** The cgroup (by name, in every hierarchy) the run's containers go below; removed at the end. */
+  cgroupName: string;
+  runtimes: RuntimeBinary[];
+  ulimits: Ulimits;
+}
+
+/**
+ * Podman 4 asks the OCI runtime, as root, for RLIMIT_NOFILE 1048576 and RLIMIT_NPROC 4194304
+ * unless told otherwise, which a host without CAP_SYS_RESOURCE refuses; and conmon runs with an
+ * RLIMIT_NPROC hard limit of 32768. Containers get the caller's NOFILE and at most that NPROC.
+ */
+const PODMAN_NPROC_CEILING = 32768;
+
+/** The caller's hard limits from /proc/self/limits text. */
+export function parseUlimits(limits: string): Ulimits {
+  const hard = (label: string): number => {
+    const m = new RegExp(`^${label}\\s+\\S+\\s+(\\S+)`, 'm').exec(limits);
+    const v = m ? Number(m[1]) : NaN;
+    return Number.isFinite(v) ? v : 1024;
+  };
+  return { nofile: hard('Max open files'), nproc: Math.min(hard('Max processes'), PODMAN_NPROC_CEILING) };
+}
+
+/** The cgroup (in every hierarchy) below which one run's containers of `engine` go. */
+export function engineCgroupName(runKey: string, engine: EngineName): string {
+  return `rb-engine-${runKey}-${engine}`;
+}
+
+export function planEngine(opts: {
+  engine: EngineName;
+  cli: string;
+  daemon: string | null;
+  root: string;
+  runId: string;
+  runtimes: RuntimeBinary[];
+  ulimits: Ulimits;
+  path: string;
+}): EnginePlan {
+  const { engine, root } = opts;
+  const cgroupName = engineCgroupName(opts.runId.slice(-8), engine);
+  const base = { engine, cli: opts.cli, root, cgroupName, runtimes: opts.runtimes, ulimits: opts.ulimits };
+  if (engine === 'docker') {
+    if (!opts.daemon) throw new Error('planEngine: docker needs dockerd');
+    const socket = join(root, 'docker.sock');
+    const pidfile = join(root, 'docker.pid');
+    return {
+      ...base,
+      globalArgs: ['--host', `unix://${socket}`],
+      env: { PATH: opts.path, HOME: root, DOCKER_CONFIG: join(root, 'cli') },
+      dirs: [join(root, 'cli'), join(root, 'data'), join(root, 'exec')],
+      // An empty daemon.json: nothing from /etc/docker reaches the private daemon.
+      files: [{ path: join(root, 'daemon.json'), content: '{}\n' }],
+      daemon: {
+        binary: opts.daemon,
+        pidfile,
+        log: join(root, 'dockerd.log'),
+        args: [
+          '--config-file',
+          join(root, 'daemon.json'),
+          '--data-root',
+          join(root, 'data'),
+          '--exec-root',
+          join(root, 'exec'),
+          '--pidfile',
+          pidfile,
+          '--host',
+          `unix://${socket}`,
+          // No bridge, no iptables rules: the runs use --network none, and nothing is left on the host.
+          '--bridge=none',
+          '--iptables=false',
+          '--ip6tables=false',
+          '--cgroup-parent',
+          `/${cgroupName}`,
+          // runc is Docker's built-in runtime name (found on PATH); the others are added by path.
+          ...opts.runtimes
+            .filter((r) => r.name !== 'runc')
+            .flatMap((r) => ['--add-runtime', `${r.name}=${r.binary}`]),
+        ],
+      },
+    };
+  }
+  if (engine === 'podman') {
+    const storage = join(root, 'storage');
+    const run = join(root, 'run');
+    const toml = (v: string): string => JSON.stringify(v);
+    return {
+      ...base,
+      globalArgs: [
+        '--root',
+        storage,
+        '--runroot',
+        run,
+        '--tmpdir',
+        join(root, 'tmp'),
+        '--cgroup-manager',
+        'cgroupfs',
+        '--events-backend',
+        'none',
+      ],
+      // Private configuration files: nothing from /etc/containers or ~/.config reaches the run.
+      env: {
+        PATH: opts.path,
+        HOME: root,
+        CONTAINERS_CONF: join(root, 'containers.conf'),
+        CONTAINERS_STORAGE_CONF: join(root, 'storage.conf'),
+        CONTAINERS_REGISTRIES_CONF: join(root, 'registries.conf'),
+        XDG_RUNTIME_DIR: run,
+        XDG_CONFIG_HOME: join(root, 'config'),
+      },
+      dirs: [storage, run, join(root, 'tmp'), join(root, 'config')],
+      files: [
+        {
+          path: join(root, 'storage.conf'),
+          content: `[storage]\ndriver = "overlay"\ngraphroot = ${toml(storage)}\nrunroot = ${toml(run)}\n`,
+        },
+        {
+          path: join(root, 'containers.conf'),
+          content: [
+            '[engine]',
+            'cgroup_manager = "cgroupfs"',
+            'events_logger = "none"',
+            '[engine.runtimes]',
+            ...opts.runtimes.map((r) => `${r.name} = [${toml(r.binary)}]`),
+            '',
+          ].join('\n'),
+        },
+        { path: join(root, 'registries.conf'), content: 'unqualified-search-registries = []\n' },
+      ],
+      daemon: null,
+    };
+  }
+  throw new Error(`planEngine: ${engine} is not supported yet`);
+}
+
+/**
+ * The CLI arguments of one `run --rm` of `command` in `image` under `runtime`, no network;
+ * `memoryBytes` sets the container's memory limit (`--memory`).
+ */
+export function runArgs(
+  plan: EnginePlan,
+  runtime: string,
+  image: string,
+  command: readonly string[],
+  runLabel: string,
+  memoryBytes?: number,
+): string[] {
+  const common = [
+    'run',
+    '--rm',
+    '--runtime',
+    runtime,
+    '--network',
+    'none',
+    '--label',
+    `runtime-bench.run=${runLabel}`,
+  ];
+  const podman =
+    plan.engine === 'podman'
+      ? [
+          '--ulimit',
+          `nofile=${plan.ulimits.nofile}:${plan.ulimits.nofile}`,
+          '--ulimit',
+          `nproc=${plan.ulimits.nproc}:${plan.ulimits.nproc}`,
+          '--cgroup-parent',
+          `/${plan.cgroupName}`,
+        ]
+      : [];
+  const memory = memoryBytes === undefined ? [] : ['--memory', `${memoryBytes}b`];
+  return [...plan.globalArgs, ...common, ...podman, ...memory, image, ...command];
+}
+
+/** What a result records about the engine. */
+export interface EngineInfo {
+  version: string;
+  storageDriver: string;
+  cgroupManager: string;
+  networkBackend: string;
+}
+
+const text = (v: unknown): string => (typeof v === 'string' && v.length > 0 ? v : 'unknown');
+
+/** `docker info --format '{{json .}}'` or `podman info --format json`, as EngineInfo. */
+export function parseEngineInfo(engine: EngineName, json: string): EngineInfo {
+  const info = JSON.parse(json) as Record<string, unknown>;
+  if (engine === 'docker')
+    return {
+      version: text(info.ServerVersion),
+      storageDriver: text(info.Driver),
+      cgroupManager: text(info.CgroupDriver),
+      // The private daemon has no bridge (--bridge=none) and the runs use --network none.
+      networkBackend: 'none',
+    };
+  const host = (info.host ?? {}) as Record<string, unknown>;
+  const store = (info.store ?? {}) as Record<string, unknown>;
+  const version = (info.version ?? {}) as Record<string, unknown>;
+  return {
+    version: text(version.Version),
+    storageDriver: text(store.graphDriverName),
+    cgroupManager: text(host.cgroupManager),
+    networkBackend: text(host.networkBackend),
+  };
+}

@@ -1,0 +1,14 @@
+// Which target kind runs a config. A config holds targets of one kind (a kubernetes target runs
+// alone); a new kind is one more case here and a module implementing TargetKind (run/pipeline.ts).
+import type { Config } from '@runtime-bench/schemas';
+import { engineKind } from '../engine/kind.ts';
+import { kubernetesKind } from '../kubernetes/execute.ts';
+import { criKind } from './cri-kind.ts';
+import type { TargetKind } from './pipeline.ts';
+
+/** The kind that runs `config`, its selection checked before anything starts; `file` names the config in errors. */
+export function targetKindOf(config: Config, file: string): TargetKind {
+  if (config.targets.some((t) => t.kind === 'kubernetes')) return kubernetesKind(config, file);
+  if (config.targets.some((t) => t.kind === 'engine')) return engineKind(config, file);
+  return criKind(config, file);
+}

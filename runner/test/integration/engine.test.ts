@@ -1,0 +1,173 @@
+// Engine targets end to end on the real Docker (Debian's docker.io: a private dockerd per run) and
+// Podman (a private storage root per run), each with runc and crun: `runtime-bench run` of the
+// engine.* benchmarks, then a SIGINT mid-run; after each, nothing of the run may be left —
+// containers, daemons, shims, mounts, cgroups, the private root. Budget: image build (≈ 10 s),
+// daemon start and image loads (≈ 15 s), 2 engines × 2 runtimes × (2 × 3 runs + 2 × 2 first
+// outputs + one memory bisection of ≈ 10 runs) ≈ 2 min on a loaded host, SIGINT (≈ 30 s),
+// SIGKILL and the run that cleans after it (≈ 1 min).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
+import { ENGINES_DIR } from '../../src/engine/kind.ts';
+import { runCli } from '../support/cli.ts';
+import { cgroupsNamed, isRoot, mountsUnder, onPath, processesUnder } from '../support/host.ts';
+
+/** Why an engine's tests cannot run here (naming the package that brings it), or null. */
+function engineUnavailable(engine: 'docker' | 'podman'): string | null {
+  if (!isRoot) return 'needs root (a private daemon, mounts, cgroups)';
+  const need = engine === 'docker' ? ['docker', 'dockerd'] : ['podman', 'conmon'];
+  const missing = [...need, 'runc', 'crun', 'busybox', 'catatonit', 'sysbench'].filter((c) => !onPath(c));
+  if (missing.length === 0) return null;
+  return `missing on PATH: ${missing.join(', ')} (apt-get install ${engine === 'docker' ? 'docker.io' : 'podman'} runc crun)`;
+}
+
+const engines = (['docker', 'podman'] as const).filter((e) => {
+  const why = engineUnavailable(e);
+  if (why) console.warn(`SKIPPED the ${e} engine tests: ${why}`);
+  return why === null;
+});
+const work = mkdtempSync(join(tmpdir(), 'rb-engine-'));
+
+function config(name: string, runs: number, count: number): string {
+  const file = join(work, `${name}.yaml`);
+  writeFileSync(
+    file,
+    `name: ${name}
+targets:
+${engines.map((e) => `  - { kind: engine, engine: ${e}, runtimes: [runc, crun] }`).join('\n')}
+benchmarks: [engine]
+runs: ${runs}
+runsPerBenchmark: { engine.limits: 1 }
+warmup: 0
+images: { largeSizeMiB: 16 }
+parameters:
+  startup.latency: { count: ${count} }
+  limits.memory.min: { precisionBytes: 262144 }
+`,
+  );
+  return file;
+}
+
+/** Nothing of the run with this id is left on the host. */
+function expectNothingLeft(result: RunResult): void {
+  expectRootGone(result.runId.slice(-8));
+}
+
+/** Nothing of the run root `key` (the run id's random part) is left on the host. */
+function expectRootGone(key: string): void {
+  const root = join(ENGINES_DIR, key);
+  expect(existsSync(root), root).toBe(false);
+  expect(mountsUnder(root)).toEqual([]);
+  expect(processesUnder(root)).toEqual([]);
+  const daemons = execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.startsWith('dockerd') && l.includes(root));
+  expect(daemons).toEqual([]);
+  for (const e of engines) expect(cgroupsNamed(`/rb-engine-${key}-${e}`)).toEqual([]);
+}
+
+describe.skipIf(engines.length === 0)('engine targets (Docker, Podman) × runc, crun', () => {
+  test('run to exit and time to first output: every target measured, engine recorded, nothing left', async () => {
+    const out = join(work, 'engines.json');
+    const run = await runCli(['run', '--config', config('engines', 3, 4), '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(result.status).toBe('complete');
+    const ids = engines.flatMap((e) => [`${e}/runc`, `${e}/crun`]);
+    expect(result.targets.map((t) => t.id)).toEqual(ids);
+    for (const t of result.targets) {
+      const engine = t.id.split('/')[0]!;
+      expect(t.transport).toBe('engine');
+      expect(t.engine?.name).toBe(engine);
+      // The engine's own answers, not our defaults.
+      expect(t.engine?.version).toMatch(/^\d+\.\d+/);
+      expect(t.engine?.storageDriver).not.toBe('unknown');
+      expect(t.engine?.cgroupManager).toBe('cgroupfs');
+      expect(t.oci.version).toMatch(/^\d+\.\d+/);
+      expect(t.oci.path).toBe(
+        execFileSync('sh', ['-c', `command -v ${t.handler}`], { encoding: 'utf8' }).trim(),
+      );
+    }
+    for (const r of result.results) {
+      expect(r.status, JSON.stringify(r)).toBe('ok');
+      const m = (name: string): number[] => r.metrics.find((x) => x.name === name)!.samples;
+      if (r.benchmark === 'engine.startup.latency') {
+        expect(m('error_rate')).toEqual([0, 0, 0]);
+        for (let i = 0; i < 3; i++) {
+          expect(m('latency_min')[i]!).toBeGreaterThan(0);
+          expect(m('latency_min')[i]!).toBeLessThanOrEqual(m('latency_median')[i]!);
+          expect(m('latency_median')[i]!).toBeLessThanOrEqual(m('latency_max')[i]!);
+          // Four runs one after the other: the repetition's wall time holds four of the fastest.
+          expect(m('total_time')[i]! * 1000).toBeGreaterThanOrEqual(4 * m('latency_min')[i]!);
+        }
+      } else {
+        // The container's own clock reading came after the host's: a positive span, per image.
+        for (const name of ['small_pod_to_output', 'large_pod_to_output']) {
+          expect(m(name)).toHaveLength(3);
+          for (const v of m(name)) expect(v).toBeGreaterThan(0);
+        }
+      }
+    }
+    expectNothingLeft(result);
+  }, 600_000);
+
+  test('SIGINT mid-run: exit 130, an incomplete result with interrupted benchmarks, nothing left', async () => {
+    const out = join(work, 'engines-int.json');
+    let sent = false;
+    const run = await runCli(['run', '--config', config('engines-int', 50, 2), '--out', out], {
+      onStderr: (text, child) => {
+        if (!sent && /run 1\/50: ok/.test(text)) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    expect(sent, run.stderr).toBe(true);
+    expect(run.code, run.stderr).toBe(130);
+    const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(result.status).toBe('incomplete');
+    expect(result.incompleteReason).toBe('interrupted by SIGINT');
+    expect(result.results.map((r) => r.status)).toEqual(result.results.map(() => 'interrupted'));
+    expect(result.results.map((r) => r.failedAttempts)).toEqual(result.results.map(() => 0));
+    expect(result.results[0]!.attempts).toBeGreaterThanOrEqual(1);
+    expectNothingLeft(result);
+  }, 600_000);
+
+  test('SIGKILL mid-run leaves the private engines behind; the next run removes them', async () => {
+    const before = new Set(existsSync(ENGINES_DIR) ? readdirSync(ENGINES_DIR) : []);
+    let sent = false;
+    const killed = await runCli(
+      ['run', '--config', config('engines-kill', 50, 2), '--out', join(work, 'k.json')],
+      {
+        onStderr: (text, child) => {
+          if (!sent && /run 1\/50: ok/.test(text)) {
+            sent = true;
+            child.kill('SIGKILL');
+          }
+        },
+      },
+    );
+    expect(sent, killed.stderr).toBe(true);
+    expect(killed.signal).toBe('SIGKILL');
+    const left = readdirSync(ENGINES_DIR).filter((k) => !before.has(k));
+    // What a killed run could not remove is there (this is what the next run must clean).
+    expect(left).toHaveLength(1);
+    expect(
+      processesUnder(join(ENGINES_DIR, left[0]!)).length + mountsUnder(join(ENGINES_DIR, left[0]!)).length,
+    ).toBeGreaterThan(0);
+    const next = await runCli([
+      'run',
+      '--config',
+      config('engines-next', 1, 1),
+      '--out',
+      join(work, 'next.json'),
+    ]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain(`removing what an earlier run left in ${join(ENGINES_DIR, left[0]!)}`);
+    expectRootGone(left[0]!);
+    expectNothingLeft(RunResultSchema.parse(JSON.parse(readFileSync(join(work, 'next.json'), 'utf8'))));
+  }, 600_000);
+});

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { bisect, BisectStopped, type BisectOptions } from '../../../src/bisect/bisect.ts';
+import { namedCandidates, releasesBetween } from '../../../src/bisect/candidates.ts';
+import { RbError } from '../../../src/errors.ts';
+import { createRng } from '../../../src/stats/index.ts';
+import {
+  gaussian,
+  makeHistory,
+  oracleDeps,
+  oracleOptions,
+  type OracleHistory,
+} from '../../support/bisect-oracle.ts';
+
+const quiet = (sigma: number) => (rng: ReturnType<typeof createRng>) => Math.exp(sigma * gaussian(rng));
+
+// The unit tests' steps: 10 rounds a look, at most 5 looks.
+const options = (h: OracleHistory, over: Partial<BisectOptions> = {}): BisectOptions =>
+  oracleOptions(h, { alpha: 0.02, roundsPerLook: 10, maxLooks: 5, ...over });
+
+describe('bisect on an oracle', () => {
+  it('names the release and the commit of a 30 % step, every verdict right', async () => {
+    const h = makeHistory({ commits: 40, every: 8, culprit: (c) => c[19]!.hash, factor: 1.3 });
+    const deps = oracleDeps(h, createRng(1), quiet(0.05));
+    const r = await bisect(options(h), deps);
+    expect(r.outcome).toBe('found');
+    expect(r.firstBadRelease).toBe('1.3.0'); // releases at commits 0, 8, 16, 24, 32, 39: 24 is the first with 19
+    expect(r.lastGoodRelease).toBe('1.2.0');
+    expect(r.firstBadCommit?.ref).toBe(h.culprit);
+    expect(r.lastGoodCommit?.ref).toBe(h.commits[18]!.hash);
+    expect(r.steps[0]).toMatchObject({ kind: 'ends', verdict: 'differ' });
+    expect(r.effect!.lower).toBeGreaterThan(1);
+    expect(r.effect!.lower).toBeLessThan(1.3);
+    expect(r.effect!.upper).toBeGreaterThan(1.3);
+    for (const s of r.steps.slice(1)) expect(s.verdict).toBe(s.position! > 0.5 ? 'bad' : 'good');
+    // Releases: 1.2.0 good, 1.3.0 bad (2 steps); commits: 7 between 1.2.0 and 1.3.0 (3 steps).
+    expect(r.steps.length).toBe(1 + 2 + 3);
+    expect(r.spent.builds).toBe(2 + 5);
+  });
+
+  it('follows a bad merge into the commits of its branch', async () => {
+    const h = makeHistory({
+      commits: 16,
+      every: 8,
+      mergeAt: 5,
+      sideCommits: 4,
+      culprit: (c) => c[5]!.side![2]!.hash,
+      factor: 1.5,
+    });
+    const r = await bisect(options(h), oracleDeps(h, createRng(2), quiet(0.05)));
+    expect(r).toMatchObject({ outcome: 'found', firstBadRelease: '1.1.0', lastGoodRelease: '1.0.0' });
+    expect(r.firstBadCommit?.ref).toBe(h.culprit);
+  });
+
+  it('stops when good and bad do not differ on this host, and says so', async () => {
+    const h = makeHistory({ commits: 16, every: 4, culprit: (c) => c[5]!.hash, factor: 1 });
+    const r = await bisect(options(h), oracleDeps(h, createRng(3), quiet(0.05)));
+    expect(r.outcome).toBe('no-difference');
+    expect(r.message).toMatch(/does not differ/);
+    // Measured twice to the last look before giving up.
+    expect(r.steps.map((s) => [s.kind, s.attempt, s.verdict, s.rounds])).toEqual([
+      ['ends', 1, 'same', 50],
+      ['ends', 2, 'same', 50],
+    ]);
+  });
+
+  it('refuses a difference the other way than --direction', async () => {
+    const h = makeHistory({ commits: 16, every: 4, culprit: (c) => c[5]!.hash, factor: 0.7 });
+    const r = await bisect(options(h), oracleDeps(h, createRng(4), quiet(0.05)));
+    expect(r.outcome).toBe('opposite');
+    const back = await bisect(options(h, { direction: 'faster' }), oracleDeps(h, createRng(4), quiet(0.05)));
+    expect(back.outcome).toBe('found');
+    expect(back.firstBadCommit?.ref).toBe(h.culprit);
+  });
+
+  it('stops at the budget with the range narrowed so far', async () => {
+    const h = makeHistory({ commits: 40, every: 8, culprit: (c) => c[19]!.hash, factor: 1.3 });
+    // Each build is one oracle minute, each round of three 1.5 s: the builds of the ends, their
+    // check and the first candidate's build and step pass 3 minutes.
+    const r = await bisect(options(h, { budgetMinutes: 3 }), oracleDeps(h, createRng(5), quiet(0.05)));
+    expect(r.outcome).toBe('budget-exhausted');
+    expect(r.message).toMatch(/^budget of 3 min spent: the change lies after 1\.\d\.0 up to 1\.\d\.0$/);
+    expect(r.steps.map((s) => s.kind)).toEqual(['ends', 'candidate']);
+    // The range left still holds the culprit (commit 19, first in release 1.3.0).
+    expect(Number(r.lastGoodRelease!.split('.')[1])).toBeLessThan(3);
+    expect(Number(r.firstBadRelease!.split('.')[1])).toBeGreaterThanOrEqual(3);
+    expect(r.firstBadCommit).toBeNull();
+    expect(r.spent.totalMinutes).toBeGreaterThanOrEqual(3);
+  });
+
+  it('re-measures an unclear step, then skips it, and reports the culprit range it leaves', async () => {
+    const h = makeHistory({ commits: 9, every: 8, culprit: (c) => c[4]!.hash, factor: 1.3 });
+    const deps = oracleDeps(h, createRng(6), quiet(0.02));
+    // The culprit measures halfway between good and bad (a partial change).
+    const measure = deps.measure;
+    deps.measure = async (builds, rounds) => {
+      const m = await measure(builds, rounds);
+      if (builds[1]?.candidate.ref === h.culprit) m.samples[1] = m.samples[1]!.map((v) => v / Math.sqrt(1.3));
+      return m;
+    };
+    const r = await bisect(options(h), deps);
+    const culpritSteps = r.steps.filter((s) => s.candidate.ref === h.culprit);
+    // Clearly unlike both ends: "between", decided at the first look, re-measured once, then skipped.
+    expect(culpritSteps.map((s) => [s.attempt, s.verdict])).toEqual([
+      [1, 'between'],
+      [2, 'between'],
+    ]);
+    expect(culpritSteps[0]!.looks).toBeLessThan(5);
+    expect(r.outcome).toBe('ambiguous');
+    expect(r.lastGoodCommit?.ref).toBe(h.commits[3]!.hash);
+    expect(r.firstBadCommit?.ref).toBe(h.commits[5]!.hash);
+    expect(r.skippedBetween.map((c) => c.ref)).toEqual([h.culprit]);
+  });
+
+  it('stops with a clear error when the runs give no samples, naming the runs, and reports the steps so far', async () => {
+    const h = makeHistory({ commits: 9, every: 8, culprit: (c) => c[4]!.hash, factor: 1.3 });
+    const deps = oracleDeps(h, createRng(8), quiet(0.02));
+    const measure = deps.measure;
+    // The ends measure; the first candidate's runs all fail.
+    deps.measure = async (builds, rounds) =>
+      builds.length === 3 ? { samples: builds.map(() => []), runId: 'r-failed' } : measure(builds, rounds);
+    const error = await bisect(options(h, { maxLooks: 2 }), deps).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BisectStopped);
+    const stopped = error as BisectStopped;
+    expect(stopped.cause).toBeInstanceOf(RbError);
+    expect(stopped.message).toMatch(
+      /^stopped: 1\.0\.0, [0-9a-f]{12} change 4, 1\.1\.0: fewer than two rounds with a StartContainer sample in 2 look\(s\)/,
+    );
+    expect(stopped.walk.outcome).toBe('failed');
+    expect(stopped.walk.steps.map((s) => [s.kind, s.verdict])).toEqual([['ends', 'differ']]);
+    expect(stopped.walk.effect!.ratio).toBeGreaterThan(1.2);
+  });
+
+  it('bisects the commits the user names between two releases, and stops there', async () => {
+    const h = makeHistory({ commits: 9, every: 8, culprit: (c) => c[5]!.hash, factor: 1.3 });
+    const named = namedCandidates([2, 4, 5, 7].map((i) => h.commits[i]!.hash));
+    const deps = oracleDeps(h, createRng(9), quiet(0.02));
+    const r = await bisect(
+      options(h, {
+        candidates: [
+          ...releasesBetween(['1.0.0', '1.1.0'], '1.0.0', '1.1.0').slice(0, 1),
+          ...named,
+          ...releasesBetween(['1.0.0', '1.1.0'], '1.0.0', '1.1.0').slice(1),
+        ],
+      }),
+      deps,
+    );
+    expect(r).toMatchObject({ outcome: 'found', lastGoodRelease: null, firstBadRelease: null });
+    expect(r.lastGoodCommit?.ref).toBe(h.commits[4]!.hash);
+    expect(r.firstBadCommit?.ref).toBe(h.culprit);
+    expect(r.steps.every((s) => s.kind === 'ends' || named.some((n) => n.ref === s.candidate.ref))).toBe(
+      true,
+    );
+  });
+});

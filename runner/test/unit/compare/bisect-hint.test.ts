@@ -1,0 +1,36 @@
+// A gate finding whose change point came with a new runc release offers the exact bisect command.
+import { describe, expect, test } from 'vitest';
+import type { RunResult } from '@runtime-bench/schemas';
+import { bisectHints, renderCheck, runGate, type HistoryEntry } from '../../../src/compare/index.ts';
+import { night, RUNC, syntheticRun, type SyntheticOptions } from './synthetic.ts';
+
+const entry = (run: RunResult): HistoryEntry => ({ run, file: `${run.runId}.json` });
+const history = (step: number, version: string, from = 13): HistoryEntry[] =>
+  Array.from({ length: 16 }, (_, i) => i + 1).map((d) => {
+    const o: Partial<SyntheticOptions> =
+      d >= from ? { targets: [{ ...RUNC, version, effect: { StartContainer: step } }] } : {};
+    return entry(syntheticRun({ seed: 1000 + d, startedAt: night(d), runSigma: 0.01, ...o }));
+  });
+
+const COMMAND =
+  'runtime-bench bisect --component runc --good 1.1.5 --bad 1.3.6 --benchmark operations.container.lifecycle --metric StartContainer';
+
+describe('bisect hints in check', () => {
+  test('a regression at a runc release change: the command in the table and the Markdown', () => {
+    const all = history(1.25, '1.3.6');
+    const report = runGate(all.at(-1)!, all.slice(0, -1));
+    expect(bisectHints(report)).toEqual([COMMAND]);
+    expect(renderCheck(report, 'table')).toContain(`to find the release and commit:\n  ${COMMAND}`);
+    expect(renderCheck(report, 'markdown')).toContain(
+      `To find the release and commit:\n\n\`\`\`sh\n${COMMAND}\n\`\`\``,
+    );
+  });
+  test('no hint without a regression, or when the version did not change', () => {
+    const flat = history(1, '1.3.6');
+    expect(bisectHints(runGate(flat.at(-1)!, flat.slice(0, -1)))).toEqual([]);
+    const sameVersion = history(1.25, '1.1.5');
+    const report = runGate(sameVersion.at(-1)!, sameVersion.slice(0, -1));
+    expect(report.rows.some((r) => r.verdict.includes('regression'))).toBe(true);
+    expect(bisectHints(report)).toEqual([]);
+  });
+});

@@ -1,0 +1,222 @@
+// The engine target's pure parts: config, the private plan of Docker and Podman, the arguments of
+// one run, what the engines say about themselves, the docker-archive manifest. Expectations are
+// written out by hand from the inputs here.
+import { describe, expect, test } from 'vitest';
+import { ConfigSchema, criTargets } from '@runtime-bench/schemas';
+import { parseConfig } from '../../../src/config/load.ts';
+import { RbError } from '../../../src/errors.ts';
+import { findEngine } from '../../../src/engine/engine.ts';
+import { engineKind } from '../../../src/engine/kind.ts';
+import { onPath } from '../../support/host.ts';
+import {
+  parseEngineInfo,
+  parseUlimits,
+  planEngine,
+  runArgs,
+  type EnginePlan,
+} from '../../../src/engine/plan.ts';
+import { dockerArchiveManifest } from '../../../src/stack/images/layout.ts';
+
+const runtimes = [
+  { name: 'runc', binary: '/usr/sbin/runc' },
+  { name: 'crun', binary: '/usr/bin/crun' },
+];
+const plan = (engine: 'docker' | 'podman'): EnginePlan =>
+  planEngine({
+    engine,
+    cli: `/usr/bin/${engine}`,
+    daemon: engine === 'docker' ? '/usr/sbin/dockerd' : null,
+    root: '/var/lib/runtime-bench/e/0123abcd/0',
+    runId: '20261126T212748Z-0123abcd',
+    runtimes,
+    ulimits: { nofile: 20000, nproc: 32768 },
+    path: '/usr/sbin:/usr/bin',
+  });
+
+/** Every absolute path among the arguments, files and environment of a plan. */
+function pathsOf(p: EnginePlan): string[] {
+  const words = [
+    ...p.globalArgs,
+    ...(p.daemon?.args ?? []),
+    ...Object.entries(p.env)
+      .filter(([k]) => k !== 'PATH')
+      .map(([, v]) => v),
+    ...p.files.flatMap((f) => [f.path, ...f.content.split(/["\s=]+/)]),
+    ...p.dirs,
+  ];
+  return words
+    .map((w) => w.replace(/^unix:\/\//, ''))
+    .flatMap((w) => w.match(/\/[\w./-]+/g) ?? [])
+    .filter((w) => w.length > 1);
+}
+
+describe('the engine target in the config', () => {
+  test('defaults and errors name the field', () => {
+    const config = ConfigSchema.parse({
+      targets: [{ kind: 'engine', engine: 'podman', runtimes: ['crun'] }],
+    });
+    expect(config.targets[0]).toEqual({ kind: 'engine', engine: 'podman', runtimes: ['crun'] });
+    expect(criTargets(config.targets)).toEqual([]);
+    expect(() =>
+      parseConfig('targets:\n  - { kind: engine, engine: lxc, runtimes: [runc] }\n', 'e.yaml'),
+    ).toThrow(/targets\[0\]\.engine/);
+    expect(() =>
+      parseConfig('targets:\n  - { kind: engine, engine: docker, runtimes: [runc, runc] }\n', 'e.yaml'),
+    ).toThrow(/runtimes/);
+  });
+
+  test('engine targets run alone and only engine.* benchmarks', () => {
+    const mixed = ConfigSchema.parse({
+      targets: [{ kind: 'engine', engine: 'docker', runtimes: ['runc'] }, { stack: 'a' }],
+      benchmarks: ['engine'],
+    });
+    expect(() => engineKind(mixed, 'e.yaml')).toThrow(
+      /e\.yaml: targets: engine targets run in a config of their own/,
+    );
+    const cri = ConfigSchema.parse({
+      targets: [{ kind: 'engine', engine: 'docker', runtimes: ['runc'] }],
+      benchmarks: ['startup'],
+    });
+    expect(() => engineKind(cri, 'e.yaml')).toThrow(/selects no benchmark an engine target runs/);
+  });
+});
+
+describe('planEngine', () => {
+  test.each(['docker', 'podman'] as const)(
+    '%s: every path is below the private root (nothing of /etc, /run)',
+    (engine) => {
+      const p = plan(engine);
+      const outside = pathsOf(p).filter((w) => !w.startsWith(p.root) && !w.startsWith('/usr/'));
+      // Docker's cgroup parent is a cgroup path, not a file, named for the run (Podman's is an
+      // argument of each run).
+      expect(outside).toEqual(engine === 'docker' ? [`/${p.cgroupName}`] : []);
+      expect(p.cgroupName).toBe(`rb-engine-0123abcd-${engine}`);
+    },
+  );
+
+  test('docker: a private daemon without bridge or iptables; crun added by path, runc built in', () => {
+    const p = plan('docker');
+    expect(p.globalArgs).toEqual(['--host', 'unix:///var/lib/runtime-bench/e/0123abcd/0/docker.sock']);
+    const args = p.daemon!.args;
+    for (const flag of ['--bridge=none', '--iptables=false', '--ip6tables=false'])
+      expect(args).toContain(flag);
+    expect(args.filter((a, i) => args[i - 1] === '--add-runtime')).toEqual(['crun=/usr/bin/crun']);
+    expect(p.env.DOCKER_CONFIG).toBe('/var/lib/runtime-bench/e/0123abcd/0/cli');
+  });
+
+  test('podman: private storage and configuration files; runtimes by name in containers.conf', () => {
+    const p = plan('podman');
+    expect(p.daemon).toBeNull();
+    const conf = p.files.find((f) => f.path.endsWith('containers.conf'))!.content;
+    expect(conf).toContain('runc = ["/usr/sbin/runc"]');
+    expect(conf).toContain('crun = ["/usr/bin/crun"]');
+    // Podman refuses a runroot over 50 characters.
+    const runroot = p.globalArgs[p.globalArgs.indexOf('--runroot') + 1]!;
+    expect(runroot.length).toBeLessThanOrEqual(50);
+  });
+
+  test('run arguments: --rm, the runtime, no network, the run label; podman with the caller’s limits', () => {
+    expect(runArgs(plan('docker'), 'crun', 'img', ['/bin/true'], 'r1').slice(2)).toEqual([
+      'run',
+      '--rm',
+      '--runtime',
+      'crun',
+      '--network',
+      'none',
+      '--label',
+      'runtime-bench.run=r1',
+      'img',
+      '/bin/true',
+    ]);
+    expect(runArgs(plan('docker'), 'runc', 'img', ['/bin/true'], 'r1', 262144).slice(-4)).toEqual([
+      '--memory',
+      '262144b',
+      'img',
+      '/bin/true',
+    ]);
+    const podman = runArgs(plan('podman'), 'runc', 'img', ['/bin/true'], 'r1');
+    expect(podman.slice(-8)).toEqual([
+      '--ulimit',
+      'nofile=20000:20000',
+      '--ulimit',
+      'nproc=32768:32768',
+      '--cgroup-parent',
+      '/rb-engine-0123abcd-podman',
+      'img',
+      '/bin/true',
+    ]);
+  });
+});
+
+test('parseUlimits: the hard limits, NPROC at most 32768', () => {
+  const limits = `Limit                     Soft Limit           Hard Limit           Units
+Max processes             96365                96365                processes
+Max open files            1024                 20000                files
+`;
+  expect(parseUlimits(limits)).toEqual({ nofile: 20000, nproc: 32768 });
+  expect(parseUlimits(limits.replace(/96365/g, '4096'))).toEqual({ nofile: 20000, nproc: 4096 });
+});
+
+test('parseEngineInfo: docker and podman', () => {
+  expect(
+    parseEngineInfo(
+      'docker',
+      JSON.stringify({ ServerVersion: '20.10.24+dfsg1', Driver: 'overlay2', CgroupDriver: 'cgroupfs' }),
+    ),
+  ).toEqual({
+    version: '20.10.24+dfsg1',
+    storageDriver: 'overlay2',
+    cgroupManager: 'cgroupfs',
+    networkBackend: 'none',
+  });
+  expect(
+    parseEngineInfo(
+      'podman',
+      JSON.stringify({
+        host: { cgroupManager: 'cgroupfs', networkBackend: 'cni' },
+        store: { graphDriverName: 'overlay' },
+        version: { Version: '4.3.1' },
+      }),
+    ),
+  ).toEqual({ version: '4.3.1', storageDriver: 'overlay', cgroupManager: 'cgroupfs', networkBackend: 'cni' });
+  expect(parseEngineInfo('podman', '{}').version).toBe('unknown');
+});
+
+test('dockerArchiveManifest: one entry per named image, blobs by digest', () => {
+  const index = {
+    manifests: [
+      { digest: 'sha256:m1', annotations: { 'org.opencontainers.image.ref.name': 'localhost/a:latest' } },
+    ],
+  };
+  const manifests: Record<string, { config: { digest: string }; layers: { digest: string }[] }> = {
+    'sha256:m1': {
+      config: { digest: 'sha256:c1' },
+      layers: [{ digest: 'sha256:l1' }, { digest: 'sha256:l2' }],
+    },
+  };
+  expect(dockerArchiveManifest(index, (d) => manifests[d]!)).toEqual([
+    {
+      Config: 'blobs/sha256/c1',
+      RepoTags: ['localhost/a:latest'],
+      Layers: ['blobs/sha256/l1', 'blobs/sha256/l2'],
+    },
+  ]);
+  expect(() => dockerArchiveManifest({ manifests: [{ digest: 'sha256:m1' }] }, (d) => manifests[d]!)).toThrow(
+    /no image name/,
+  );
+});
+
+describe('findEngine on this host', () => {
+  // nerdctl has no Debian package and is not installed by setup: its absence is this host's state.
+  test.skipIf(onPath('nerdctl'))(
+    'an engine that is not installed names the field and how to install it',
+    async () => {
+      const error = await findEngine('nerdctl', 'targets[2].engine').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RbError);
+      expect((error as RbError).message).toBe(
+        'targets[2].engine: nerdctl is not installed (no nerdctl on PATH)',
+      );
+      expect((error as RbError).hint).toMatch(/go install github\.com\/containerd\/nerdctl/);
+    },
+  );
+});
