@@ -63,10 +63,15 @@ export function versionChanges(
   after: { run: RunResult; result: BenchmarkResult },
 ): string[] {
   // A run may hold several stacks (components named twice with different versions): the
-  // target's own CRI and OCI versions are authoritative; other components list all versions.
+  // target's own CRI and OCI versions are authoritative; other components list all versions. The
+  // CRI and OCI runtimes of the run's other targets are not this row's: a crun handler added or
+  // gone says nothing about a runc row.
   const versions = (r: { run: RunResult; result: BenchmarkResult }): Map<string, string> => {
     const all = new Map<string, Set<string>>();
-    for (const c of r.run.components) all.set(c.name, (all.get(c.name) ?? new Set()).add(c.version));
+    for (const c of r.run.components) {
+      if (c.role === 'cri' || c.role === 'oci') continue;
+      all.set(c.name, (all.get(c.name) ?? new Set()).add(c.version));
+    }
     const out = new Map([...all].map(([name, v]) => [name, [...v].sort().join(' + ')]));
     const t = targetOf(r.run, r.result);
     out.set(t.cri.name, t.cri.version);
