@@ -17,6 +17,9 @@ export PATH=/usr/local/bin:$PATH
 # Chromium (Debian's, through playwright-core: never a downloaded browser) for the site tests;
 # stress-ng for .ci/loaded.sh and RB_TEST_CPU_HOGS (the tests beside CPU hogs).
 apt_install_missing chromium fonts-dejavu-core stress-ng
+# Build dependencies of runtimes built from source (install --source go|git: runc links libseccomp
+# statically), for the build and sweep tests; a user's `install --source go` names them when missing.
+apt_install_missing libseccomp-dev pkg-config
 
 # Docker and Podman for the engine targets' tests (runner/test/integration/engine.test.ts) only:
 # every run starts its own private dockerd or Podman root, so their system services must not
