@@ -34,7 +34,8 @@ describe('regression lines and coverage from a real gate report on data/', async
     const fresh = newest.run.results
       .filter((r) => !seen.has(`${r.benchmark} ${r.target}`))
       .reduce((n, r) => n + r.metrics.length, 0);
-    if (sameClass.length === 0) expect(why.join('\n')).toMatch(/not checked: no earlier run of this host class/);
+    if (sameClass.length === 0)
+      expect(why.join('\n')).toMatch(/not checked: no earlier run of this host class/);
     else if (fresh > 0) expect(why.join('\n')).toMatch(/not checked: no earlier run of this benchmark/);
     expect(lines.regressions).toEqual([]);
   });
