@@ -9,6 +9,17 @@ export function targetIdentity(target: Target): string {
   return `${target.id} · cri ${target.cri.name} · oci ${target.oci.name}`;
 }
 
+/**
+ * What a target measured, whatever the config called it: the CRI runtime, the runtime handler, the
+ * OCI runtime and how the numbers were taken (for a pod-level target its RuntimeClass, for an
+ * engine target the engine). A target renamed between runs ("containerd-1.6/runc" →
+ * "containerd/runc") keeps this identity, so its history can still be found (see gate/series.ts).
+ */
+export function measuredIdentity(target: Target): string {
+  const pod = target.kubernetes ? ` · RuntimeClass ${target.kubernetes.runtimeClass}` : '';
+  return `cri ${target.cri.name} · handler ${target.handler} · oci ${target.oci.name} · ${target.transport}${pod}`;
+}
+
 /** The target entry a result belongs to (the schema guarantees it exists). */
 export function targetOf(run: RunResult, result: BenchmarkResult): Target {
   const target = run.targets.find((t) => t.id === result.target);

@@ -21,7 +21,15 @@ import { latestChangePoint } from './change-point.ts';
 import type { CheckedRow } from './decide.ts';
 import type { FactorChoice } from './night-factor.ts';
 import { RUN_LEVEL_MIN_RUNS } from './options.ts';
-import { logMedians, metricOf, rowBase, type Evaluation, type Series, type SeriesPoint } from './series.ts';
+import {
+  logMedians,
+  metricOf,
+  rowBase,
+  type Evaluation,
+  type Series,
+  type SeriesPoint,
+  renamedNote,
+} from './series.ts';
 import type { GateMetricRow, GateRowBase } from './types.ts';
 import { baselineWindow, noBaselineReason, type BaselineWindow } from './window.ts';
 
@@ -230,7 +238,11 @@ export function metricRowOf(
   const baseSamples = window.map((p) => metricOf(p, metric.name)!.samples);
   const moderation = w.nightFactor !== null ? pooled : null;
   const { row, oneNight } = metricRow(
-    { ...rowBase(series), frozenFrom: baseline.frozenFrom, notes: [] },
+    {
+      ...rowBase(series),
+      frozenFrom: baseline.frozenFrom,
+      notes: [renamedNote(series)].filter((n) => n !== null),
+    },
     metric,
     window.map((p) => p.run.runId),
     baseSamples,

@@ -11,7 +11,14 @@ import { targetOf, thresholdFor } from '../keys.ts';
 import { CHANGE_POINT_HISTORY, versionChanges } from './change-point.ts';
 import type { CheckedRow } from './decide.ts';
 import { metricRow, windowScale } from './metric-row.ts';
-import { rowBase, versionsOf, type Evaluation, type Series, type SeriesPoint } from './series.ts';
+import {
+  rowBase,
+  versionsOf,
+  type Evaluation,
+  type Series,
+  type SeriesPoint,
+  renamedNote,
+} from './series.ts';
 import type { NightFactorSource } from './types.ts';
 import { baselineWindow, noBaselineReason } from './window.ts';
 
@@ -87,7 +94,11 @@ export function nightFactorRow(ev: Evaluation, series: Series, factors: NightFac
   const baseSamples = window.map((p) => [Math.exp(factors.get(p.run.runId)!)]);
   const scale = windowScale(baseSamples, current[0]!, null);
   const { row, oneNight } = metricRow(
-    { ...rowBase(series), frozenFrom: baseline.frozenFrom, notes: [] },
+    {
+      ...rowBase(series),
+      frozenFrom: baseline.frozenFrom,
+      notes: [renamedNote(series)].filter((n) => n !== null),
+    },
     { name: NIGHT_FACTOR_METRIC, unit: 'ratio', direction: 'lower', samples: current },
     window.map((p) => p.run.runId),
     baseSamples,

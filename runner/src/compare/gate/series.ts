@@ -9,7 +9,7 @@ import {
 } from '@runtime-bench/schemas';
 import { median } from '../../stats/index.ts';
 import type { BaselineReset } from '../annotations.ts';
-import { canonicalJson, targetIdentity, targetOf } from '../keys.ts';
+import { canonicalJson, measuredIdentity, targetIdentity, targetOf } from '../keys.ts';
 import type { ResolvedGateOptions } from './options.ts';
 import type { GateReport, GateRow, GateRowBase, HistoryEntry } from './types.ts';
 
@@ -21,11 +21,22 @@ export interface SeriesPoint {
   hostClass: string;
 }
 
-/** Results of the history by benchmark × target identity × parameters, oldest first. */
+/**
+ * Results of the history by benchmark × target identity × parameters, oldest first; and, under
+ * keys of their own, by benchmark × measured identity × parameters for the targets whose measured
+ * identity is unique in their run (the fallback for a renamed target).
+ */
 export type HistoryIndex = Map<string, SeriesPoint[]>;
 
 function seriesKey(run: RunResult, result: BenchmarkResult): string {
   return `${result.benchmark}\u0000${targetIdentity(targetOf(run, result))}\u0000${canonicalJson(result.parameters)}`;
+}
+
+/** The measured-identity key of a result, or null when another target of its run measured the same. */
+function measuredKey(run: RunResult, result: BenchmarkResult): string | null {
+  const identity = measuredIdentity(targetOf(run, result));
+  if (run.targets.filter((t) => measuredIdentity(t) === identity).length !== 1) return null;
+  return `measured\u0000${result.benchmark}\u0000${identity}\u0000${canonicalJson(result.parameters)}`;
 }
 
 export function indexHistory(history: readonly HistoryEntry[]): HistoryIndex {
@@ -34,10 +45,12 @@ export function indexHistory(history: readonly HistoryEntry[]): HistoryIndex {
     const hostClass = hostClassOf(run.host);
     const at = Date.parse(run.startedAt);
     for (const result of run.results) {
-      const key = seriesKey(run, result);
-      const list = index.get(key) ?? [];
-      list.push({ run, result, at, hostClass });
-      index.set(key, list);
+      for (const key of [seriesKey(run, result), measuredKey(run, result)]) {
+        if (key === null) continue;
+        const list = index.get(key) ?? [];
+        list.push({ run, result, at, hostClass });
+        index.set(key, list);
+      }
     }
   }
   for (const list of index.values()) list.sort((a, b) => a.at - b.at);
@@ -67,6 +80,11 @@ export interface Series {
   identity: string;
   /** Every comparable result of this benchmark × target × parameters, oldest first. */
   points: SeriesPoint[];
+  /**
+   * The earlier target ids the points were found under when none had this target's id: history
+   * followed by what was measured across a rename (empty when the id matched).
+   */
+  renamedFrom: string[];
 }
 
 /** How the history files relate to the current run (for the report's headline). */
@@ -84,13 +102,26 @@ export function countHistory(ev: Evaluation, history: readonly HistoryEntry[]): 
 
 export function comparableSeries(ev: Evaluation, index: HistoryIndex, result: BenchmarkResult): Series {
   const target = targetOf(ev.run, result);
-  const points = (index.get(seriesKey(ev.run, result)) ?? []).filter(
-    (p) =>
-      p.run.runId !== ev.run.runId &&
-      p.hostClass === ev.hostClass &&
-      (ev.options.scope !== 'preceding' || p.at < ev.startedAt),
-  );
-  return { result, target, identity: targetIdentity(target), points };
+  const comparable = (key: string | null): SeriesPoint[] =>
+    (key === null ? [] : (index.get(key) ?? [])).filter(
+      (p) =>
+        p.run.runId !== ev.run.runId &&
+        p.hostClass === ev.hostClass &&
+        (ev.options.scope !== 'preceding' || p.at < ev.startedAt),
+    );
+  const points = comparable(seriesKey(ev.run, result));
+  if (points.length > 0) return { result, target, identity: targetIdentity(target), points, renamedFrom: [] };
+  // No earlier run under this id: the same thing measured under another name is its history.
+  const renamed = comparable(measuredKey(ev.run, result));
+  const renamedFrom = [...new Set(renamed.map((p) => p.result.target))].filter((id) => id !== target.id);
+  return { result, target, identity: targetIdentity(target), points: renamed, renamedFrom };
+}
+
+/** The note a row of a renamed target's series carries, or null. */
+export function renamedNote(series: Series): string | null {
+  return series.renamedFrom.length > 0
+    ? `history followed by what was measured: earlier runs named this target ${series.renamedFrom.join(', ')}`
+    : null;
 }
 
 export function metricOf(p: SeriesPoint, name: string): MetricResult | undefined {

@@ -416,3 +416,49 @@ describe('trend alarm (a creep the rolling window absorbs)', () => {
     expect(total).toBeCloseTo(1, 12);
   });
 });
+
+describe('a renamed target keeps its history (found by what was measured, not by its label)', () => {
+  const OLD = { ...RUNC, id: 'containerd-1.6/runc' };
+  const history = nights(1, 12, { targets: [OLD] });
+
+  test('the rows of the new name are checked against the old name’s nights, and say so', () => {
+    const current = entry(
+      syntheticRun({
+        seed: 77,
+        startedAt: night(13),
+        runSigma: 0.03,
+        targets: [{ ...RUNC, effect: { StartContainer: 1.3 } }],
+      }),
+    );
+    const report = runGate(current, history);
+    const row = metricRow(report, 'StartContainer');
+    expect(row.baselineRuns).toHaveLength(10);
+    expect(row.verdict).toBe('regression');
+    expect(row.notes.join('\n')).toContain('earlier runs named this target containerd-1.6/runc');
+    expect(flagged(report)).toEqual(['StartContainer:regression']);
+  });
+
+  test('two targets that measured the same thing in one run are never matched by it (ambiguous)', () => {
+    const twins = [
+      { ...RUNC, id: 'a/runc' },
+      { ...RUNC, id: 'b/runc' },
+    ];
+    const current = entry(syntheticRun({ seed: 77, startedAt: night(13), runSigma: 0.03, targets: twins }));
+    const report = runGate(current, history);
+    expect(metricRow(report, 'StartContainer', 'a/runc').baselineRuns).toHaveLength(0);
+    expect(metricRow(report, 'StartContainer', 'b/runc').baselineRuns).toHaveLength(0);
+  });
+
+  test('a target of another handler is not a rename', () => {
+    const current = entry(
+      syntheticRun({
+        seed: 77,
+        startedAt: night(13),
+        runSigma: 0.03,
+        targets: [{ ...CRUN, id: 'containerd/x' }],
+      }),
+    );
+    const row = metricRow(runGate(current, history), 'StartContainer', 'containerd/x');
+    expect(row.baselineRuns).toHaveLength(0);
+  });
+});
