@@ -103,6 +103,12 @@ describe.skipIf(engines.length === 0)('engine targets (Docker, Podman) × runc, 
           // Four runs one after the other: the repetition's wall time holds four of the fastest.
           expect(m('total_time')[i]! * 1000).toBeGreaterThanOrEqual(4 * m('latency_min')[i]!);
         }
+      } else if (r.benchmark === 'engine.limits.memory.min') {
+        // The bisection's bracket: a limit that failed below one that ran, at most the precision apart.
+        const [bytes, failed] = [m('bytes')[0]!, m('failed_bytes')[0]!];
+        expect(failed).toBeLessThan(bytes);
+        expect(bytes - failed).toBeLessThanOrEqual(262144);
+        expect(m('attempts')[0]!).toBeGreaterThanOrEqual(2);
       } else {
         // The container's own clock reading came after the host's: a positive span, per image.
         for (const name of ['small_pod_to_output', 'large_pod_to_output']) {
