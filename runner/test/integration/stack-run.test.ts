@@ -103,9 +103,21 @@ describe.skipIf(unavailable !== null)('a real containerd stack with runc and cru
 
   test('run → validated result with samples for runc and crun, plausible sysbench numbers, no pod left', async () => {
     const out = join(work, 'result.json');
-    const r = await runCli(['run', '--config', writeConfig('small', small('[runc, crun]')), '--out', out]);
+    const r = await runCli([
+      'run',
+      '--config',
+      writeConfig('small', small('[runc, crun]')),
+      '--out',
+      out,
+      '--table',
+    ]);
     expect(r.code, r.stderr).toBe(0);
+    // --table: the full table (every metric), then the verdict of crun against runc
     expect(r.stdout).toMatch(/RunPodSandbox/);
+    expect(r.stdout).toMatch(
+      /Verdict: each runtime against runc[\s\S]*containerd\/crun[\s\S]*containerd\/runc/,
+    );
+    expect(r.stdout.indexOf('RunPodSandbox')).toBeLessThan(r.stdout.indexOf('Verdict'));
     const result = readResult(out);
     expect(result.status).toBe('complete');
     expect(result.targets.map((t) => t.id)).toEqual(['containerd/runc', 'containerd/crun']);
