@@ -56,6 +56,12 @@ const KNOWN_UNSUPPORTED: Partial<Record<Handler, Record<string, RegExp>>> = {
   },
 };
 /**
+ * Refusals that are not certain: runsc's shim answered both UpdateContainerResources of
+ * limits.cpu.scaling once (beside two CPU hogs, both updates applied in ~5 ms) where it refuses
+ * them otherwise. Either outcome is accepted; any other status is not.
+ */
+const ACCEPTED_AT_TIMES: Partial<Record<Handler, string[]>> = { 'runsc-shared': ['limits.cpu.scaling'] };
+/**
  * youki fails to start about one rapid container in seven here (shared/tools/youki/BUILD.md): a
  * repetition hit by it is invalid (over the error budget) or, with one repetition, failed.
  */
@@ -262,7 +268,7 @@ parameters:
           const r = resultOf(all, b.name, h);
           const seen = `${b.name} on ${h}: ${r.status} ${r.reason ?? ''}`;
           const refusal = KNOWN_UNSUPPORTED[h]?.[b.name];
-          if (refusal) {
+          if (refusal && !(ACCEPTED_AT_TIMES[h]?.includes(b.name) && r.status === 'ok')) {
             expect(r.status, seen).toBe('unsupported');
             expect(r.reason, seen).toMatch(refusal);
           } else if (h === 'youki-shared' && (r.status === 'invalid' || r.status === 'failed')) {
