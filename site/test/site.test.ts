@@ -273,9 +273,27 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
         const key = (r: { benchmark: string; target: string; parameters: unknown }) =>
           `${r.benchmark} ${r.target} ${JSON.stringify(r.parameters)}`;
         const seen = new Set(earlier.flatMap((e) => e.run.results.map(key)));
-        const fresh = runs
-          .find((r) => r.run.runId === runId)!
-          .run.results.filter((r) => !seen.has(key(r)))
+        // a target renamed since keeps its history when what it measured (CRI runtime, handler,
+        // OCI runtime, transport, RuntimeClass) is unique in its run and in the earlier one
+        type Run = (typeof runs)[number]['run'];
+        const measured = (run: Run, id: string): string | null => {
+          const ident = (t: Run['targets'][number]) =>
+            `${t.cri.name}|${t.handler}|${t.oci.name}|${t.transport}|${t.kubernetes?.runtimeClass ?? ''}`;
+          const mine = ident(run.targets.find((t) => t.id === id)!);
+          return run.targets.filter((t) => ident(t) === mine).length === 1 ? mine : null;
+        };
+        const measuredKey = (run: Run, r: Run['results'][number]) => {
+          const m = measured(run, r.target);
+          return m === null ? null : `${r.benchmark} ${m} ${JSON.stringify(r.parameters)}`;
+        };
+        const seenMeasured = new Set(earlier.flatMap((e) => e.run.results.map((r) => measuredKey(e.run, r))));
+        const current = runs.find((r) => r.run.runId === runId)!.run;
+        const fresh = current.results
+          .filter((r) => !seen.has(key(r)))
+          .filter((r) => {
+            const m = measuredKey(current, r);
+            return m === null || !seenMeasured.has(m);
+          })
           .reduce(
             (n, r) => n + r.metrics.length + (r.status !== 'interrupted' && r.failedAttempts > 0 ? 1 : 0),
             0,
