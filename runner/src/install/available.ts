@@ -2,6 +2,7 @@
 // parsers and the range selection are pure; the one go/git call is made through the injected env.
 import { RbError, errorMessage } from '../errors.ts';
 import { goRecipe } from './build-recipe.ts';
+import { buildEnv } from './build.ts';
 import type { ComponentName, Source } from './components.ts';
 import type { InstallEnv } from './env.ts';
 import { compareSemver, inRange, isSemver } from './semver.ts';
@@ -56,7 +57,8 @@ export async function availableVersions(
     try {
       const r = await env.run('go', ['list', '-m', '-versions', recipe.module], {
         cwd: '/',
-        env: { ...process.env, GOFLAGS: '-mod=mod' },
+        // go's own locations only, as the builds get (never our credentials)
+        env: buildEnv({ GOFLAGS: '-mod=mod' }),
       });
       return parseGoVersions(r.stdout);
     } catch (error) {

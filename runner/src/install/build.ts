@@ -70,7 +70,7 @@ const exists = (p: string) =>
   );
 
 /** The environment builds run with: explicit, the Go locations of this user and nothing else. */
-function buildEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+export function buildEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const keep = [
     'PATH',
     'HOME',

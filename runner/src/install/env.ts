@@ -1,5 +1,6 @@
 // The effects the installer needs, passed in (house style: no module mocking). `realInstallEnv`
 // is the production wiring; tests use it too, with their own prefix and a local HTTP server.
+import { childEnv } from '../util/child-env.ts';
 import { exec, type ExecOptions, type ExecResult } from '../util/exec.ts';
 
 /** Runs a command to completion; throws CommandError unless `allowFailure`. */
@@ -30,13 +31,24 @@ export function hostGlibcVersion(): string | null {
 
 export function realInstallEnv(log: (line: string) => void = (l) => console.error(l)): InstallEnv {
   return {
-    // Package tools (apt-get, dpkg-deb) honour the host's proxy settings, and uninstall runs our
-    // own CLI: the installer's commands keep our environment unless a call names its own.
-    run: (command, args, options = {}) => exec(command, args, { env: process.env, ...options }),
+    // Package tools (apt-get, dpkg-deb) honour the host's proxy settings: the allow-listed
+    // environment plus those, never our credentials, unless a call names its own.
+    run: (command, args, options = {}) => exec(command, args, { env: installerEnv(process.env), ...options }),
     fetch: (url) => fetch(url, { redirect: 'follow' }),
     log,
     hostGlibc: hostGlibcVersion(),
     arch: process.arch,
     cli: [process.execPath, new URL('../../bin/runtime-bench.js', import.meta.url).pathname],
   };
+}
+
+/** The proxy settings package tools read, passed on beside the allow-list (childEnv). */
+const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'no_proxy', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY'];
+
+/** The installer's commands' environment: the allow-listed one plus the host's proxy settings. Pure. */
+export function installerEnv(source: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const proxies = Object.fromEntries(
+    PROXY_VARIABLES.flatMap((name) => (source[name] ? [[name, source[name]]] : [])),
+  );
+  return childEnv(source, proxies);
 }

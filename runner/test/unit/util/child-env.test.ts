@@ -71,3 +71,16 @@ describe("a stack's daemon starts from the allow-list (every shim and runtime in
     else expect(env.HOME).toBe('/root');
   });
 });
+
+describe("the installer's commands (apt-get, dpkg, our own CLI for uninstall)", () => {
+  test('get the allow-list and the proxy settings, never a credential', async () => {
+    const { installerEnv } = await import('../../../src/install/env.ts');
+    const env = installerEnv({
+      PATH: '/usr/bin',
+      https_proxy: 'http://127.0.0.1:3128',
+      GITHUB_TOKEN: 'sentinel-value',
+      INPUT_TOKEN: 'sentinel-value',
+    });
+    expect(env).toEqual({ PATH: '/usr/bin', https_proxy: 'http://127.0.0.1:3128' });
+  });
+});
