@@ -6,7 +6,8 @@ import { sleep } from '../util/exec.ts';
 import { withCgroupCpu, parseCgroupCpu, splitCgroupCpu } from './cgroup-cpu.ts';
 import { errorsFor, metricNames, withPod } from './kit.ts';
 import { awaitCompletion, containerConfig, runToCompletion, timed } from './pods.ts';
-import { InterruptedError, type Benchmark, type IterationOutcome } from './types.ts';
+import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from './types.ts';
+import { waitFor, WaitTimeoutError } from '../util/wait.ts';
 
 const sysbenchFixedWork = (p: { maxPrime: number; events: number }): string[] => [
   '/bin/sysbench',
@@ -119,6 +120,33 @@ export function isRefusal(error: unknown): boolean {
   return /not implemented|unimplemented|not supported|does not support/i.test(errorMessage(error));
 }
 
+/** How long a runtime may take to report a container exited after saying it is not running. */
+const EXIT_REPORT_GRACE_MS = 10_000;
+
+/**
+ * Whether a failed update met a workload that had already finished. The runtime (runc under
+ * CRI-O) can answer "container not running" before the CRI reports the container exited — CRI-O
+ * learns of the exit from conmon a moment later — so that answer waits, bounded, for the exit to
+ * be reported; any other error is judged on one status read.
+ */
+async function workloadFinished(ctx: BenchmarkContext, id: string, error: unknown): Promise<boolean> {
+  const exited = async (): Promise<boolean> =>
+    (await ctx.cri.containerStatus(id).catch(() => null))?.state === 'CONTAINER_EXITED';
+  if (!/\bnot running\b/i.test(errorMessage(error))) return exited();
+  try {
+    await waitFor(async () => ((await exited()) ? true : null), {
+      what: `container ${id} reported exited after "not running"`,
+      timeoutMs: EXIT_REPORT_GRACE_MS,
+      intervalMs: 100,
+      signal: ctx.signal,
+    });
+    return true;
+  } catch (waitError) {
+    if (waitError instanceof WaitTimeoutError) return false;
+    throw waitError;
+  }
+}
+
 export const cpuScalingBenchmark: Benchmark<CpuScalingParameters> = {
   definition: {
     name: 'limits.cpu.scaling',
@@ -176,8 +204,7 @@ export const cpuScalingBenchmark: Benchmark<CpuScalingParameters> = {
               ).ms,
             );
           } catch (error) {
-            const status = await ctx.cri.containerStatus(id).catch(() => null);
-            if (status?.state === 'CONTAINER_EXITED') break; // the work finished before the ramp did
+            if (await workloadFinished(ctx, id, error)) break; // the work finished before the ramp did
             // Only the runtime saying it cannot update is "unsupported". Anything else (a shim
             // connection dropped on a loaded host, a deadline) is a failed repetition: recorded as
             // such, so that the next repetition tries again instead of the benchmark being skipped.

@@ -13,11 +13,13 @@ function fakeCri(
     'UpdateContainerResources',
     'rpc error: code = Unknown desc = runsc does not support updating resources',
   ),
+  stateOnRead: (read: number) => ContainerStatus['state'] = () => 'CONTAINER_RUNNING',
 ): CriClient {
   let n = 0;
+  let reads = 0;
   const status = (id: string): ContainerStatus => ({
     id,
-    state: 'CONTAINER_RUNNING',
+    state: stateOnRead(++reads),
     createdAt: '0',
     startedAt: '0',
     finishedAt: '0',
@@ -117,6 +119,30 @@ describe('limits.cpu.scaling on a runtime that refuses UpdateContainerResources'
     const outcome = await scalingOn(fakeCri(calls, error), tracker);
     expect(outcome.unsupported).toBeUndefined();
     expect(outcome.failure).toContain(error.message);
+    expect(tracker.livePods).toEqual([]);
+  });
+
+  test('"container not running" before the CRI reports the exit: the ramp ends and the workload output is read', async () => {
+    // CRI-O under load: runc says "container not running" while the status still reads RUNNING
+    // until conmon reports the exit a few reads later.
+    const notRunning = new CriCallError(
+      'UpdateContainerResources',
+      'updating resources for container "0e3e" failed: level=error msg="container not running": exit status 1',
+      2,
+    );
+    const calls: string[] = [];
+    const tracker = new ResourceTracker();
+    const outcome = await scalingOn(
+      fakeCri(calls, notRunning, (read) => (read >= 3 ? 'CONTAINER_EXITED' : 'CONTAINER_RUNNING')),
+      tracker,
+    );
+    expect(outcome.unsupported).toBeUndefined();
+    // The repetition went on to read the workload's output (this fake keeps no log), instead of
+    // failing on the update.
+    expect(outcome.failure).not.toContain('not running');
+    expect(outcome.failure).toMatch(/sysbench output/);
+    // One update was tried, none applied: the ramp stopped at the first "not running".
+    expect(calls.filter((c) => c === 'UpdateContainerResources')).toHaveLength(1);
     expect(tracker.livePods).toEqual([]);
   });
 
