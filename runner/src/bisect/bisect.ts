@@ -286,7 +286,8 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
         `budget of ${opts.budgetMinutes} min spent: the change lies after ${state.candidates[state.lo]!.label} up to ${state.candidates[state.hi]!.label}`,
         {
           ...found,
-          ...(state.candidates[0]!.kind === 'release'
+          // In the commit phase the ends may be releases still: the range is commits then.
+          ...(state.candidates.every((c) => c.kind === 'release')
             ? {
                 lastGoodRelease: state.candidates[state.lo]!.ref,
                 firstBadRelease: state.candidates[state.hi]!.ref,
@@ -295,34 +296,34 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
         },
       );
 
-    const releases = await narrow(opts.candidates);
-    if (!releases.done) return stopped(releases.state, {});
-    // Named commits or pseudo-versions between two releases are the last phase themselves.
+    // Named commits or pseudo-versions, or commit ends, are the commit phase themselves.
     const onReleases = opts.candidates.every((c) => c.kind === 'release');
-    const found: Parameters<typeof result>[2] = onReleases
-      ? { lastGoodRelease: releases.good.ref, firstBadRelease: releases.bad.ref }
-      : { lastGoodCommit: releases.good, firstBadCommit: releases.bad };
-    if (releases.skipped.length > 0)
-      return result(
-        'ambiguous',
-        `the change lies after ${releases.good.label} up to ${releases.bad.label}; steps between stayed unclear`,
-        found,
-        releases.skipped,
-      );
-    if (!onReleases)
-      return result('found', `first bad: ${releases.bad.label} (last good ${releases.good.label})`, found);
-
-    // 3. The commits between the two adjacent releases, then into a bad merge's branch.
-    const commits = (await deps.commitsBetween?.(releases.good, releases.bad)) ?? null;
-    if (commits === null)
-      return result(
-        'found',
-        `first bad release ${releases.bad.label} (last good ${releases.good.label}); give --repo to bisect its commits`,
-        found,
-      );
-    // The last commit listed is the bad release's own: the release build stands for it.
-    const tagCommit = commits[commits.length - 1] ?? releases.bad;
-    let range = [releases.good, ...commits.slice(0, -1), releases.bad];
+    let found: Parameters<typeof result>[2] = {};
+    let range = opts.candidates;
+    let tagCommit: BisectCandidate | null = null;
+    if (onReleases) {
+      const releases = await narrow(opts.candidates);
+      if (!releases.done) return stopped(releases.state, {});
+      found = { lastGoodRelease: releases.good.ref, firstBadRelease: releases.bad.ref };
+      if (releases.skipped.length > 0)
+        return result(
+          'ambiguous',
+          `the change lies after ${releases.good.label} up to ${releases.bad.label}; steps between stayed unclear`,
+          found,
+          releases.skipped,
+        );
+      // 3. The commits between the two adjacent releases, then into a bad merge's branch.
+      const commits = (await deps.commitsBetween?.(releases.good, releases.bad)) ?? null;
+      if (commits === null)
+        return result(
+          'found',
+          `first bad release ${releases.bad.label} (last good ${releases.good.label}); give --repo to bisect its commits`,
+          found,
+        );
+      // The last commit listed is the bad release's own: the release build stands for it.
+      tagCommit = commits[commits.length - 1] ?? releases.bad;
+      range = [releases.good, ...commits.slice(0, -1), releases.bad];
+    }
     const expanded = new Set<string>();
     for (;;) {
       const r = await narrow(range);
@@ -334,12 +335,18 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
           { ...found, lastGoodCommit: r.good, firstBadCommit: r.bad },
           r.skipped,
         );
-      const firstBad = r.bad.kind === 'release' ? tagCommit : r.bad;
-      const side = expanded.has(firstBad.ref) ? [] : ((await deps.mergeSide?.(firstBad)) ?? []);
+      const firstBad = r.bad.kind === 'release' ? (tagCommit ?? r.bad) : r.bad;
+      // Only a commit can be a merge (a release end of named candidates has no hash to follow).
+      const side =
+        firstBad.kind !== 'commit' || expanded.has(firstBad.ref)
+          ? []
+          : ((await deps.mergeSide?.(firstBad)) ?? []);
       if (side.length === 0)
         return result(
           'found',
-          `first bad release ${releases.bad.label}, first bad commit ${firstBad.label}`,
+          onReleases
+            ? `first bad release ${found.firstBadRelease}, first bad commit ${firstBad.label}`
+            : `first bad: ${firstBad.label} (last good ${r.good.label})`,
           {
             ...found,
             lastGoodCommit: r.good,

@@ -8,7 +8,7 @@ import { buildComponent } from '../install/build.ts';
 import { realInstallEnv } from '../install/env.ts';
 import { exec } from '../util/exec.ts';
 import type { BuiltCandidate } from './bisect.ts';
-import { firstParentArgs, mergeSideArgs, parseCommitLines } from './candidates.ts';
+import { commitRange, firstParentArgs, mergeSideArgs, parseCommitLines } from './candidates.ts';
 
 export interface Repo {
   dir: string;
@@ -18,6 +18,8 @@ export interface Repo {
   refOf(candidate: BisectCandidate): Promise<string>;
   commitsBetween(good: BisectCandidate, bad: BisectCandidate): Promise<BisectCandidate[]>;
   mergeSide(commit: BisectCandidate): Promise<BisectCandidate[]>;
+  /** Candidates from commit (or any ref) ends: good, the first-parent commits between, bad. */
+  commitEnds(good: string, bad: string): Promise<BisectCandidate[]>;
 }
 
 const git = async (dir: string, args: string[]): Promise<string> =>
@@ -47,8 +49,26 @@ export async function createRepo(dir: string): Promise<Repo> {
       );
     return tag;
   };
+  const commitOf = async (flag: string, ref: string): Promise<BisectCandidate> => {
+    const r = await exec('git', ['-C', dir, 'log', '-1', '--format=%H %s', '--end-of-options', ref], {
+      allowFailure: true,
+    });
+    const [c] = r.exitCode === 0 ? parseCommitLines(r.stdout) : [];
+    if (!c)
+      throw new RbError(
+        flag === '--good' ? 'USAGE_BISECT_GOOD' : 'USAGE_BISECT_BAD',
+        `${flag} ${ref} is neither a release nor a commit of --repo ${dir}`,
+        'name a release version, a commit hash or a tag of the clone',
+      );
+    return c;
+  };
   return {
     dir,
+    commitEnds: async (good, bad) => {
+      const g = await commitOf('--good', good);
+      const b = await commitOf('--bad', bad);
+      return commitRange(g, parseCommitLines(await git(dir, firstParentArgs(g.ref, b.ref))), b);
+    },
     releases: async () => parseGitTags((await tagList()).join('\n')),
     refOf,
     commitsBetween: async (good, bad) =>

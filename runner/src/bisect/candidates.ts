@@ -27,13 +27,13 @@ export function releasesBetween(versions: readonly string[], good: string, bad: 
     throw new RbError(
       'USAGE_BISECT_GOOD',
       `--good "${good}" is not a release version x.y.z`,
-      'e.g. --good 1.1.5',
+      'e.g. --good 1.1.5 (a commit needs --repo)',
     );
   if (!b)
     throw new RbError(
       'USAGE_BISECT_BAD',
       `--bad "${bad}" is not a release version x.y.z`,
-      'e.g. --bad 1.3.6',
+      'e.g. --bad 1.3.6 (a commit needs --repo)',
     );
   if (compareParts(g, b) === 0)
     throw new RbError(
@@ -84,6 +84,25 @@ export function parseCommitLines(stdout: string): BisectCandidate[] {
  */
 export function firstParentArgs(good: string, bad: string): string[] {
   return ['log', '--first-parent', '--reverse', '--format=%H %s', `${good}..${bad}`];
+}
+
+/**
+ * Commit ends (as `git bisect good/bad <commit>`): good, the first-parent commits after it, bad.
+ * `between` is firstParentArgs' output for the two; bad must be its last commit (a first-parent
+ * descendant of good), else the range is not one line of history and is refused.
+ */
+export function commitRange(
+  good: BisectCandidate,
+  between: readonly BisectCandidate[],
+  bad: BisectCandidate,
+): BisectCandidate[] {
+  if (between.length === 0 || between[between.length - 1]!.ref !== bad.ref)
+    throw new RbError(
+      'USAGE_BISECT_BAD',
+      `--bad ${bad.label} does not follow --good ${good.label} on the first-parent line of history`,
+      'name a --bad commit that descends from --good through first parents (git log --first-parent GOOD..BAD ends with it)',
+    );
+  return [good, ...between.slice(0, -1), bad];
 }
 
 /** The commits a merge brought in (its second parent's side, first parent first), oldest first. */

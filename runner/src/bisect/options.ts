@@ -1,4 +1,5 @@
 // The bisect command's flags, checked and turned into values: pure, so every message is tested.
+import type { BisectReport } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
 
 /** The components bisect can build and register as a stack handler (a Go build source). */
@@ -72,6 +73,8 @@ export function bisectCommand(args: {
   benchmark: string;
   metric: string;
   direction: 'slower' | 'faster';
+  /** The component's clone, when the command goes on to (or starts from) commits. */
+  repo?: string;
 }): string {
   const quote = (s: string) => (/^[A-Za-z0-9._/:@+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   return [
@@ -82,5 +85,31 @@ export function bisectCommand(args: {
     `--benchmark ${quote(args.benchmark)}`,
     `--metric ${quote(args.metric)}`,
     ...(args.direction === 'slower' ? [] : ['--direction faster']),
+    ...(args.repo === undefined ? [] : [`--repo ${quote(args.repo)}`]),
   ].join(' ');
+}
+
+/**
+ * The command that goes on with a bisection its budget stopped, from the range it narrowed (a
+ * commit range when it got to commits): null when the report narrowed nothing to go on from.
+ */
+export function continueCommand(
+  report: Pick<
+    BisectReport,
+    | 'component'
+    | 'benchmark'
+    | 'metric'
+    | 'direction'
+    | 'lastGoodRelease'
+    | 'firstBadRelease'
+    | 'lastGoodCommit'
+    | 'firstBadCommit'
+  >,
+  repo: string | undefined,
+): string | null {
+  const commits = report.lastGoodCommit !== null && report.firstBadCommit !== null && repo !== undefined;
+  const good = commits ? report.lastGoodCommit!.ref : report.lastGoodRelease;
+  const bad = commits ? report.firstBadCommit!.ref : report.firstBadRelease;
+  if (good === null || bad === null) return null;
+  return bisectCommand({ ...report, good, bad, ...(repo === undefined ? {} : { repo }) });
 }

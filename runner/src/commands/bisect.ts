@@ -4,14 +4,22 @@ import type { Command } from 'commander';
 import {
   BISECT_REPORT_SCHEMA_VERSION,
   BisectReportSchema,
+  type BisectCandidate,
   type BisectReport,
   type Config,
 } from '@runtime-bench/schemas';
 import { BISECT_DEFAULTS, bisect, BisectStopped, type BisectWalk } from '../bisect/bisect.ts';
 import { createBuilder, createRepo } from '../bisect/build-candidate.ts';
-import { namedCandidates, releasesBetween } from '../bisect/candidates.ts';
+import { namedCandidates, releaseParts, releasesBetween } from '../bisect/candidates.ts';
 import { bisectJson, bisectMarkdown, bisectTable } from '../bisect/format.ts';
-import { alphaFlag, BISECTABLE, directionFlag, parseBudget, positiveInt } from '../bisect/options.ts';
+import {
+  alphaFlag,
+  BISECTABLE,
+  continueCommand,
+  directionFlag,
+  parseBudget,
+  positiveInt,
+} from '../bisect/options.ts';
 import { createStackMeasurer } from '../bisect/stack-measure.ts';
 import { loadConfig } from '../config/load.ts';
 import { DEFAULT_PREFIX } from '../install/plan.ts';
@@ -67,8 +75,8 @@ export function registerBisect(program: Command): void {
   program
     .command('bisect')
     .requiredOption('--component <name>', `the OCI runtime to bisect (${BISECTABLE.join(', ')})`)
-    .requiredOption('--good <version>', 'a release without the change')
-    .requiredOption('--bad <version>', 'a release with it')
+    .requiredOption('--good <version>', 'a release without the change (with --repo: or a commit)')
+    .requiredOption('--bad <version>', 'a release with it (with --repo: or a commit after --good)')
     .requiredOption('--benchmark <name>', 'e.g. operations.container.lifecycle')
     .requiredOption('--metric <name>', 'e.g. StartContainer')
     .option('--direction <dir>', 'slower (a regression) or faster', 'slower')
@@ -125,18 +133,25 @@ export function registerBisect(program: Command): void {
       const base: Config | undefined = opts.config ? await loadConfig(opts.config) : undefined;
       const repo = opts.repo ? await createRepo(opts.repo) : null;
       const builder = createBuilder({ component, repo, prefix: opts.prefix, log: progress });
-      const candidates = opts.candidates
-        ? [
-            ...releasesBetween([opts.good, opts.bad], opts.good, opts.bad).slice(0, 1),
-            ...namedCandidates(
-              opts.candidates
-                .split(',')
-                .map((s) => s.trim())
-                .filter(Boolean),
-            ),
-            ...releasesBetween([opts.good, opts.bad], opts.good, opts.bad).slice(-1),
-          ]
-        : releasesBetween(await (repo ? repo.releases() : builder.releases()), opts.good, opts.bad);
+      // Commit ends (a clone's hashes or refs) bisect the commits between them, as git bisect
+      // does: how a bisection stopped by its budget goes on from the range it narrowed.
+      const commitEnds =
+        repo !== null && (releaseParts(opts.good) === null || releaseParts(opts.bad) === null);
+      const ends = (): BisectCandidate[] => releasesBetween([opts.good, opts.bad], opts.good, opts.bad);
+      const candidates = commitEnds
+        ? await repo.commitEnds(opts.good, opts.bad)
+        : opts.candidates
+          ? [
+              ...ends().slice(0, 1),
+              ...namedCandidates(
+                opts.candidates
+                  .split(',')
+                  .map((s) => s.trim())
+                  .filter(Boolean),
+              ),
+              ...ends().slice(-1),
+            ]
+          : releasesBetween(await (repo ? repo.releases() : builder.releases()), opts.good, opts.bad);
       const startedAt = new Date();
       const dataDir =
         opts.dataDir ??
@@ -217,7 +232,7 @@ export function registerBisect(program: Command): void {
           'BISECT_NOT_FOUND',
           report.message,
           report.outcome === 'budget-exhausted'
-            ? 'give a larger --budget, or bisect the range left'
+            ? `bisect the range left: ${continueCommand(report, opts.repo) ?? 'give a larger --budget'}`
             : undefined,
         );
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bisect, BisectStopped, type BisectOptions } from '../../../src/bisect/bisect.ts';
-import { namedCandidates, releasesBetween } from '../../../src/bisect/candidates.ts';
+import { commitRange, namedCandidates, releasesBetween } from '../../../src/bisect/candidates.ts';
 import { RbError } from '../../../src/errors.ts';
 import { createRng } from '../../../src/stats/index.ts';
 import {
@@ -150,5 +150,47 @@ describe('bisect on an oracle', () => {
     expect(r.steps.every((s) => s.kind === 'ends' || named.some((n) => n.ref === s.candidate.ref))).toBe(
       true,
     );
+  });
+
+  it('bisects from commit ends (how a stopped bisection goes on), into a bad merge', async () => {
+    const h = makeHistory({
+      commits: 16,
+      every: 8,
+      mergeAt: 11,
+      sideCommits: 4,
+      culprit: (c) => c[11]!.side![1]!.hash,
+      factor: 1.3,
+    });
+    const commit = (i: number) => ({
+      kind: 'commit' as const,
+      label: `${h.commits[i]!.hash.slice(0, 12)} ${h.commits[i]!.subject}`,
+      ref: h.commits[i]!.hash,
+      commit: h.commits[i]!.hash,
+    });
+    const candidates = commitRange(commit(9), [10, 11, 12, 13].map(commit), commit(13));
+    const r = await bisect(options(h, { candidates }), oracleDeps(h, createRng(10), quiet(0.02)));
+    expect(r).toMatchObject({ outcome: 'found', lastGoodRelease: null, firstBadRelease: null });
+    expect(r.firstBadCommit?.ref).toBe(h.culprit);
+    expect(r.message).toMatch(
+      /^first bad: [0-9a-f]{12} branch 11\.1 \(last good [0-9a-f]{12} branch 11\.0\)$/,
+    );
+  });
+
+  it('stopped by its budget among commits, it reports the commit range left', async () => {
+    const h = makeHistory({ commits: 40, every: 20, culprit: (c) => c[27]!.hash, factor: 1.3 });
+    // Ends 2 builds and a check, releases 1 step (1.1.0 at commit 20, good), then commits: the
+    // budget stops the commit phase after some steps with the culprit still in the range left.
+    const r = await bisect(options(h, { budgetMinutes: 6 }), oracleDeps(h, createRng(11), quiet(0.02)));
+    expect(r.outcome).toBe('budget-exhausted');
+    expect(r).toMatchObject({ lastGoodRelease: '1.1.0', firstBadRelease: '1.2.0' });
+    expect(r.steps.some((s) => s.candidate.kind === 'commit')).toBe(true);
+    const at = (ref: string | undefined) =>
+      ref === '1.1.0' ? 20 : ref === '1.2.0' ? 39 : h.commits.findIndex((c) => c.hash === ref);
+    const lo = at(r.lastGoodCommit?.ref);
+    const hi = at(r.firstBadCommit?.ref);
+    expect(lo).toBeGreaterThanOrEqual(20);
+    expect(lo).toBeLessThan(27);
+    expect(hi).toBeGreaterThanOrEqual(27);
+    expect(hi - lo).toBeLessThan(19);
   });
 });

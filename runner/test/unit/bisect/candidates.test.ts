@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  commitRange,
   firstParentArgs,
   mergeSideArgs,
   namedCandidates,
@@ -9,6 +10,7 @@ import {
 import {
   alphaFlag,
   bisectCommand,
+  continueCommand,
   directionFlag,
   parseBudget,
   positiveInt,
@@ -93,6 +95,24 @@ describe('git output', () => {
   });
 });
 
+describe('commit ends', () => {
+  const c = (x: string) => parseCommitLines(`${x.repeat(40)} change ${x}`)[0]!;
+  it('takes good, the first-parent commits after it but bad, then bad', () => {
+    expect(commitRange(c('a'), [c('b'), c('d'), c('e')], c('e')).map((x) => x.ref[0])).toEqual([
+      'a',
+      'b',
+      'd',
+      'e',
+    ]);
+  });
+  it('refuses a bad that is not on the first-parent line after good, naming --bad', () => {
+    expect(() => commitRange(c('a'), [c('b')], c('e'))).toThrow(
+      /--bad eeeeeeeeeeee change e does not follow --good aaaaaaaaaaaa change a/,
+    );
+    expect(() => commitRange(c('a'), [], c('e'))).toThrow(/first-parent/);
+  });
+});
+
 describe('flags', () => {
   it('parses budgets', () => {
     expect(parseBudget('30m')).toBe(30);
@@ -136,5 +156,26 @@ describe('flags', () => {
     ).toBe(
       `runtime-bench bisect --component runc --good 1 --bad 2 --benchmark a.b --metric 'it'\\''s' --direction faster`,
     );
+  });
+  it('writes the command that goes on from the range a budget left', () => {
+    const base = {
+      component: 'runc',
+      benchmark: 'operations.container.lifecycle',
+      metric: 'StartContainer',
+      direction: 'slower' as const,
+      lastGoodRelease: '1.1.15',
+      firstBadRelease: '1.2.0',
+      lastGoodCommit: null,
+      firstBadCommit: null,
+    };
+    expect(continueCommand(base, undefined)).toBe(
+      'runtime-bench bisect --component runc --good 1.1.15 --bad 1.2.0 --benchmark operations.container.lifecycle --metric StartContainer',
+    );
+    const a = parseCommitLines(`${'a'.repeat(40)} x`)[0]!;
+    const b = parseCommitLines(`${'b'.repeat(40)} y`)[0]!;
+    expect(continueCommand({ ...base, lastGoodCommit: a, firstBadCommit: b }, '/src/my runc')).toBe(
+      `runtime-bench bisect --component runc --good ${a.ref} --bad ${b.ref} --benchmark operations.container.lifecycle --metric StartContainer --repo '/src/my runc'`,
+    );
+    expect(continueCommand({ ...base, lastGoodRelease: null, firstBadRelease: null }, undefined)).toBeNull();
   });
 });
