@@ -39,6 +39,14 @@ export const ActionInputsSchema = z.strictObject({
     .regex(/^\d+(\.\d+)?$/, { message: 'a percentage such as 5' })
     .default('5'),
   'fail-on-regression': bool.default(false),
+  // A regression at a new version of a component bisect can build is bisected (action/src/bisect.ts).
+  'bisect-on-regression': bool.default(false),
+  'bisect-budget': z
+    .string()
+    .trim()
+    .regex(/^(\d+(\.\d+)?|(\d+h)?(\d+m)?(\d+s)?)$/, { message: 'a duration such as 60m, 2h or 1h30m' })
+    .refine((s) => s !== '', { message: 'a duration such as 60m, 2h or 1h30m' })
+    .default('60m'),
   publish: bool.default(false),
   'data-branch': z.string().trim().default('benchmark-data'),
   token: z.string().default(''),

@@ -4,9 +4,11 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { RbError, errorMessage, readResultFile } from '@runtime-bench/runner';
+import { RbError, errorMessage, readResultFile, type BisectRequest } from '@runtime-bench/runner';
 import type { RunResult } from '@runtime-bench/schemas';
 import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/install';
+import { bisectRequests } from '@runtime-bench/runner/compare';
+import { keepBisectRequests, stepBisect } from './bisect.ts';
 import { buildClusterConfig, checkKubeconfig, clusterMode } from './cluster.ts';
 import { installSpecs, stackUpArgs } from './cri.ts';
 import type { ActionInputs } from './inputs.ts';
@@ -180,6 +182,7 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
   if (ctx.inputs.baseline) {
     // The gate checks one result at a time: one per node in cluster mode, each its own host.
     const parts: CheckLines[] = [];
+    const offers: BisectRequest[] = [];
     for (const file of files) {
       const json = await ctx.runtimeBench(
         [
@@ -196,8 +199,11 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
         {},
         true,
       );
-      parts.push(checkLines(JSON.parse(json) as CheckReport));
+      const report = JSON.parse(json) as CheckReport;
+      parts.push(checkLines(report));
+      offers.push(...bisectRequests(report));
     }
+    await keepBisectRequests(ctx, offers);
     check = mergeCheckLines(
       parts,
       files.map((f) => basename(f)),
@@ -269,6 +275,7 @@ export const STEPS = {
   up: stepUp,
   run: stepRun,
   summary: stepSummary,
+  bisect: stepBisect,
   publish: stepPublish,
   cleanup: stepCleanup,
 } as const;

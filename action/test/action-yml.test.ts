@@ -59,7 +59,7 @@ describe('action.yml', () => {
         expect(step.env[envName], `${step.name}: ${envName}`).toBe(expected);
       }
       expect(step.run).toMatch(
-        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|up|run|summary|publish|cleanup)$/,
+        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|up|run|summary|bisect|publish|cleanup)$/,
       );
     }
     expect(action.runs.steps.at(-1)).toMatchObject({ id: 'cleanup', if: 'always()' });

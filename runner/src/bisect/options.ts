@@ -62,11 +62,8 @@ export function directionFlag(text: string): 'slower' | 'faster' {
   );
 }
 
-/**
- * The exact command that bisects a change of `metric` between two versions of a component: what
- * a gate finding offers to run.
- */
-export function bisectCommand(args: {
+/** What one bisection is asked to find: a change of `metric` between two versions of a component. */
+export interface BisectRequest {
   component: string;
   good: string;
   bad: string;
@@ -75,18 +72,34 @@ export function bisectCommand(args: {
   direction: 'slower' | 'faster';
   /** The component's clone, when the command goes on to (or starts from) commits. */
   repo?: string;
-}): string {
-  const quote = (s: string) => (/^[A-Za-z0-9._/:@+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+}
+
+/** The bisect command's arguments (after `runtime-bench`): what a process is spawned with. */
+export function bisectArgs(args: BisectRequest): string[] {
   return [
-    'runtime-bench bisect',
-    `--component ${quote(args.component)}`,
-    `--good ${quote(args.good)}`,
-    `--bad ${quote(args.bad)}`,
-    `--benchmark ${quote(args.benchmark)}`,
-    `--metric ${quote(args.metric)}`,
-    ...(args.direction === 'slower' ? [] : ['--direction faster']),
-    ...(args.repo === undefined ? [] : [`--repo ${quote(args.repo)}`]),
-  ].join(' ');
+    'bisect',
+    '--component',
+    args.component,
+    '--good',
+    args.good,
+    '--bad',
+    args.bad,
+    '--benchmark',
+    args.benchmark,
+    '--metric',
+    args.metric,
+    ...(args.direction === 'slower' ? [] : ['--direction', 'faster']),
+    ...(args.repo === undefined ? [] : ['--repo', args.repo]),
+  ];
+}
+
+/**
+ * The exact command that bisects a change of `metric` between two versions of a component: what
+ * a gate finding offers to run (the same arguments bisectArgs gives a process), quoted for a shell.
+ */
+export function bisectCommand(args: BisectRequest): string {
+  const quote = (s: string) => (/^[A-Za-z0-9._/:@+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  return ['runtime-bench', ...bisectArgs(args).map(quote)].join(' ');
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CompareReport, CompareRow } from './compare.ts';
 import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate/index.ts';
-import { bisectCommand, BISECTABLE } from '../bisect/options.ts';
+import { bisectCommand, BISECTABLE, type BisectRequest } from '../bisect/options.ts';
 import {
   escapeMarkdown,
   formatDetectable,
@@ -216,10 +216,10 @@ export function coverageLines(coverage: GateCoverage): string[] {
 
 /**
  * For each regression whose change point came with a new version of a component `bisect` can
- * build ("runc 1.1.5 → 1.3.6"), the exact command that finds the release and commit.
+ * build ("runc 1.1.5 → 1.3.6"), the bisection that finds the release and commit (once each).
  */
-export function bisectHints(report: GateReport): string[] {
-  const hints = new Set<string>();
+export function bisectRequests(report: GateReport): BisectRequest[] {
+  const requests = new Map<string, BisectRequest>();
   for (const row of report.rows) {
     if (row.kind !== 'metric' || (row.verdict !== 'regression' && row.verdict !== 'ongoing regression'))
       continue;
@@ -228,19 +228,23 @@ export function bisectHints(report: GateReport): string[] {
       const m = /^(\S+) (\S+) → (\S+)$/.exec(change);
       if (!m || !(BISECTABLE as readonly string[]).includes(m[1]!) || m[2] === '(none)' || m[3] === '(none)')
         continue;
-      hints.add(
-        bisectCommand({
-          component: m[1]!,
-          good: m[2]!,
-          bad: m[3]!,
-          benchmark: row.benchmark,
-          metric: row.metric,
-          direction: 'slower',
-        }),
-      );
+      const request: BisectRequest = {
+        component: m[1]!,
+        good: m[2]!,
+        bad: m[3]!,
+        benchmark: row.benchmark,
+        metric: row.metric,
+        direction: 'slower',
+      };
+      requests.set(bisectCommand(request), request);
     }
   }
-  return [...hints];
+  return [...requests.values()];
+}
+
+/** The exact commands of bisectRequests, as `check` prints them. */
+export function bisectHints(report: GateReport): string[] {
+  return bisectRequests(report).map(bisectCommand);
 }
 
 function checkHeadline(report: GateReport): string[] {
