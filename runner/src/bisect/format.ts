@@ -10,7 +10,8 @@ export function formatEffect(e: RatioInterval | null): string {
   return `${formatChange(e.ratio - 1)} [${formatChange(e.lower - 1)}, ${formatChange(e.upper - 1)}]`;
 }
 
-const STEP_HEADER = [
+/** The step table's columns (the CLI's table, the Markdown and the site's page). */
+export const BISECT_STEP_HEADER = [
   '#',
   'version',
   'verdict',
@@ -23,7 +24,8 @@ const STEP_HEADER = [
   'measure',
 ];
 
-function stepRows(report: BisectReport): string[][] {
+/** One row of cells per step, as the CLI prints them. */
+export function bisectStepRows(report: BisectReport): string[][] {
   return report.steps.map((s, i) => [
     String(i + 1),
     s.kind === 'ends' ? `${report.good} vs ${report.bad}` : s.candidate.label,
@@ -39,7 +41,7 @@ function stepRows(report: BisectReport): string[][] {
 }
 
 /** The lines above the step table: what was bisected, what was found, and what it cost. */
-function headline(r: BisectReport): string[] {
+export function bisectHeadline(r: BisectReport): string[] {
   const spent = r.spent;
   return [
     `${r.component} ${r.good} → ${r.bad}: ${r.benchmark} ${r.metric} (${r.direction})`,
@@ -57,18 +59,20 @@ function headline(r: BisectReport): string[] {
 
 /** The report as aligned plain text for a terminal. */
 export function bisectTable(report: BisectReport): string {
-  return [...headline(report), '', terminalTable(STEP_HEADER, stepRows(report))].join('\n');
+  return [...bisectHeadline(report), '', terminalTable(BISECT_STEP_HEADER, bisectStepRows(report))].join(
+    '\n',
+  );
 }
 
 /** The report as Markdown, for a GitHub job summary or an issue. */
 export function bisectMarkdown(report: BisectReport): string {
-  const lines = headline(report).map((l) => `- ${escapeMarkdown(l)}`);
+  const lines = bisectHeadline(report).map((l) => `- ${escapeMarkdown(l)}`);
   return [
     `### Bisection: ${escapeMarkdown(`${report.component} ${report.good} → ${report.bad}, ${report.metric}`)}`,
     '',
     ...lines,
     '',
-    markdownTable(STEP_HEADER, stepRows(report)),
+    markdownTable(BISECT_STEP_HEADER, bisectStepRows(report)),
     '',
   ].join('\n');
 }

@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import {
   BISECT_REPORT_SCHEMA_VERSION,
@@ -26,6 +26,7 @@ import { DEFAULT_PREFIX } from '../install/plan.ts';
 import { RbError } from '../errors.ts';
 import { sanitizeTerminal } from '../format/escape.ts';
 import { readHostFingerprint } from '../host/fingerprint.ts';
+import { bisectionPathInDataDir } from '../results/layout.ts';
 import { BENCHMARKS } from '../suites/registry.ts';
 import { TOOL_VERSION } from '../version.ts';
 
@@ -222,10 +223,14 @@ export function registerBisect(program: Command): void {
         ...walk,
       });
       if (opts.out) await writeFile(opts.out, bisectJson(report));
+      // Beside the looks' runs, where a site built from that data directory finds it.
+      const kept = bisectionPathInDataDir(dataDir, report);
+      await mkdir(dirname(kept), { recursive: true });
+      await writeFile(kept, bisectJson(report));
       if (opts.markdown) await writeFile(opts.markdown, bisectMarkdown(report), { flag: 'a' });
       if (opts.json) process.stdout.write(bisectJson(report));
       else console.log(sanitizeTerminal(bisectTable(report), { multiline: true }));
-      progress(`every look's run result is in ${dataDir}`);
+      progress(`the report is also ${kept}; every look's run result is in ${dataDir}`);
       if (stopped) throw stopped.cause;
       if (report.outcome !== 'found')
         throw new RbError(

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bisectionId, bisectionPathInDataDir, relativeBisectionPath } from '../../../src/results/layout.ts';
 import { describe, expect, it } from 'vitest';
 import { BISECT_REPORT_SCHEMA_VERSION, BisectReportSchema } from '@runtime-bench/schemas';
 import { parseResult } from '../../../src/results/io.ts';
@@ -114,5 +115,28 @@ describe('one look of a step', () => {
     expect(() => lookSamples(result, ['runc'], 'operations.container.lifecycle', 'Nope')).toThrow(
       /no metric Nope/,
     );
+  });
+});
+
+describe('where a report is kept in a data directory', () => {
+  const named = {
+    startedAt: '2026-11-27T00:15:02.123+01:00',
+    component: 'runc',
+    good: '1.1.5',
+    bad: '1.2.0',
+    metric: 'StartContainer',
+  };
+  it('is bisections/<UTC date>/<UTC stamp>-<what>.json', () => {
+    expect(bisectionId(named)).toBe('20261126T231502Z-runc-1.1.5-1.2.0-StartContainer');
+    expect(relativeBisectionPath(named)).toBe(
+      '2026/11/26/20261126T231502Z-runc-1.1.5-1.2.0-StartContainer.json',
+    );
+    expect(bisectionPathInDataDir('/d', named)).toBe(
+      '/d/bisections/2026/11/26/20261126T231502Z-runc-1.1.5-1.2.0-StartContainer.json',
+    );
+  });
+  it('shortens commit ends and keeps the id to characters safe in a path and a URL', () => {
+    const id = bisectionId({ ...named, good: 'a'.repeat(40), bad: 'origin/main', metric: 'a b/c' });
+    expect(id).toBe('20261126T231502Z-runc-aaaaaaaaaaaa-origin_main-a_b_c');
   });
 });
