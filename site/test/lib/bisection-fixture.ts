@@ -3,6 +3,8 @@
 // a measurement. Real reports come from `runtime-bench bisect`.
 import { BISECT_REPORT_SCHEMA_VERSION, BisectReportSchema, type BisectReport } from '@runtime-bench/schemas';
 import { sampleRunResult } from '../../../schemas/test/sample.ts';
+import type { LoadedRun } from '../../src/lib/load.ts';
+import { loaded, makeRun, spread } from './fixtures.ts';
 
 const ratio = (r: number, lo: number, hi: number, n: number) => ({
   ratio: r,
@@ -83,4 +85,16 @@ export function sampleBisectReport(over: Partial<BisectReport> = {}): BisectRepo
     spent: { builds: 5, buildMinutes: 5, runnerMinutes: 6, totalMinutes: 11, budgetMinutes: null },
     ...over,
   });
+}
+
+/** Seven nights of fixtures.ts runs, the last 60 % slower in CreateContainer with runc 1.1.5 → 1.2.0. */
+export function regressionRuns(): LoadedRun[] {
+  const centers = [50, 50.5, 49.5, 50.2, 49.8, 50.1, 80];
+  return loaded(
+    ...centers.map((center, i) =>
+      makeRun(`2026110${i + 1}T000000Z-0000000${i}`, `2026-11-0${i + 1}T00:00:00Z`, [
+        { oci: 'runc', ociVersion: i === 6 ? '1.2.0' : '1.1.5', samples: spread(center) },
+      ]),
+    ),
+  );
 }

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadBisections } from '../../src/lib/bisection-load.ts';
 import { bisectionPagePath, bisectionsOf, type LoadedBisection } from '../../src/lib/bisections.ts';
-import { sampleBisectReport } from './bisection-fixture.ts';
+import { gate } from '../../src/gate.ts';
+import { regressionReport } from '../../src/lib/regressions.ts';
+import { regressionRuns, sampleBisectReport } from './bisection-fixture.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -75,5 +77,16 @@ describe('the regression a bisection explains', () => {
       bisectionsOf({ ...finding, changePoint: { versionChanges: ['runc 1.1.5 → 1.2.3'] } }, [slower]),
     ).toEqual([]);
     expect(bisectionsOf({ ...finding, changePoint: null }, [slower])).toEqual([]);
+  });
+});
+
+describe('with the gate of runtime-bench check', () => {
+  test('a night 60 % slower at runc 1.1.5 → 1.2.0 is the regression the fixture bisection explains', () => {
+    const report = regressionReport(regressionRuns(), gate);
+    expect(report.findings).toHaveLength(1);
+    const [f] = report.findings;
+    expect(f!.changePoint?.versionChanges).toContain('runc 1.1.5 → 1.2.0');
+    const b: LoadedBisection = { id: 'x', report: sampleBisectReport() };
+    expect(bisectionsOf(f!, [b])).toEqual([b]);
   });
 });
