@@ -6,12 +6,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeRuns } from '../bench/synthetic.ts';
-import { buildSite } from './helpers/build.ts';
-import { expectReadable, launchChromium, openAt } from './helpers/browser.ts';
-import { serveStatic, type StaticServer } from './helpers/serve.ts';
+import { expectReadable, openAt } from './helpers/browser.ts';
+import { serveBuiltSite, type ServedSite } from './helpers/site.ts';
 import { regressionRuns, sampleBisectReport } from './lib/bisection-fixture.ts';
 
 const BUDGET = 900_000;
@@ -20,8 +18,7 @@ const report = sampleBisectReport();
 // bisections/<UTC date of startedAt>/<UTC stamp>-<component>-<good>-<bad>-<metric>.json
 const ID = '20261127T001500Z-runc-1.1.5-1.2.0-CreateContainer';
 let work: string;
-let server: StaticServer;
-let browser: Browser;
+let site: ServedSite;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'rb-site-bisect-'));
@@ -32,15 +29,11 @@ beforeAll(async () => {
   );
   await mkdir(join(data, 'bisections', '2026', '11', '27'), { recursive: true });
   await writeFile(join(data, 'bisections', '2026', '11', '27', `${ID}.json`), JSON.stringify(report));
-  const build = await buildSite(data, join(work, 'dist'));
-  if (build.code !== 0) throw new Error(`astro build failed:\n${build.output.slice(-3000)}`);
-  server = await serveStatic(join(work, 'dist'));
-  browser = await launchChromium();
+  site = await serveBuiltSite(data, join(work, 'dist'));
 }, BUDGET);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await site?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -48,7 +41,7 @@ describe('a bisection on the site', () => {
   test.each(WIDTHS)(
     'the regression links to its bisection, whose page shows every step (%i px)',
     async (width) => {
-      const { page, problems } = await openAt(browser, `${server.url}/regressions/`, width);
+      const { page, problems } = await openAt(site.browser, `${site.server.url}/regressions/`, width);
       const link = page.locator('table.regressions a.bisection');
       expect(await link.count()).toBe(1);
       expect(await link.getAttribute('href')).toBe(`/bisect/${ID}/`);
