@@ -8,7 +8,7 @@ import { buildComponent } from '../install/build.ts';
 import { realInstallEnv } from '../install/env.ts';
 import { exec } from '../util/exec.ts';
 import type { BuiltCandidate } from './bisect.ts';
-import { commitRange, firstParentArgs, mergeSideArgs, parseCommitLines } from './candidates.ts';
+import { commitRange, firstParentArgs, mergeSideArgs, parseCommitLines, releaseParts } from './candidates.ts';
 
 export interface Repo {
   dir: string;
@@ -50,9 +50,11 @@ export async function createRepo(dir: string): Promise<Repo> {
     return tag;
   };
   const commitOf = async (flag: string, ref: string): Promise<BisectCandidate> => {
-    const r = await exec('git', ['-C', dir, 'log', '-1', '--format=%H %s', '--end-of-options', ref], {
-      allowFailure: true,
-    });
+    // A release end beside a commit end is its tag (1.1.15 → v1.1.15), as in the release phase.
+    const log = (r: string) =>
+      exec('git', ['-C', dir, 'log', '-1', '--format=%H %s', '--end-of-options', r], { allowFailure: true });
+    let r = await log(ref);
+    if (r.exitCode !== 0 && releaseParts(ref) !== null) r = await log(`v${ref}`);
     const [c] = r.exitCode === 0 ? parseCommitLines(r.stdout) : [];
     if (!c)
       throw new RbError(
