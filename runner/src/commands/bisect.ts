@@ -152,7 +152,15 @@ export function registerBisect(program: Command): void {
               ),
               ...ends().slice(-1),
             ]
-          : releasesBetween(await (repo ? repo.releases() : builder.releases()), opts.good, opts.bad);
+          : releasesBetween(
+              repo
+                ? await repo.releases()
+                : // The module proxy's list may lack releases it serves (runc 1.2.0): the ends are
+                  // built as named (a build says if one does not exist), the list gives those between.
+                  [...(await builder.releases()), opts.good, opts.bad],
+              opts.good,
+              opts.bad,
+            );
       const startedAt = new Date();
       const dataDir =
         opts.dataDir ??
