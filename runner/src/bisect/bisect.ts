@@ -247,7 +247,16 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
         if (move.kind === 'done')
           return { done: true, good: move.good, bad: move.bad, skipped: move.skippedBetween };
         if (overBudget()) return { done: false, state };
-        const c = await build(move.candidate);
+        let c: Awaited<ReturnType<typeof build>>;
+        try {
+          c = await build(move.candidate);
+        } catch (error) {
+          // A commit that does not build (as upstream builds it) is skipped, as `git bisect skip`:
+          // the culprit may then be any of the skipped ones between the last good and first bad.
+          deps.log(`  ${move.candidate.label}: skipped, it does not build: ${errorMessage(error)}`);
+          state = applyVerdict(state, move.index, 'unclear', 1);
+          continue;
+        }
         deps.log(
           `measuring ${move.candidate.label} against ${good.label} and ${bad.label}${move.attempt > 1 ? ` (attempt ${move.attempt})` : ''}`,
         );

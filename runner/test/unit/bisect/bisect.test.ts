@@ -193,4 +193,37 @@ describe('bisect on an oracle', () => {
     expect(hi).toBeGreaterThanOrEqual(27);
     expect(hi - lo).toBeLessThan(19);
   });
+
+  it('skips a candidate that does not build, as git bisect skip, and still finds the culprit', async () => {
+    const h = makeHistory({ commits: 16, every: 8, culprit: (c) => c[11]!.hash, factor: 1.3 });
+    const deps = oracleDeps(h, createRng(12), quiet(0.02));
+    const build = deps.build;
+    const lines: string[] = [];
+    deps.log = (l) => lines.push(l);
+    deps.build = async (c) => {
+      if (c.ref === h.commits[13]!.hash || c.ref === h.commits[9]!.hash)
+        throw new Error('pattern runc-dmz: no matching files found');
+      return build(c);
+    };
+    const r = await bisect(options(h), deps);
+    expect(r.outcome).toBe('found');
+    expect(r.firstBadCommit?.ref).toBe(h.culprit);
+    expect(r.steps.some((s) => s.candidate.ref === h.commits[9]!.hash)).toBe(false);
+    expect(lines.join('\n')).toMatch(/change 9: skipped, it does not build: pattern runc-dmz/);
+  });
+
+  it('reports the skipped unbuildable commits when the culprit may be among them', async () => {
+    const h = makeHistory({ commits: 16, every: 8, culprit: (c) => c[11]!.hash, factor: 1.3 });
+    const deps = oracleDeps(h, createRng(13), quiet(0.02));
+    const build = deps.build;
+    deps.build = async (c) => {
+      if (c.ref === h.culprit) throw new Error('does not compile');
+      return build(c);
+    };
+    const r = await bisect(options(h), deps);
+    expect(r.outcome).toBe('ambiguous');
+    expect(r.lastGoodCommit?.ref).toBe(h.commits[10]!.hash);
+    expect(r.firstBadCommit?.ref).toBe(h.commits[12]!.hash);
+    expect(r.skippedBetween.map((c) => c.ref)).toEqual([h.culprit]);
+  });
 });
