@@ -191,6 +191,17 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
     },
   });
 
+  // What is known so far (the releases found, the range being narrowed): a walk that stops on an
+  // error still reports it.
+  let found: Parameters<typeof result>[2] = {};
+  let narrowing: SearchState<BisectCandidate> | null = null;
+  /** The range a search has narrowed to, as the report's last good / first bad fields. */
+  const rangeOf = (state: SearchState<BisectCandidate>): Parameters<typeof result>[2] =>
+    // In the commit phase the ends may be releases still: the range is commits then.
+    state.candidates.every((c) => c.kind === 'release')
+      ? { lastGoodRelease: state.candidates[state.lo]!.ref, firstBadRelease: state.candidates[state.hi]!.ref }
+      : { lastGoodCommit: state.candidates[state.lo]!, firstBadCommit: state.candidates[state.hi]! };
+
   try {
     // 1. Do good and bad differ here at all?
     const g = await build(good);
@@ -241,7 +252,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
       | { done: true; good: BisectCandidate; bad: BisectCandidate; skipped: BisectCandidate[] }
       | { done: false; state: SearchState<BisectCandidate> }
     > {
-      let state = startSearch(candidates);
+      let state = (narrowing = startSearch(candidates));
       for (;;) {
         const move = nextMove(state);
         if (move.kind === 'done')
@@ -254,7 +265,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
           // A commit that does not build (as upstream builds it) is skipped, as `git bisect skip`:
           // the culprit may then be any of the skipped ones between the last good and first bad.
           deps.log(`  ${move.candidate.label}: skipped, it does not build: ${errorMessage(error)}`);
-          state = applyVerdict(state, move.index, 'unclear', 1);
+          state = narrowing = applyVerdict(state, move.index, 'unclear', 1);
           continue;
         }
         deps.log(
@@ -285,29 +296,19 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
           runIds: s.runIds,
         });
         deps.log(`  ${move.candidate.label}: ${verdict}`);
-        state = applyVerdict(state, move.index, searchVerdict, opts.maxAttempts);
+        state = narrowing = applyVerdict(state, move.index, searchVerdict, opts.maxAttempts);
       }
     }
 
-    const stopped = (state: SearchState<BisectCandidate>, found: Parameters<typeof result>[2]): BisectWalk =>
+    const stopped = (state: SearchState<BisectCandidate>, known: Parameters<typeof result>[2]): BisectWalk =>
       result(
         'budget-exhausted',
         `budget of ${opts.budgetMinutes} min spent: the change lies after ${state.candidates[state.lo]!.label} up to ${state.candidates[state.hi]!.label}`,
-        {
-          ...found,
-          // In the commit phase the ends may be releases still: the range is commits then.
-          ...(state.candidates.every((c) => c.kind === 'release')
-            ? {
-                lastGoodRelease: state.candidates[state.lo]!.ref,
-                firstBadRelease: state.candidates[state.hi]!.ref,
-              }
-            : { lastGoodCommit: state.candidates[state.lo]!, firstBadCommit: state.candidates[state.hi]! }),
-        },
+        { ...known, ...rangeOf(state) },
       );
 
     // Named commits or pseudo-versions, or commit ends, are the commit phase themselves.
     const onReleases = opts.candidates.every((c) => c.kind === 'release');
-    let found: Parameters<typeof result>[2] = {};
     let range = opts.candidates;
     let tagCommit: BisectCandidate | null = null;
     if (onReleases) {
@@ -369,6 +370,12 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
     }
   } catch (error) {
     // Whatever stopped the walk (a signal, a failed build or run), the steps so far are reported.
-    throw new BisectStopped(result('failed', `stopped: ${errorMessage(error)}`), error);
+    throw new BisectStopped(
+      result('failed', `stopped: ${errorMessage(error)}`, {
+        ...found,
+        ...(narrowing ? rangeOf(narrowing) : {}),
+      }),
+      error,
+    );
   }
 }

@@ -126,6 +126,9 @@ describe('bisect on an oracle', () => {
       /^stopped: 1\.0\.0, [0-9a-f]{12} change 4, 1\.1\.0: fewer than two rounds with a StartContainer sample in 2 look\(s\)/,
     );
     expect(stopped.walk.outcome).toBe('failed');
+    // What was known when it stopped is kept: the adjacent releases, the commit range being narrowed.
+    expect(stopped.walk).toMatchObject({ lastGoodRelease: '1.0.0', firstBadRelease: '1.1.0' });
+    expect([stopped.walk.lastGoodCommit?.ref, stopped.walk.firstBadCommit?.ref]).toEqual(['1.0.0', '1.1.0']);
     expect(stopped.walk.steps.map((s) => [s.kind, s.verdict])).toEqual([['ends', 'differ']]);
     expect(stopped.walk.effect!.ratio).toBeGreaterThan(1.2);
   });
