@@ -74,14 +74,16 @@ function targetNoise(runs: readonly RunResult[], target: string): TargetNoise {
   }
   const levels = Object.fromEntries(CALL_NAMES.map((c) => [c, median(medians[c]!)]));
   const bandwidth = Object.fromEntries(
-    CALL_NAMES.map((c) => {
-      const logs = iterations.map((it) => Math.log(it[c]!));
-      const iqr = (quantile(logs, 0.75) - quantile(logs, 0.25)) / 1.34;
-      const spread = Math.min(stdev(logs) ?? 0, iqr > 0 ? iqr : Infinity);
-      return [c, 0.9 * spread * iterations.length ** -0.2];
-    }),
+    CALL_NAMES.map((c) => [c, silvermanBandwidth(iterations.map((it) => Math.log(it[c]!)))]),
   );
   return { target, levels, iterations, bandwidth };
+}
+
+/** Silverman's rule of thumb: 0.9 · min(sd, IQR/1.34) · N^(−1/5) (Silverman 1986, eq. 3.31). */
+export function silvermanBandwidth(logs: readonly number[]): number {
+  const iqr = (quantile(logs, 0.75) - quantile(logs, 0.25)) / 1.34;
+  const spread = Math.min(stdev(logs) ?? 0, iqr > 0 ? iqr : Infinity);
+  return 0.9 * spread * logs.length ** -0.2;
 }
 
 /**

@@ -24,7 +24,8 @@ import type { BenchmarkResult, RunResult } from '@runtime-bench/schemas';
 import { readHistoryDir, runGate, type GateMetricRow, type HistoryEntry } from '../src/compare/index.ts';
 import { formatChange, terminalTable } from '../src/format/index.ts';
 import { compareSemver } from '../src/install/semver.ts';
-import { createRng, median, quantile, stdev, summarize, type Rng } from '../src/stats/index.ts';
+import { createRng, median, summarize, type Rng } from '../src/stats/index.ts';
+import { gaussian, silvermanBandwidth } from './nightly-noise.ts';
 
 const { values } = parseArgs({
   options: {
@@ -56,10 +57,6 @@ const usable = (r: RunResult, t: string): boolean =>
       x.status === 'ok' &&
       x.metrics.every((m) => m.samples.length >= MIN_ITERATIONS),
   );
-
-function gaussian(rng: Rng): number {
-  return Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
-}
 
 type Mode = 'controls' | 'no control' | 'version not recorded';
 const MODES: Mode[] = ['controls', 'no control', 'version not recorded'];
@@ -102,9 +99,7 @@ function boundary(OLD: string, NEW: string, modes: readonly Mode[]) {
         const med = median(s);
         return s.map((v) => Math.log(v / med));
       });
-      const iqr = (quantile(logs, 0.75) - quantile(logs, 0.25)) / 1.34;
-      const spread = Math.min(stdev(logs) ?? 0, iqr > 0 ? iqr : Infinity);
-      bandwidth.set(`${target}\u0000${name}`, 0.9 * spread * logs.length ** -0.2);
+      bandwidth.set(`${target}\u0000${name}`, silvermanBandwidth(logs));
     }
 
   /** N whole iterations of `from`'s samples in run r, smoothed; recorded as `as`. */
