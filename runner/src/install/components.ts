@@ -18,6 +18,7 @@ export type ComponentName =
   | 'youki'
   | 'kata'
   | 'crictl'
+  | 'nerdctl'
   | 'cni-plugins'
   | 'sysbench';
 
@@ -199,6 +200,16 @@ export const COMPONENTS: Record<ComponentName, ComponentInfo> = {
       },
     ],
     unsupported: { distro: 'Debian has no crictl package; use source release or path' },
+    versionArgs: ['--version'],
+  },
+  nerdctl: {
+    name: 'nerdctl',
+    role: 'tool',
+    binaries: [{ name: 'nerdctl' }],
+    unsupported: {
+      release: 'nerdctl is built from its Go module: use source go (runtime-bench install --source go nerdctl@2.1.3)',
+      distro: 'Debian has no nerdctl package; use source go (runtime-bench install --source go nerdctl@2.1.3)',
+    },
     versionArgs: ['--version'],
   },
   'cni-plugins': {
