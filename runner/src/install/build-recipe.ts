@@ -177,7 +177,13 @@ const NERDCTL: GoRecipe = {
   versionCheck: {
     // `nerdctl --version` prints no commit; `version` prints the client's stamps, then exits 1
     // because no containerd answers at the address given.
-    args: ['--address', 'unix:///nonexistent/containerd.sock', 'version', '--format', '{{.Client.Version}} {{.Client.GitCommit}}'],
+    args: [
+      '--address',
+      'unix:///nonexistent/containerd.sock',
+      'version',
+      '--format',
+      '{{.Client.Version}} {{.Client.GitCommit}}',
+    ],
     why: 'nerdctl version exits 1 when no containerd answers, after printing the client part',
   },
 };

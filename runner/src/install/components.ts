@@ -207,8 +207,10 @@ export const COMPONENTS: Record<ComponentName, ComponentInfo> = {
     role: 'tool',
     binaries: [{ name: 'nerdctl' }],
     unsupported: {
-      release: 'nerdctl is built from its Go module: use source go (runtime-bench install --source go nerdctl@2.1.3)',
-      distro: 'Debian has no nerdctl package; use source go (runtime-bench install --source go nerdctl@2.1.3)',
+      release:
+        'nerdctl is built from its Go module: use source go (runtime-bench install --source go nerdctl@2.1.3)',
+      distro:
+        'Debian has no nerdctl package; use source go (runtime-bench install --source go nerdctl@2.1.3)',
     },
     versionArgs: ['--version'],
   },
