@@ -87,7 +87,9 @@ export async function startEngine(
 ): Promise<RunningEngine> {
   const env = plan.env;
   const cli = (args: readonly string[], timeoutMs: number): Promise<ExecResult> =>
-    exec(plan.cli, args, { env, allowFailure: true, timeoutMs });
+    // In the private root: conmon leaves an `oom` file in its working directory when a container
+    // is killed for memory (the bisection of engine.limits.memory.min does that on purpose).
+    exec(plan.cli, args, { env, allowFailure: true, timeoutMs, cwd: plan.root });
   let daemonPid: number | null = null;
   let torn = false;
   const teardown = async (): Promise<string[]> => {
@@ -122,7 +124,7 @@ export async function startEngine(
     if (plan.daemon) {
       const fd = await open(plan.daemon.log, 'a');
       try {
-        daemonPid = spawnDaemon(plan.daemon.binary, plan.daemon.args, fd.fd, env);
+        daemonPid = spawnDaemon(plan.daemon.binary, plan.daemon.args, fd.fd, env, plan.root);
       } finally {
         await fd.close();
       }
