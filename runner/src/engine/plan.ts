@@ -131,6 +131,8 @@ export function planEngine(opts: {
           '--bridge=none',
           '--iptables=false',
           '--ip6tables=false',
+          // dockerd sets the host-wide net.ipv4.ip_forward to 1 unless told not to.
+          '--ip-forward=false',
           '--cgroup-parent',
           `/${cgroupName}`,
           // runc is Docker's built-in runtime name (found on PATH); the others are added by path.

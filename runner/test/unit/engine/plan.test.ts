@@ -146,7 +146,7 @@ describe('planEngine', () => {
     const p = plan('docker');
     expect(p.globalArgs).toEqual(['--host', 'unix:///var/lib/runtime-bench/e/0123abcd/0/docker.sock']);
     const args = p.daemon!.args;
-    for (const flag of ['--bridge=none', '--iptables=false', '--ip6tables=false'])
+    for (const flag of ['--bridge=none', '--iptables=false', '--ip6tables=false', '--ip-forward=false'])
       expect(args).toContain(flag);
     expect(args.filter((a, i) => args[i - 1] === '--add-runtime')).toEqual(['crun=/usr/bin/crun']);
     expect(p.env.DOCKER_CONFIG).toBe('/var/lib/runtime-bench/e/0123abcd/0/cli');
