@@ -1,7 +1,7 @@
-// Builds of real runc releases from the Go module proxy, as their release builds them. Cached
+// Builds of real runc and nerdctl releases from the Go module proxy, as their release builds them. Cached
 // under /opt/runtime-bench (the default prefix) by (component, version, toolchain), so only the
 // first run on a machine compiles; the cache is tested by building twice.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,6 +127,44 @@ describe.skipIf(unavailable !== null)('runc built from the Go module proxy', () 
       expect(record.handlers).toEqual([{ name: 'runc-1.2.0', binary: runc.binaries.runc, kind: 'runc' }]);
       // The build came from the cache: uninstalling this record must keep it.
       expect(runc.createdByThisInstall).toBe(false);
+    },
+  );
+});
+
+describe.skipIf(unavailable !== null)('nerdctl built from the Go module proxy', () => {
+  test(
+    'nerdctl 2.1.3: version and full revision stamped as make binaries does, static, stripped, cached',
+    { timeout: 2 * BUILD_BUDGET_MS },
+    async () => {
+      // The commit of the upstream tag v2.1.3 (the module proxy's Origin for it).
+      const revision = 'ff9323859a8d7892d8d72380a17b99395ef9a516';
+      const build = () =>
+        buildComponent(env, { component: 'nerdctl', source: 'go', version: '2.1.3', prefix: PREFIX });
+      const first = await build();
+      expect(first.version).toBe('2.1.3');
+      // The Dockerfile of v2.1.3 says ARG GO_VERSION=1.24.
+      expect(first.record.toolchain).toMatch(/^go1\.24\./);
+      expect(first.record.commit).toBe(revision);
+      expect(execFileSync(first.binary, ['--version'], { encoding: 'utf8' })).toBe('nerdctl version 2.1.3\n');
+      // `version` prints the client's stamps, then fails for want of a containerd.
+      const r = spawnSync(
+        first.binary,
+        [
+          '--address',
+          'unix:///nonexistent/c.sock',
+          'version',
+          '--format',
+          '{{.Client.Version}} {{.Client.GitCommit}}',
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(r.stdout.trim()).toBe(`v2.1.3 ${revision}`);
+      const file = execFileSync('file', ['-b', first.binary], { encoding: 'utf8' });
+      expect(file).toMatch(/statically linked/);
+      expect(file).toMatch(/, stripped/);
+      const again = await build();
+      expect(again.cached).toBe(true);
+      expect(again.record).toEqual(first.record);
     },
   );
 });
