@@ -121,7 +121,13 @@ async function fetchModule(env: InstallEnv, recipe: GoRecipe, version: string): 
 }
 
 /** A ref of a local checkout, exported (`git archive`) into `dest`: what was committed, nothing else. */
-async function fetchGit(env: InstallEnv, gitDir: string, ref: string, dest: string): Promise<FetchedSource> {
+async function fetchGit(
+  env: InstallEnv,
+  recipe: GoRecipe,
+  gitDir: string,
+  ref: string,
+  dest: string,
+): Promise<FetchedSource> {
   const git = (args: string[], allowFailure = false) =>
     env.run('git', ['-C', gitDir, ...args], { allowFailure });
   const rev = await git(['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], true);
@@ -138,10 +144,18 @@ async function fetchGit(env: InstallEnv, gitDir: string, ref: string, dest: stri
   await git(['archive', '--format=tar', '-o', tar, hash]);
   await env.run('tar', ['-xf', tar, '-C', dest]);
   await rm(tar, { force: true });
-  const fileVersion = (await readFile(join(dest, 'VERSION'), 'utf8').catch(() => '0.0.0')).trim();
+  // Without a VERSION file the Makefile's VERSION is `git describe --match 'v[0-9]*' --tags
+  // --always` (nerdctl): v2.1.3 at the tag, v2.1.3-5-g<hash> past it.
+  const label = recipe.versionFile
+    ? `${(await readFile(join(dest, recipe.versionFile), 'utf8').catch(() => '0.0.0'))
+        .trim()
+        .replace(/\+.*$/, '')}-g${hash.slice(0, 12)}`
+    : (await git(['describe', '--match', 'v[0-9]*', '--tags', '--always', hash])).stdout
+        .trim()
+        .replace(/^v/, '');
   return {
     root: dest,
-    label: `${fileVersion.replace(/\+.*$/, '')}-g${hash.slice(0, 12)}`,
+    label,
     origin: `${gitDir}@${ref}`,
     commit: hash,
     describe,
@@ -221,7 +235,7 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
           'the git source needs --git-dir <checkout>',
           `e.g. --git-dir ~/src/${request.component}`,
         );
-      src = await fetchGit(env, request.gitDir, request.version, join(work, 'src'));
+      src = await fetchGit(env, recipe, request.gitDir, request.version, join(work, 'src'));
     } else src = await fetchModule(env, recipe, request.version);
     const toolchain = request.toolchain ?? (await chooseToolchain(env, recipe, src.root));
     const dir = componentDir(request.prefix, request.component, `${src.label}+${toolchain}`);

@@ -206,11 +206,13 @@ export const COMPONENTS: Record<ComponentName, ComponentInfo> = {
     name: 'nerdctl',
     role: 'tool',
     binaries: [{ name: 'nerdctl' }],
+    // nerdctl 2.x links its test helper module mod/tigron, a nested module the module proxy's zip
+    // leaves out: it builds from a checkout (dependencies still from the Go module proxy).
     unsupported: {
       release:
-        'nerdctl is built from its Go module: use source go (runtime-bench install --source go nerdctl@2.1.3)',
+        'nerdctl is built from source: runtime-bench install --source git --git-dir <nerdctl checkout> nerdctl@v2.1.3',
       distro:
-        'Debian has no nerdctl package; use source go (runtime-bench install --source go nerdctl@2.1.3)',
+        'Debian has no nerdctl package; runtime-bench install --source git --git-dir <nerdctl checkout> nerdctl@v2.1.3',
     },
     versionArgs: ['--version'],
   },

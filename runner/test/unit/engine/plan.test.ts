@@ -300,7 +300,7 @@ describe('findEngine', () => {
       expect((error as RbError).message).toMatch(
         /^targets\[2\]\.engine: nerdctl is not installed \(no nerdctl/,
       );
-      expect((error as RbError).hint).toMatch(/runtime-bench install --source go nerdctl@/);
+      expect((error as RbError).hint).toMatch(/runtime-bench install --source git --git-dir .* nerdctl@v/);
     }
   });
   test('installed versions under the prefix, newest first (semantic order, toolchain suffix ignored)', async () => {
