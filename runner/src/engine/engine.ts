@@ -50,7 +50,12 @@ export async function findEngine(
   const dirs = async (component: string | null): Promise<string[]> =>
     engine === 'nerdctl' && component ? installedBinDirs(prefix, component) : [];
   const cli = await which(names.cli, await dirs(names.cli));
-  const daemon = names.daemon ? await which(names.daemon, await dirs(names.daemon)) : null;
+  // A containerd only with its own runc shim beside it: containerd runs the first
+  // containerd-shim-runc-v2 on PATH, and a build of containerd alone would pair it with another's.
+  const daemonDirs = [];
+  for (const dir of await dirs(names.daemon))
+    if (await which(join(dir, 'containerd-shim-runc-v2'))) daemonDirs.push(dir);
+  const daemon = names.daemon ? await which(names.daemon, daemonDirs) : null;
   const missing = [!cli && names.cli, names.daemon && !daemon && names.daemon].filter(Boolean);
   if (missing.length > 0)
     throw new RbError(

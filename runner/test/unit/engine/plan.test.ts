@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { ConfigSchema, criTargets } from '@runtime-bench/schemas';
 import { parseConfig } from '../../../src/config/load.ts';
 import { RbError } from '../../../src/errors.ts';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findEngine, installedBinDirs } from '../../../src/engine/engine.ts';
@@ -311,5 +311,21 @@ describe('findEngine', () => {
       ['2.10.0+go1.25.1', '2.1.3+go1.24.11', '2.0.4+go1.23.12'].map((v) => join(prefix, 'nerdctl', v, 'bin')),
     );
     expect(await installedBinDirs(prefix, 'containerd')).toEqual([]);
+  });
+  test('nerdctl: the newest installed nerdctl, and the newest containerd with its own runc shim beside it', async () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'rb-prefix-'));
+    const put = (path: string) => {
+      mkdirSync(join(path, '..'), { recursive: true });
+      writeFileSync(path, '#!/bin/sh\n', { mode: 0o755 });
+    };
+    put(join(prefix, 'nerdctl', '2.1.3+go1.24.13', 'bin', 'nerdctl'));
+    // 2.4.2 is a build of containerd alone; 2.1.9 has its shim.
+    put(join(prefix, 'containerd', '2.4.2+go1.24.13', 'bin', 'containerd'));
+    put(join(prefix, 'containerd', '2.1.9', 'bin', 'containerd'));
+    put(join(prefix, 'containerd', '2.1.9', 'bin', 'containerd-shim-runc-v2'));
+    expect(await findEngine('nerdctl', 'targets[0].engine', prefix)).toEqual({
+      cli: join(prefix, 'nerdctl', '2.1.3+go1.24.13', 'bin', 'nerdctl'),
+      daemon: join(prefix, 'containerd', '2.1.9', 'bin', 'containerd'),
+    });
   });
 });
