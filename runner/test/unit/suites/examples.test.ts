@@ -24,7 +24,7 @@ describe('example configs', () => {
       config.targets.map((t) => (t.kind === 'engine' ? `${t.engine}:${t.runtimes.join(',')}` : t.kind)),
     ).toEqual(['docker:runc,crun', 'podman:runc,crun', 'nerdctl:runc,crun']);
     expect(engineKind(config, 'engines.yaml')).toBeDefined();
-    expect(runsFor(config, 'engine.limits.memory.min')).toBe(3);
+    expect(runsFor(config, 'engine.limits.memory.min')).toBe(6);
     expect(runsFor(config, 'engine.startup.latency')).toBe(10);
   });
 
