@@ -60,7 +60,7 @@ export async function findEngine(
   if (missing.length > 0)
     throw new RbError(
       'TARGET_UNAVAILABLE',
-      `${field}: ${engine} is not installed (no ${missing.join(', ')} on PATH)`,
+      `${field}: ${engine} is not installed (no ${missing.join(', ')} ${engine === 'nerdctl' ? `under ${prefix} nor ` : ''}on PATH)`,
       ENGINE_PACKAGES[engine],
     );
   return { cli: cli!, daemon };
