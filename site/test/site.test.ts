@@ -622,6 +622,61 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
   );
 
   test(
+    "version trends from real sweeps: every runc version one run measured side by side is a point with that run's median and n",
+    async () => {
+      // The runs that measured two or more runc versions side by side (the sweeps in data/).
+      const ociVersions = (run: RunResult) =>
+        new Set(run.targets.filter((t) => t.oci.name === 'runc').map((t) => t.oci.version));
+      const sweeps = runs.filter(({ run }) => ociVersions(run).size >= 2).map(({ run }) => run);
+      if (!hasRealData) return;
+      expect(sweeps.length, 'data/ holds a runc sweep').toBeGreaterThan(0);
+      // Versions no other file measured: their point is exactly the sweep's samples.
+      const only = new Map<string, RunResult>();
+      for (const sweep of sweeps)
+        for (const v of ociVersions(sweep))
+          if (runs.every(({ run }) => run === sweep || !ociVersions(run).has(v))) only.set(v, sweep);
+      expect(only.size).toBeGreaterThanOrEqual(2);
+      const { page: index } = await visit('/benchmarks/');
+      const path = (await index.$$eval('main li a[href*="/benchmark/"]', (as) =>
+        as
+          .map((a) => (a as HTMLAnchorElement).pathname)
+          .find((p) =>
+            /\/benchmark\/operations\.container\.lifecycle\/startcontainer\/?$/i.test(decodeURIComponent(p)),
+          ),
+      ))!;
+      await index.close();
+      expect(path).toBeTruthy();
+      const { page, problems } = await visit(path);
+      const rows = await page.$$eval('section[data-host] details table tbody tr[data-oci="runc"]', (trs) =>
+        trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent!.trim())),
+      );
+      for (const [version, sweep] of only) {
+        const measured = sweep.results
+          .filter(
+            (r) =>
+              r.benchmark === 'operations.container.lifecycle' &&
+              r.status === 'ok' &&
+              sweep.targets.find((t) => t.id === r.target)!.oci.version === version,
+          )
+          .flatMap((r) => r.metrics.filter((m) => m.name === 'StartContainer'));
+        const unit = measured[0]?.unit ?? 'ms';
+        const samples = measured.flatMap((m) => m.samples);
+        const shown = rows.filter((r) => r[2] === version);
+        expect(shown, `runc ${version}`).toHaveLength(1);
+        const [, , , median, , n] = shown[0]!;
+        expect(
+          sameToShownPrecision(parseShown(median!)!, toBase(plainMedian(samples), unit)),
+          `runc ${version}: ${median} vs ${plainMedian(samples)} ${unit}`,
+        ).toBe(true);
+        expect(n, `runc ${version}`).toBe(`${samples.length} (1)`);
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    BUDGET,
+  );
+
+  test(
     'run page: host, versions, every metric with raw samples, and the JSON file',
     async () => {
       const { run, file } = runs.at(-1)!;

@@ -56,7 +56,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'list',
-    description: 'list the benchmarks runtime-bench knows, with their metrics and default parameters',
+    description:
+      'list the benchmarks runtime-bench knows (CRI, engine and Kubernetes targets), with their metrics and default parameters',
     load: async () => (await import('./list.ts')).registerList,
   },
   {

@@ -1,5 +1,5 @@
-// Executes an engine plan (plan.ts): a private daemon (Docker) or storage root (Podman) under the
-// run's own directory, the images loaded offline from a docker-archive of the stack's OCI layout,
+// Executes an engine plan (plan.ts): a private daemon (Docker, nerdctl's containerd) or storage
+// root (Podman) under the run's own directory, the images loaded offline from a docker-archive of the stack's OCI layout,
 // and a teardown that leaves nothing: containers, daemon and shims, mounts, cgroups, the root.
 import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,37 +8,60 @@ import { RbError, errorMessage } from '../errors.ts';
 import { removeCgroupsNamed } from '../stack/cgroups.ts';
 import { processesMentioning, terminate, unmountBelow } from '../stack/cleanup.ts';
 import { which } from '../stack/discover.ts';
+import { DEFAULT_PREFIX } from '../install/plan.ts';
+import { compareSemver } from '../install/semver.ts';
 import { exec, processAlive, spawnDaemon, type ExecResult } from '../util/exec.ts';
 import { StopWaiting, waitFor } from '../util/wait.ts';
 import {
   ENGINE_BINARIES,
   ENGINE_PACKAGES,
   engineCgroupName,
+  parseEngineDaemon,
   parseEngineInfo,
+  type EngineDaemon,
   type EngineInfo,
   type EnginePlan,
 } from './plan.ts';
+import { SHIM_STATE_DIR, nerdctlNamespace } from './nerdctl-plan.ts';
 
-/** The engine's binaries, or an error naming the field and the package to install. */
+/**
+ * The bin/ directories of what `runtime-bench install` put under `prefix` for `component`, newest
+ * version first (`<prefix>/<component>/<version>[+<toolchain>]/bin`).
+ */
+export async function installedBinDirs(prefix: string, component: string): Promise<string[]> {
+  const versions = (await readdir(join(prefix, component)).catch(() => [] as string[])).filter((v) =>
+    /^\d+\.\d+/.test(v),
+  );
+  const key = (v: string): string => v.replace(/\+.*$/, '');
+  return versions.sort((a, b) => compareSemver(key(b), key(a))).map((v) => join(prefix, component, v, 'bin'));
+}
+
+/**
+ * The engine's binaries, or an error naming the field and the package to install. nerdctl and
+ * its containerd are taken from what `runtime-bench install` placed under `prefix` (newest
+ * first), then from PATH.
+ */
 export async function findEngine(
   engine: EngineName,
   field: string,
+  prefix = DEFAULT_PREFIX,
 ): Promise<{ cli: string; daemon: string | null }> {
   const names = ENGINE_BINARIES[engine];
-  const cli = await which(names.cli);
-  const daemon = names.daemon ? await which(names.daemon) : null;
+  const dirs = async (component: string | null): Promise<string[]> =>
+    engine === 'nerdctl' && component ? installedBinDirs(prefix, component) : [];
+  const cli = await which(names.cli, await dirs(names.cli));
+  // A containerd only with its own runc shim beside it: containerd runs the first
+  // containerd-shim-runc-v2 on PATH, and a build of containerd alone would pair it with another's.
+  const daemonDirs = [];
+  for (const dir of await dirs(names.daemon))
+    if (await which(join(dir, 'containerd-shim-runc-v2'))) daemonDirs.push(dir);
+  const daemon = names.daemon ? await which(names.daemon, daemonDirs) : null;
   const missing = [!cli && names.cli, names.daemon && !daemon && names.daemon].filter(Boolean);
   if (missing.length > 0)
     throw new RbError(
       'TARGET_UNAVAILABLE',
-      `${field}: ${engine} is not installed (no ${missing.join(', ')} on PATH)`,
+      `${field}: ${engine} is not installed (no ${missing.join(', ')} ${engine === 'nerdctl' ? `under ${prefix} nor ` : ''}on PATH)`,
       ENGINE_PACKAGES[engine],
-    );
-  if (engine === 'nerdctl')
-    throw new RbError(
-      'TARGET_UNAVAILABLE',
-      `${field}: the nerdctl engine is not supported yet`,
-      'use engine: docker or podman',
     );
   return { cli: cli!, daemon };
 }
@@ -46,6 +69,8 @@ export async function findEngine(
 export interface RunningEngine {
   plan: EnginePlan;
   info: EngineInfo;
+  /** The daemon under the CLI when the engine reports it (nerdctl's containerd), else null. */
+  daemon: (EngineDaemon & { path: string }) | null;
   /** Runs the CLI with the plan's environment; never throws for a non-zero exit. */
   cli(args: readonly string[], timeoutMs: number): Promise<ExecResult>;
   /** Removes everything of the engine; returns what could not be removed. Idempotent. */
@@ -67,7 +92,9 @@ export async function startEngine(
 ): Promise<RunningEngine> {
   const env = plan.env;
   const cli = (args: readonly string[], timeoutMs: number): Promise<ExecResult> =>
-    exec(plan.cli, args, { env, allowFailure: true, timeoutMs });
+    // In the private root: conmon leaves an `oom` file in its working directory when a container
+    // is killed for memory (the bisection of engine.limits.memory.min does that on purpose).
+    exec(plan.cli, args, { env, allowFailure: true, timeoutMs, cwd: plan.root });
   let daemonPid: number | null = null;
   let torn = false;
   const teardown = async (): Promise<string[]> => {
@@ -89,9 +116,10 @@ export async function startEngine(
     // Shims, conmon and a managed containerd name the private root on their command line.
     for (const p of await processesMentioning([plan.root])) await terminate(p.pid, 5_000);
     problems.push(...(await unmountBelow(plan.root)));
-    await rm(plan.root, { recursive: true, force: true }).catch((e: unknown) =>
-      problems.push(`${plan.root}: ${errorMessage(e)}`),
-    );
+    for (const path of [plan.root, ...plan.leftovers])
+      await rm(path, { recursive: true, force: true }).catch((e: unknown) =>
+        problems.push(`${path}: ${errorMessage(e)}`),
+      );
     problems.push(...(await removeCgroupsNamed([plan.cgroupName], 1, { withChildren: true })));
     return problems;
   };
@@ -101,10 +129,11 @@ export async function startEngine(
     if (plan.daemon) {
       const fd = await open(plan.daemon.log, 'a');
       try {
-        daemonPid = spawnDaemon(plan.daemon.binary, plan.daemon.args, fd.fd, env);
+        daemonPid = spawnDaemon(plan.daemon.binary, plan.daemon.args, fd.fd, env, plan.root);
       } finally {
         await fd.close();
       }
+      if (plan.daemon.writesPidfile === false) await writeFile(plan.daemon.pidfile, `${daemonPid}\n`);
       const pid = daemonPid;
       await waitFor(
         async () => {
@@ -122,12 +151,22 @@ export async function startEngine(
     const load = await cli([...plan.globalArgs, 'load', '-i', archive], 600_000);
     if (load.exitCode !== 0)
       throw new RbError('TARGET_UNAVAILABLE', `${plan.engine} load failed: ${load.stderr.trim()}`);
-    const infoArgs =
-      plan.engine === 'docker' ? ['info', '--format', '{{json .}}'] : ['info', '--format', 'json'];
-    const info = await cli([...plan.globalArgs, ...infoArgs], 60_000);
-    if (info.exitCode !== 0)
-      throw new RbError('TARGET_UNAVAILABLE', `${plan.engine} info failed: ${info.stderr.trim()}`);
-    return { plan, info: parseEngineInfo(plan.engine, info.stdout), cli, teardown };
+    const ask = async (args: string[]): Promise<string> => {
+      const r = await cli([...plan.globalArgs, ...args], 60_000);
+      if (r.exitCode !== 0)
+        throw new RbError('TARGET_UNAVAILABLE', `${plan.engine} ${args[0]} failed: ${r.stderr.trim()}`);
+      return r.stdout;
+    };
+    const info = await ask(plan.infoArgs);
+    const version = plan.versionArgs ? await ask(plan.versionArgs) : undefined;
+    const reported = version === undefined ? null : parseEngineDaemon(version);
+    return {
+      plan,
+      info: parseEngineInfo(plan.engine, info, version),
+      daemon: reported && plan.daemon ? { ...reported, path: plan.daemon.binary } : null,
+      cli,
+      teardown,
+    };
   } catch (error) {
     daemonPid ??= await readDaemonPid(plan);
     await teardown();
@@ -160,16 +199,20 @@ export async function reapAbandoned(dir: string, log: (line: string) => void): P
     const owner = await pidIn(join(runRoot, OWNER_FILE));
     if (owner !== null && processAlive(owner)) continue;
     log(`engines: removing what an earlier run left in ${runRoot}`);
-    for (const sub of await readdir(runRoot).catch(() => [] as string[])) {
-      const daemon = await pidIn(join(runRoot, sub, 'docker.pid'));
-      if (daemon !== null && (await namesPath(daemon, runRoot))) await terminate(daemon, 20_000);
-    }
+    const subs = await readdir(runRoot).catch(() => [] as string[]);
+    for (const sub of subs)
+      for (const file of ['docker.pid', 'containerd.pid']) {
+        const daemon = await pidIn(join(runRoot, sub, file));
+        if (daemon !== null && (await namesPath(daemon, runRoot))) await terminate(daemon, 20_000);
+      }
     for (const p of await processesMentioning([runRoot])) await terminate(p.pid, 5_000);
     problems.push(...(await unmountBelow(runRoot)));
-    await rm(runRoot, { recursive: true, force: true }).catch((e: unknown) =>
-      problems.push(`${runRoot}: ${errorMessage(e)}`),
-    );
-    const cgroups = (['docker', 'podman'] as const).map((e) => engineCgroupName(key, e));
+    const shimState = subs.map((sub) => join(SHIM_STATE_DIR, nerdctlNamespace(key, sub)));
+    for (const path of [runRoot, ...shimState])
+      await rm(path, { recursive: true, force: true }).catch((e: unknown) =>
+        problems.push(`${path}: ${errorMessage(e)}`),
+      );
+    const cgroups = (['docker', 'podman', 'nerdctl'] as const).map((e) => engineCgroupName(key, e));
     problems.push(...(await removeCgroupsNamed(cgroups, 1, { withChildren: true })));
   }
   return problems;

@@ -1,11 +1,12 @@
-// The engine target kind: Docker or Podman driven through their CLI, each with a private daemon
-// or storage root under /var/lib/runtime-bench/engines/<run id>, the images built offline by the
+// The engine target kind: Docker, Podman or nerdctl driven through their CLI, each with a private
+// daemon (dockerd, containerd) or storage root under /var/lib/runtime-bench/engines/<run id>, the images built offline by the
 // stack's image builder and loaded from a docker-archive, and everything removed at the end (also
 // after a signal). Each engine × OCI runtime is a target; the shared loop interleaves them.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Component, Config, EngineTargetConfig, Target } from '@runtime-bench/schemas';
+import type { Component, ComponentBuild, Config, EngineTargetConfig, Target } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
+import { readBuildRecord } from '../install/build.ts';
 import { readHostFingerprint } from '../host/fingerprint.ts';
 import { newSlot, type Slot } from '../run/orchestrate.ts';
 import type { PreparedRun, RunContext, TargetKind } from '../run/pipeline.ts';
@@ -43,6 +44,8 @@ interface Prepared {
   target: EngineTargetConfig;
   label: string;
   engine: RunningEngine;
+  /** How runtime-bench built the engine's CLI (nerdctl from source), else null. */
+  cliBuild: ComponentBuild | null;
   runtimes: (RuntimeBinary & { version: string; detail: string })[];
 }
 
@@ -117,7 +120,8 @@ async function prepareEngineRun(
         path: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
       });
       const engine = await startEngine(plan, archive, log);
-      engines.push({ target, label: target.name ?? target.engine, engine, runtimes });
+      const cliBuild = await readBuildRecord(bins.cli);
+      engines.push({ target, label: target.name ?? target.engine, engine, cliBuild, runtimes });
     }
     await rm(archive, { force: true });
   } catch (error) {
@@ -140,12 +144,9 @@ async function prepareEngineRun(
         return newSlot(
           b.definition,
           `${label}/${name}`,
-          {
-            ...(params as Record<string, unknown>),
-            engine: engine.plan.engine,
-            runtime: name,
-            network: 'none',
-          },
+          // The target names the engine and the runtime; the parameters are what two targets
+          // must share to be compared (docker/runc against podman/runc, or against yesterday's).
+          { ...(params as Record<string, unknown>), network: 'none' },
           () => b.iterate(context, params),
         );
       }),
@@ -173,14 +174,26 @@ async function prepareEngineRun(
           engine: { name: engine.plan.engine, ...engine.info },
         })),
       );
-      const components: Component[] = described.flatMap(({ engine, runtimes }) => [
+      const components: Component[] = described.flatMap(({ engine, cliBuild, runtimes }) => [
         {
           name: engine.plan.engine,
           role: 'cri',
           version: engine.info.version,
           path: engine.plan.cli,
           detail: `storage ${engine.info.storageDriver}, cgroups ${engine.info.cgroupManager}, network ${engine.info.networkBackend}`,
+          ...(cliBuild ? { build: cliBuild } : {}),
         },
+        ...(engine.daemon
+          ? [
+              {
+                name: engine.daemon.name,
+                role: 'cri' as const,
+                version: engine.daemon.version,
+                path: engine.daemon.path,
+                detail: `${engine.plan.engine}'s private daemon, root ${engine.plan.root}`,
+              },
+            ]
+          : []),
         ...runtimes.map((r): Component => ({
           name: guessOciKind(r.name) ?? r.name,
           role: 'oci',

@@ -3,13 +3,14 @@
 // of what the engine says about itself. engine/engine.ts executes the plan.
 import { join } from 'node:path';
 import type { EngineName } from '@runtime-bench/schemas';
+import { planNerdctl } from './nerdctl-plan.ts';
 
 /** Where each engine comes from on Debian (the skip reason and the fix name it). */
 export const ENGINE_PACKAGES: Record<EngineName, string> = {
   docker: 'apt-get install docker.io',
   podman: 'apt-get install podman',
   nerdctl:
-    'go install github.com/containerd/nerdctl/v2/cmd/nerdctl (from the Go module proxy) and containerd',
+    'runtime-bench install --source git --git-dir <checkout of github.com/containerd/nerdctl> nerdctl@v2.1.3 (dependencies from the Go module proxy), containerd (runtime-bench install containerd@2.1.9, or apt-get install containerd)',
 };
 
 /** The binaries an engine needs: its CLI, and for Docker its daemon. */
@@ -41,7 +42,13 @@ export interface EnginePlan {
   env: Record<string, string>;
   dirs: string[];
   files: { path: string; content: string }[];
-  daemon: { binary: string; args: string[]; pidfile: string; log: string } | null;
+  /** `writesPidfile` false: the engine writes the daemon's pid there itself (containerd). */
+  daemon: { binary: string; args: string[]; pidfile: string; log: string; writesPidfile?: false } | null;
+  /** Host paths outside the root that the engine's runs create and the teardown removes. */
+  leftovers: string[];
+  /** `info` in JSON, and (nerdctl) `version` in JSON: what the result records about the engine. */
+  infoArgs: string[];
+  versionArgs: string[] | null;
   /** The cgroup (by name, in every hierarchy) the run's containers go below; removed at the end. */
   cgroupName: string;
   runtimes: RuntimeBinary[];
@@ -81,14 +88,25 @@ export function planEngine(opts: {
   path: string;
 }): EnginePlan {
   const { engine, root } = opts;
-  const cgroupName = engineCgroupName(opts.runId.slice(-8), engine);
-  const base = { engine, cli: opts.cli, root, cgroupName, runtimes: opts.runtimes, ulimits: opts.ulimits };
+  const runKey = opts.runId.slice(-8);
+  const cgroupName = engineCgroupName(runKey, engine);
+  const base = {
+    engine,
+    cli: opts.cli,
+    root,
+    cgroupName,
+    runtimes: opts.runtimes,
+    ulimits: opts.ulimits,
+    leftovers: [],
+    versionArgs: null,
+  };
   if (engine === 'docker') {
     if (!opts.daemon) throw new Error('planEngine: docker needs dockerd');
     const socket = join(root, 'docker.sock');
     const pidfile = join(root, 'docker.pid');
     return {
       ...base,
+      infoArgs: ['info', '--format', '{{json .}}'],
       globalArgs: ['--host', `unix://${socket}`],
       env: { PATH: opts.path, HOME: root, DOCKER_CONFIG: join(root, 'cli') },
       dirs: [join(root, 'cli'), join(root, 'data'), join(root, 'exec')],
@@ -113,6 +131,8 @@ export function planEngine(opts: {
           '--bridge=none',
           '--iptables=false',
           '--ip6tables=false',
+          // dockerd sets the host-wide net.ipv4.ip_forward to 1 unless told not to.
+          '--ip-forward=false',
           '--cgroup-parent',
           `/${cgroupName}`,
           // runc is Docker's built-in runtime name (found on PATH); the others are added by path.
@@ -129,6 +149,7 @@ export function planEngine(opts: {
     const toml = (v: string): string => JSON.stringify(v);
     return {
       ...base,
+      infoArgs: ['info', '--format', 'json'],
       globalArgs: [
         '--root',
         storage,
@@ -173,7 +194,8 @@ export function planEngine(opts: {
       daemon: null,
     };
   }
-  throw new Error(`planEngine: ${engine} is not supported yet`);
+  if (!opts.daemon) throw new Error('planEngine: nerdctl needs containerd');
+  return planNerdctl({ ...opts, daemon: opts.daemon, runKey, cgroupName });
 }
 
 /**
@@ -188,11 +210,14 @@ export function runArgs(
   runLabel: string,
   memoryBytes?: number,
 ): string[] {
+  // nerdctl takes a runc-compatible binary by path (containerd-shim-runc-v2 runs it as BinaryName).
+  const runtimeArg =
+    plan.engine === 'nerdctl' ? (plan.runtimes.find((r) => r.name === runtime)?.binary ?? runtime) : runtime;
   const common = [
     'run',
     '--rm',
     '--runtime',
-    runtime,
+    runtimeArg,
     '--network',
     'none',
     '--label',
@@ -205,12 +230,12 @@ export function runArgs(
           `nofile=${plan.ulimits.nofile}:${plan.ulimits.nofile}`,
           '--ulimit',
           `nproc=${plan.ulimits.nproc}:${plan.ulimits.nproc}`,
-          '--cgroup-parent',
-          `/${plan.cgroupName}`,
         ]
       : [];
+  // Docker's daemon puts every container below the run's cgroup; the CLI-only engines are told per run.
+  const parent = plan.engine === 'docker' ? [] : ['--cgroup-parent', `/${plan.cgroupName}`];
   const memory = memoryBytes === undefined ? [] : ['--memory', `${memoryBytes}b`];
-  return [...plan.globalArgs, ...common, ...podman, ...memory, image, ...command];
+  return [...plan.globalArgs, ...common, ...podman, ...parent, ...memory, image, ...command];
 }
 
 /** What a result records about the engine. */
@@ -221,11 +246,31 @@ export interface EngineInfo {
   networkBackend: string;
 }
 
+/** nerdctl's private containerd, as `nerdctl version` reports it (a component of the result). */
+export interface EngineDaemon {
+  name: string;
+  version: string;
+}
+
 const text = (v: unknown): string => (typeof v === 'string' && v.length > 0 ? v : 'unknown');
 
-/** `docker info --format '{{json .}}'` or `podman info --format json`, as EngineInfo. */
-export function parseEngineInfo(engine: EngineName, json: string): EngineInfo {
+/**
+ * `docker info --format '{{json .}}'`, `podman info --format json` or `nerdctl info --format
+ * '{{json .}}'` (with `nerdctl version --format '{{json .}}'`), as EngineInfo.
+ */
+export function parseEngineInfo(engine: EngineName, json: string, versionJson?: string): EngineInfo {
   const info = JSON.parse(json) as Record<string, unknown>;
+  if (engine === 'nerdctl') {
+    const client = ((versionJson ? JSON.parse(versionJson) : {}) as { Client?: { Version?: unknown } })
+      .Client;
+    return {
+      version: text(typeof client?.Version === 'string' ? client.Version.replace(/^v/, '') : undefined),
+      storageDriver: text(info.Driver),
+      cgroupManager: text(info.CgroupDriver),
+      // No network of nerdctl's is created: the runs use --network none.
+      networkBackend: 'none',
+    };
+  }
   if (engine === 'docker')
     return {
       version: text(info.ServerVersion),
@@ -243,4 +288,13 @@ export function parseEngineInfo(engine: EngineName, json: string): EngineInfo {
     cgroupManager: text(host.cgroupManager),
     networkBackend: text(host.networkBackend),
   };
+}
+
+/** The containerd under nerdctl, from `nerdctl version --format '{{json .}}'`; null if it names none. */
+export function parseEngineDaemon(versionJson: string): EngineDaemon | null {
+  const v = JSON.parse(versionJson) as { Server?: { Components?: { Name?: unknown; Version?: unknown }[] } };
+  const c = (v.Server?.Components ?? []).find((x) => x.Name === 'containerd');
+  return c && typeof c.Version === 'string'
+    ? { name: 'containerd', version: c.Version.replace(/^v/, '') }
+    : null;
 }

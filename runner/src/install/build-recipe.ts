@@ -23,7 +23,10 @@ export interface GoBuildFlags {
   buildmode: 'pie' | null;
   trimpath: boolean;
   cgo: boolean;
-  /** `-X symbol=value` stamps; values are templates of {version} (the VERSION file) and {commit}. */
+  /**
+   * `-X symbol=value` stamps; values are templates of {version} (the VERSION file, else the
+   * release), {commit} (`git describe --long --always`) and {revision} (the full commit hash).
+   */
   stamps: Record<string, string>;
   /** Linker flags besides the stamps. */
   ldflags: string[];
@@ -57,6 +60,11 @@ export interface GoRecipe {
   goVersionFile: string | null;
   base: GoBuildFlags;
   rules: RecipeRule[];
+  /**
+   * How the built binary shows its stamps when `--version` does not print the commit: the
+   * arguments, and why a non-zero exit after printing them is expected.
+   */
+  versionCheck?: { args: string[]; why: string };
 }
 
 /**
@@ -132,7 +140,55 @@ const RUNC_NOTES = [
   'go build runs without -a: -a only refuses the build cache, the output is the same',
 ];
 
-export const GO_RECIPES: Partial<Record<ComponentName, GoRecipe>> = { runc: RUNC };
+/**
+ * nerdctl: `make binaries` as `make artifacts` runs it for the release tarballs (Makefile 2.x):
+ * CGO_ENABLED=0, no build tags, `-ldflags "-s -w -X …/pkg/version.Version=$(VERSION)
+ * -X …/pkg/version.Revision=$(REVISION)"` with VERSION `git describe --tags` (v2.1.3) and
+ * REVISION `git rev-parse HEAD`; no -trimpath. Go from the Dockerfile's ARG GO_VERSION.
+ */
+const NERDCTL: GoRecipe = {
+  component: 'nerdctl',
+  module: 'github.com/containerd/nerdctl/v2',
+  versionFile: null,
+  goVersionFile: 'Dockerfile',
+  base: {
+    package: './cmd/nerdctl',
+    output: 'nerdctl',
+    tags: [],
+    staticTags: [],
+    buildmode: null,
+    trimpath: false,
+    cgo: false,
+    stamps: {
+      'github.com/containerd/nerdctl/v2/pkg/version.Version': 'v{version}',
+      'github.com/containerd/nerdctl/v2/pkg/version.Revision': '{revision}',
+    },
+    ldflags: ['-s', '-w'],
+    generate: [],
+    debianDeps: [],
+  },
+  rules: [
+    {
+      before: '2.0.0',
+      why: 'nerdctl 1.x is the module github.com/containerd/nerdctl (no /v2), which this recipe does not fetch',
+      unsupported: 'only nerdctl 2.x is buildable here (module github.com/containerd/nerdctl/v2)',
+    },
+  ],
+  versionCheck: {
+    // `nerdctl --version` prints no commit; `version` prints the client's stamps, then exits 1
+    // because no containerd answers at the address given.
+    args: [
+      '--address',
+      'unix:///nonexistent/containerd.sock',
+      'version',
+      '--format',
+      '{{.Client.Version}} {{.Client.GitCommit}}',
+    ],
+    why: 'nerdctl version exits 1 when no containerd answers, after printing the client part',
+  },
+};
+
+export const GO_RECIPES: Partial<Record<ComponentName, GoRecipe>> = { runc: RUNC, nerdctl: NERDCTL };
 
 /** The recipe of a component for the go and git sources, or a clear error. */
 export function goRecipe(component: ComponentName): GoRecipe {
@@ -178,18 +234,22 @@ export interface GoInvocation {
 /** The go commands of a build: pure, so the unit tests pin every flag against the Makefiles. */
 export function goInvocation(
   flags: GoBuildFlags,
-  values: { version: string; commit: string; toolchain: string },
+  values: { version: string; commit: string; revision?: string; toolchain: string },
 ): GoInvocation {
-  const fill = (t: string) => t.replace('{version}', values.version).replace('{commit}', values.commit);
+  const fill = (t: string) =>
+    t
+      .replace('{version}', values.version)
+      .replace('{commit}', values.commit)
+      .replace('{revision}', values.revision ?? values.commit);
   const stamps = Object.fromEntries(Object.entries(flags.stamps).map(([k, v]) => [k, fill(v)]));
-  const tags = [...flags.tags, ...flags.staticTags].join(' ');
+  const tags = [...flags.tags, ...flags.staticTags];
   const ldflags = [...Object.entries(stamps).map(([k, v]) => `-X ${k}=${v}`), ...flags.ldflags].join(' ');
   const build = [
     'build',
     ...(flags.trimpath ? ['-trimpath'] : []),
     ...(flags.buildmode ? [`-buildmode=${flags.buildmode}`] : []),
-    '-tags',
-    tags,
+    // nerdctl's Makefile passes no -tags at all when BUILDTAGS is empty.
+    ...(tags.length > 0 ? ['-tags', tags.join(' ')] : []),
     '-ldflags',
     ldflags,
     '-o',

@@ -121,7 +121,13 @@ async function fetchModule(env: InstallEnv, recipe: GoRecipe, version: string): 
 }
 
 /** A ref of a local checkout, exported (`git archive`) into `dest`: what was committed, nothing else. */
-async function fetchGit(env: InstallEnv, gitDir: string, ref: string, dest: string): Promise<FetchedSource> {
+async function fetchGit(
+  env: InstallEnv,
+  recipe: GoRecipe,
+  gitDir: string,
+  ref: string,
+  dest: string,
+): Promise<FetchedSource> {
   const git = (args: string[], allowFailure = false) =>
     env.run('git', ['-C', gitDir, ...args], { allowFailure });
   const rev = await git(['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], true);
@@ -138,10 +144,18 @@ async function fetchGit(env: InstallEnv, gitDir: string, ref: string, dest: stri
   await git(['archive', '--format=tar', '-o', tar, hash]);
   await env.run('tar', ['-xf', tar, '-C', dest]);
   await rm(tar, { force: true });
-  const fileVersion = (await readFile(join(dest, 'VERSION'), 'utf8').catch(() => '0.0.0')).trim();
+  // Without a VERSION file the Makefile's VERSION is `git describe --match 'v[0-9]*' --tags
+  // --always` (nerdctl): v2.1.3 at the tag, v2.1.3-5-g<hash> past it.
+  const label = recipe.versionFile
+    ? `${(await readFile(join(dest, recipe.versionFile), 'utf8').catch(() => '0.0.0'))
+        .trim()
+        .replace(/\+.*$/, '')}-g${hash.slice(0, 12)}`
+    : (await git(['describe', '--match', 'v[0-9]*', '--tags', '--always', hash])).stdout
+        .trim()
+        .replace(/^v/, '');
   return {
     root: dest,
-    label: `${fileVersion.replace(/\+.*$/, '')}-g${hash.slice(0, 12)}`,
+    label,
     origin: `${gitDir}@${ref}`,
     commit: hash,
     describe,
@@ -221,7 +235,7 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
           'the git source needs --git-dir <checkout>',
           `e.g. --git-dir ~/src/${request.component}`,
         );
-      src = await fetchGit(env, request.gitDir, request.version, join(work, 'src'));
+      src = await fetchGit(env, recipe, request.gitDir, request.version, join(work, 'src'));
     } else src = await fetchModule(env, recipe, request.version);
     const toolchain = request.toolchain ?? (await chooseToolchain(env, recipe, src.root));
     const dir = componentDir(request.prefix, request.component, `${src.label}+${toolchain}`);
@@ -251,7 +265,12 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
         `build it from a checkout of the upstream repository: --source git --git-dir <checkout> ${request.component}@v${src.label}`,
       );
     const deps = await debianDeps(env, flags.debianDeps);
-    const invocation = goInvocation(flags, { version: fileVersion, commit: src.describe, toolchain });
+    const invocation = goInvocation(flags, {
+      version: fileVersion,
+      commit: src.describe,
+      revision: src.commit ?? src.describe,
+      toolchain,
+    });
     let root = src.root;
     if (src.copy) {
       root = join(work, 'src');
@@ -264,7 +283,10 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
       await env.run('go', args, { cwd: root, env: buildEnv(invocation.env), timeoutMs: 30 * 60_000 });
     }
     const built = join(root, flags.output);
-    await checkBuilt(env, request.component, built, fileVersion, src.describe);
+    const commitStamps = Object.entries(flags.stamps)
+      .filter(([, template]) => /\{(commit|revision)\}/.test(template))
+      .map(([symbol]) => invocation.stamps[symbol]!);
+    await checkBuilt(env, recipe, built, fileVersion, commitStamps);
     const record: ComponentBuild = {
       source: request.source,
       origin: src.origin,
@@ -298,27 +320,29 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
   }
 }
 
-/** The built binary runs, says the version and commit it was stamped with, and is static. */
+/** The built binary runs, says the version and the commit stamps it was built with, and is static. */
 async function checkBuilt(
   env: InstallEnv,
-  name: ComponentName,
+  recipe: GoRecipe,
   binary: string,
   fileVersion: string,
-  commit: string,
+  commits: string[],
 ): Promise<void> {
-  const r = await env.run(binary, ['--version'], { allowFailure: true, timeoutMs: 30_000 });
+  const check = recipe.versionCheck;
+  const r = await env.run(binary, check?.args ?? ['--version'], { allowFailure: true, timeoutMs: 30_000 });
   const output = `${r.stdout}${r.stderr}`;
-  const reported = parseReportedVersion(name, output);
+  const reported = parseReportedVersion(recipe.component, output);
   const expected = fileVersion.replace(/\+.*$/, '');
+  // The commit stamps (runc: `git describe`; nerdctl: the full hash) must show.
   if (
-    r.exitCode !== 0 ||
+    (r.exitCode !== 0 && !check) ||
     !reported ||
     !sameVersion(expected.replace(/-.*$/, ''), reported) ||
-    !output.includes(commit)
+    !commits.every((c) => output.includes(c))
   )
     throw new RbError(
       'INSTALL_BUILD',
-      `${binary} --version says "${output.trim().split('\n').slice(0, 2).join(' / ')}", expected version ${fileVersion} and commit ${commit}`,
+      `${binary} ${(check?.args ?? ['--version']).join(' ')} says "${output.trim().split('\n').slice(0, 2).join(' / ')}", expected version ${fileVersion} and ${commits.join(', ')}`,
       'the recipe no longer stamps this version the way its Makefile does: fix runner/src/install/build-recipe.ts',
     );
   if (requiredGlibc(await readFile(binary)) !== null)

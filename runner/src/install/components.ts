@@ -18,6 +18,7 @@ export type ComponentName =
   | 'youki'
   | 'kata'
   | 'crictl'
+  | 'nerdctl'
   | 'cni-plugins'
   | 'sysbench';
 
@@ -199,6 +200,20 @@ export const COMPONENTS: Record<ComponentName, ComponentInfo> = {
       },
     ],
     unsupported: { distro: 'Debian has no crictl package; use source release or path' },
+    versionArgs: ['--version'],
+  },
+  nerdctl: {
+    name: 'nerdctl',
+    role: 'tool',
+    binaries: [{ name: 'nerdctl' }],
+    // nerdctl 2.x links its test helper module mod/tigron, a nested module the module proxy's zip
+    // leaves out: it builds from a checkout (dependencies still from the Go module proxy).
+    unsupported: {
+      release:
+        'nerdctl is built from source: runtime-bench install --source git --git-dir <nerdctl checkout> nerdctl@v2.1.3',
+      distro:
+        'Debian has no nerdctl package; runtime-bench install --source git --git-dir <nerdctl checkout> nerdctl@v2.1.3',
+    },
     versionArgs: ['--version'],
   },
   'cni-plugins': {

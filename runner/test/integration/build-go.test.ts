@@ -1,8 +1,9 @@
-// Builds of real runc releases from the Go module proxy, as their release builds them. Cached
-// under /opt/runtime-bench (the default prefix) by (component, version, toolchain), so only the
-// first run on a machine compiles; the cache is tested by building twice.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+// Builds of real runc releases from the Go module proxy and of nerdctl from git (dependencies from
+// the proxy), as their releases build them. Cached under /opt/runtime-bench (the default prefix)
+// by (component, version, toolchain), so only the first run on a machine compiles; the cache is
+// tested by building twice.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -130,6 +131,85 @@ describe.skipIf(unavailable !== null)('runc built from the Go module proxy', () 
     },
   );
 });
+
+/**
+ * A checkout (or bare clone) of github.com/containerd/nerdctl holding the tag v2.1.3: nerdctl's
+ * module zip leaves out its nested module mod/tigron, so it builds from git (RB_NERDCTL_GIT).
+ */
+const NERDCTL_GIT = process.env.RB_NERDCTL_GIT ?? '/work/.mirror/containerd+nerdctl/repo';
+const nerdctlGit = existsSync(NERDCTL_GIT)
+  ? null
+  : `no nerdctl checkout at ${NERDCTL_GIT} (set RB_NERDCTL_GIT)`;
+if (!unavailable && nerdctlGit) console.warn(`SKIPPED the nerdctl build test: ${nerdctlGit}`);
+
+describe.skipIf(unavailable !== null)('nerdctl from the Go module proxy', () => {
+  test(
+    'its module zip leaves out mod/tigron: refused, naming the git source',
+    { timeout: 120_000 },
+    async () => {
+      const error = await buildComponent(env, {
+        component: 'nerdctl',
+        source: 'go',
+        version: '2.1.3',
+        prefix: mkdtempSync(join(tmpdir(), 'rb-build-')),
+      }).catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(/replaces a module with \.\/mod\/tigron/);
+    },
+  );
+});
+
+describe.skipIf(unavailable !== null || !onPath('git') || nerdctlGit !== null)(
+  'nerdctl built from git',
+  () => {
+    test(
+      'nerdctl v2.1.3: version and full revision stamped as make binaries does, static, stripped, cached',
+      { timeout: 2 * BUILD_BUDGET_MS },
+      async () => {
+        // The commit of the upstream tag v2.1.3 (the module proxy's Origin for it says the same).
+        const revision = 'ff9323859a8d7892d8d72380a17b99395ef9a516';
+        const build = () =>
+          buildComponent(env, {
+            component: 'nerdctl',
+            source: 'git',
+            gitDir: NERDCTL_GIT,
+            version: 'v2.1.3',
+            prefix: PREFIX,
+          });
+        const first = await build();
+        expect(first.version).toBe('2.1.3');
+        // The Dockerfile of v2.1.3 says ARG GO_VERSION=1.24.
+        expect(first.record.toolchain).toMatch(/^go1\.24\./);
+        expect(first.record.commit).toBe(revision);
+        expect(first.record.stamps).toEqual({
+          'github.com/containerd/nerdctl/v2/pkg/version.Version': 'v2.1.3',
+          'github.com/containerd/nerdctl/v2/pkg/version.Revision': revision,
+        });
+        expect(execFileSync(first.binary, ['--version'], { encoding: 'utf8' })).toBe(
+          'nerdctl version 2.1.3\n',
+        );
+        // `version` prints the client's stamps, then fails for want of a containerd.
+        const r = spawnSync(
+          first.binary,
+          [
+            '--address',
+            'unix:///nonexistent/c.sock',
+            'version',
+            '--format',
+            '{{.Client.Version}} {{.Client.GitCommit}}',
+          ],
+          { encoding: 'utf8' },
+        );
+        expect(r.stdout.trim()).toBe(`v2.1.3 ${revision}`);
+        const file = execFileSync('file', ['-b', first.binary], { encoding: 'utf8' });
+        expect(file).toMatch(/statically linked/);
+        expect(file).toMatch(/, stripped/);
+        const again = await build();
+        expect(again.cached).toBe(true);
+        expect(again.record).toEqual(first.record);
+      },
+    );
+  },
+);
 
 describe.skipIf(unavailable !== null || !onPath('git'))('runc built from a git checkout', () => {
   test(

@@ -1,30 +1,54 @@
-// Engine targets end to end on the real Docker (Debian's docker.io: a private dockerd per run) and
-// Podman (a private storage root per run), each with runc and crun: `runtime-bench run` of the
+// Engine targets end to end on the real Docker (Debian's docker.io: a private dockerd per run),
+// Podman (a private storage root per run) and nerdctl (built from a checkout by `runtime-bench
+// install --source git … nerdctl@v2.1.3`, with a private containerd per run), each with runc and crun: `runtime-bench run` of the
 // engine.* benchmarks, then a SIGINT mid-run; after each, nothing of the run may be left —
-// containers, daemons, shims, mounts, cgroups, the private root. Budget: image build (≈ 10 s),
-// daemon start and image loads (≈ 15 s), 2 engines × 2 runtimes × (2 × 3 runs + 2 × 2 first
-// outputs + one memory bisection of ≈ 10 runs) ≈ 2 min on a loaded host, SIGINT (≈ 30 s),
-// SIGKILL and the run that cleans after it (≈ 1 min).
+// containers, daemons, shims, mounts, cgroups, the private root, the shim's runc state of the
+// run's containerd namespace. Budget: image build (≈ 10 s), daemon starts and image loads
+// (≈ 20 s), 3 engines × 2 runtimes × (2 × 3 runs + 2 × 2 first outputs + one memory bisection
+// of ≈ 10 runs) ≈ 3 min on a loaded host, SIGINT (≈ 30 s), SIGKILL and the run that cleans
+// after it (≈ 1 min).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
+import { installedBinDirs } from '../../src/engine/engine.ts';
 import { ENGINES_DIR } from '../../src/engine/kind.ts';
+import { SHIM_STATE_DIR } from '../../src/engine/nerdctl-plan.ts';
+import { DEFAULT_PREFIX } from '../../src/install/plan.ts';
 import { runCli } from '../support/cli.ts';
 import { cgroupsNamed, isRoot, mountsUnder, onPath, processesUnder } from '../support/host.ts';
 
+/** nerdctl as runtime-bench installs it (newest build under the prefix), or on PATH. */
+const nerdctlInstalled = (): boolean =>
+  onPath('nerdctl') ||
+  (existsSync(join(DEFAULT_PREFIX, 'nerdctl')) &&
+    readdirSync(join(DEFAULT_PREFIX, 'nerdctl')).some((v) =>
+      existsSync(join(DEFAULT_PREFIX, 'nerdctl', v, 'bin', 'nerdctl')),
+    ));
+
+const INSTALL: Record<'docker' | 'podman' | 'nerdctl', string> = {
+  docker: 'apt-get install docker.io runc crun',
+  podman: 'apt-get install podman runc crun',
+  nerdctl:
+    'runtime-bench install --source git --git-dir <nerdctl checkout> nerdctl@v2.1.3; apt-get install containerd runc crun',
+};
+
 /** Why an engine's tests cannot run here (naming the package that brings it), or null. */
-function engineUnavailable(engine: 'docker' | 'podman'): string | null {
+function engineUnavailable(engine: 'docker' | 'podman' | 'nerdctl'): string | null {
   if (!isRoot) return 'needs root (a private daemon, mounts, cgroups)';
-  const need = engine === 'docker' ? ['docker', 'dockerd'] : ['podman', 'conmon'];
+  const need = { docker: ['docker', 'dockerd'], podman: ['podman', 'conmon'], nerdctl: ['containerd'] }[
+    engine
+  ];
   const missing = [...need, 'runc', 'crun', 'busybox', 'catatonit', 'sysbench'].filter((c) => !onPath(c));
+  if (engine === 'nerdctl' && !nerdctlInstalled())
+    missing.unshift(`nerdctl (not under ${DEFAULT_PREFIX} either)`);
   if (missing.length === 0) return null;
-  return `missing on PATH: ${missing.join(', ')} (apt-get install ${engine === 'docker' ? 'docker.io' : 'podman'} runc crun)`;
+  return `missing on PATH: ${missing.join(', ')} (${INSTALL[engine]})`;
 }
 
-const engines = (['docker', 'podman'] as const).filter((e) => {
+const engines = (['docker', 'podman', 'nerdctl'] as const).filter((e) => {
   const why = engineUnavailable(e);
   if (why) console.warn(`SKIPPED the ${e} engine tests: ${why}`);
   return why === null;
@@ -64,12 +88,19 @@ function expectRootGone(key: string): void {
   expect(processesUnder(root)).toEqual([]);
   const daemons = execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
     .split('\n')
-    .filter((l) => l.startsWith('dockerd') && l.includes(root));
+    .filter((l) => /^(\S*\/)?(dockerd|containerd)\s/.test(l) && l.includes(root));
   expect(daemons).toEqual([]);
   for (const e of engines) expect(cgroupsNamed(`/rb-engine-${key}-${e}`)).toEqual([]);
+  // The runc shim's state of the run's containerd namespaces (nerdctl).
+  const shimState = existsSync(SHIM_STATE_DIR)
+    ? readdirSync(SHIM_STATE_DIR).filter((ns) => ns.startsWith(`rb-${key}-`))
+    : [];
+  expect(shimState).toEqual([]);
+  // Nothing in the caller's working directory either (conmon writes `oom` into its own).
+  expect(readdirSync(process.cwd())).not.toContain('oom');
 }
 
-describe.skipIf(engines.length === 0)('engine targets (Docker, Podman) × runc, crun', () => {
+describe.skipIf(engines.length === 0)('engine targets (Docker, Podman, nerdctl) × runc, crun', () => {
   test('run to exit and time to first output: every target measured, engine recorded, nothing left', async () => {
     const out = join(work, 'engines.json');
     const run = await runCli(['run', '--config', config('engines', 3, 4), '--out', out]);
@@ -90,6 +121,24 @@ describe.skipIf(engines.length === 0)('engine targets (Docker, Podman) × runc, 
       expect(t.oci.path).toBe(
         execFileSync('sh', ['-c', `command -v ${t.handler}`], { encoding: 'utf8' }).trim(),
       );
+    }
+    if (engines.includes('nerdctl')) {
+      // nerdctl's containerd is in the result with the version it reports itself, and the
+      // nerdctl runtime-bench built carries its build record.
+      const containerd = result.components.find((c) => c.name === 'containerd')!;
+      const binary = containerd.path!;
+      const own = execFileSync(binary, ['--version'], { encoding: 'utf8' });
+      expect(own).toContain(containerd.version);
+      const nerdctl = result.components.find((c) => c.name === 'nerdctl')!;
+      const built = (await installedBinDirs(DEFAULT_PREFIX, 'nerdctl')).length > 0 && !onPath('nerdctl');
+      if (built) expect(nerdctl.build?.origin).toMatch(/@v2\.\d+\.\d+$/);
+    }
+    // Every target of a benchmark ran with the same parameters, so compare pairs any two of them.
+    for (const name of new Set(result.results.map((r) => r.benchmark))) {
+      const params = result.results
+        .filter((r) => r.benchmark === name)
+        .map((r) => JSON.stringify(r.parameters));
+      expect(new Set(params).size, name).toBe(1);
     }
     for (const r of result.results) {
       expect(r.status, JSON.stringify(r)).toBe('ok');

@@ -1,14 +1,18 @@
-// The engine target's pure parts: config, the private plan of Docker and Podman, the arguments of
+// The engine target's pure parts: config, the private plan of Docker, Podman and nerdctl, the arguments of
 // one run, what the engines say about themselves, the docker-archive manifest. Expectations are
 // written out by hand from the inputs here.
 import { describe, expect, test } from 'vitest';
 import { ConfigSchema, criTargets } from '@runtime-bench/schemas';
 import { parseConfig } from '../../../src/config/load.ts';
 import { RbError } from '../../../src/errors.ts';
-import { findEngine } from '../../../src/engine/engine.ts';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findEngine, installedBinDirs } from '../../../src/engine/engine.ts';
 import { engineKind } from '../../../src/engine/kind.ts';
 import { onPath } from '../../support/host.ts';
 import {
+  parseEngineDaemon,
   parseEngineInfo,
   parseUlimits,
   planEngine,
@@ -21,11 +25,16 @@ const runtimes = [
   { name: 'runc', binary: '/usr/sbin/runc' },
   { name: 'crun', binary: '/usr/bin/crun' },
 ];
-const plan = (engine: 'docker' | 'podman'): EnginePlan =>
+const DAEMONS = {
+  docker: '/usr/sbin/dockerd',
+  podman: null,
+  nerdctl: '/opt/runtime-bench/containerd/2.1.9/bin/containerd',
+};
+const plan = (engine: 'docker' | 'podman' | 'nerdctl'): EnginePlan =>
   planEngine({
     engine,
     cli: `/usr/bin/${engine}`,
-    daemon: engine === 'docker' ? '/usr/sbin/dockerd' : null,
+    daemon: DAEMONS[engine],
     root: '/var/lib/runtime-bench/e/0123abcd/0',
     runId: '20261126T212748Z-0123abcd',
     runtimes,
@@ -82,23 +91,62 @@ describe('the engine target in the config', () => {
 });
 
 describe('planEngine', () => {
-  test.each(['docker', 'podman'] as const)(
+  test.each(['docker', 'podman', 'nerdctl'] as const)(
     '%s: every path is below the private root (nothing of /etc, /run)',
     (engine) => {
       const p = plan(engine);
       const outside = pathsOf(p).filter((w) => !w.startsWith(p.root) && !w.startsWith('/usr/'));
-      // Docker's cgroup parent is a cgroup path, not a file, named for the run (Podman's is an
-      // argument of each run).
+      // Docker's cgroup parent is a cgroup path, not a file, named for the run (Podman's and
+      // nerdctl's are arguments of each run).
       expect(outside).toEqual(engine === 'docker' ? [`/${p.cgroupName}`] : []);
       expect(p.cgroupName).toBe(`rb-engine-0123abcd-${engine}`);
+      // Only the shim's runc state of nerdctl's own namespace lies outside, and the teardown removes it.
+      expect(p.leftovers).toEqual(engine === 'nerdctl' ? ['/run/containerd/runc/rb-0123abcd-0'] : []);
     },
   );
+
+  test('nerdctl: a private containerd without CRI or NRI; its namespace, data root and CNI directories', () => {
+    const p = plan('nerdctl');
+    const root = '/var/lib/runtime-bench/e/0123abcd/0';
+    expect(p.globalArgs).toEqual([
+      '--address',
+      `unix://${root}/containerd.sock`,
+      '--namespace',
+      'rb-0123abcd-0',
+      '--data-root',
+      `${root}/nerdctl`,
+      '--cgroup-manager',
+      'cgroupfs',
+      '--snapshotter',
+      'overlayfs',
+      '--cni-path',
+      '/usr/lib/cni',
+      '--cni-netconfpath',
+      `${root}/cni`,
+    ]);
+    expect(p.daemon).toEqual({
+      binary: '/opt/runtime-bench/containerd/2.1.9/bin/containerd',
+      args: ['--config', `${root}/containerd.toml`],
+      pidfile: `${root}/containerd.pid`,
+      log: `${root}/containerd.log`,
+      writesPidfile: false,
+    });
+    const toml = p.files.find((f) => f.path.endsWith('containerd.toml'))!.content;
+    expect(toml).toContain(`root = "${root}/containerd"`);
+    expect(toml).toContain(`state = "${root}/state"`);
+    expect(toml).toMatch(
+      /disabled_plugins = \[.*"io\.containerd\.grpc\.v1\.cri".*"io\.containerd\.nri\.v1\.nri"\]/,
+    );
+    // The shim beside this containerd is the one containerd finds first.
+    expect(p.env.PATH).toBe('/opt/runtime-bench/containerd/2.1.9/bin:/usr/sbin:/usr/bin');
+    expect(p.env.NERDCTL_TOML).toBe(`${root}/nerdctl.toml`);
+  });
 
   test('docker: a private daemon without bridge or iptables; crun added by path, runc built in', () => {
     const p = plan('docker');
     expect(p.globalArgs).toEqual(['--host', 'unix:///var/lib/runtime-bench/e/0123abcd/0/docker.sock']);
     const args = p.daemon!.args;
-    for (const flag of ['--bridge=none', '--iptables=false', '--ip6tables=false'])
+    for (const flag of ['--bridge=none', '--iptables=false', '--ip6tables=false', '--ip-forward=false'])
       expect(args).toContain(flag);
     expect(args.filter((a, i) => args[i - 1] === '--add-runtime')).toEqual(['crun=/usr/bin/crun']);
     expect(p.env.DOCKER_CONFIG).toBe('/var/lib/runtime-bench/e/0123abcd/0/cli');
@@ -145,6 +193,21 @@ describe('planEngine', () => {
       'img',
       '/bin/true',
     ]);
+    // nerdctl: the runtime by path (the runc shim runs it), below the run's cgroup.
+    expect(runArgs(plan('nerdctl'), 'crun', 'img', ['/bin/true'], 'r1').slice(14)).toEqual([
+      'run',
+      '--rm',
+      '--runtime',
+      '/usr/bin/crun',
+      '--network',
+      'none',
+      '--label',
+      'runtime-bench.run=r1',
+      '--cgroup-parent',
+      '/rb-engine-0123abcd-nerdctl',
+      'img',
+      '/bin/true',
+    ]);
   });
 });
 
@@ -182,6 +245,27 @@ test('parseEngineInfo: docker and podman', () => {
   expect(parseEngineInfo('podman', '{}').version).toBe('unknown');
 });
 
+test('parseEngineInfo and parseEngineDaemon: nerdctl with its containerd', () => {
+  const version = JSON.stringify({
+    Client: { Version: 'v2.1.3', GitCommit: 'ff9323859a8d7892d8d72380a17b99395ef9a516' },
+    Server: {
+      Components: [
+        { Name: 'containerd', Version: 'v2.1.9' },
+        { Name: 'runc', Version: '1.3.6' },
+      ],
+    },
+  });
+  const info = JSON.stringify({ ServerVersion: 'v2.1.9', Driver: 'overlayfs', CgroupDriver: 'cgroupfs' });
+  expect(parseEngineInfo('nerdctl', info, version)).toEqual({
+    version: '2.1.3',
+    storageDriver: 'overlayfs',
+    cgroupManager: 'cgroupfs',
+    networkBackend: 'none',
+  });
+  expect(parseEngineDaemon(version)).toEqual({ name: 'containerd', version: '2.1.9' });
+  expect(parseEngineDaemon(JSON.stringify({ Client: {} }))).toBeNull();
+});
+
 test('dockerArchiveManifest: one entry per named image, blobs by digest', () => {
   const index = {
     manifests: [
@@ -206,17 +290,42 @@ test('dockerArchiveManifest: one entry per named image, blobs by digest', () => 
   );
 });
 
-describe('findEngine on this host', () => {
-  // nerdctl has no Debian package and is not installed by setup: its absence is this host's state.
-  test.skipIf(onPath('nerdctl'))(
-    'an engine that is not installed names the field and how to install it',
-    async () => {
-      const error = await findEngine('nerdctl', 'targets[2].engine').catch((e: unknown) => e);
+describe('findEngine', () => {
+  test('nerdctl not installed under the prefix nor on PATH: the field and how to install it', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'rb-prefix-'));
+    const error = await findEngine('nerdctl', 'targets[2].engine', empty).catch((e: unknown) => e);
+    if (onPath('nerdctl')) expect(error).not.toBeInstanceOf(Error);
+    else {
       expect(error).toBeInstanceOf(RbError);
-      expect((error as RbError).message).toBe(
-        'targets[2].engine: nerdctl is not installed (no nerdctl on PATH)',
+      expect((error as RbError).message).toMatch(
+        /^targets\[2\]\.engine: nerdctl is not installed \(no nerdctl/,
       );
-      expect((error as RbError).hint).toMatch(/go install github\.com\/containerd\/nerdctl/);
-    },
-  );
+      expect((error as RbError).hint).toMatch(/runtime-bench install --source git --git-dir .* nerdctl@v/);
+    }
+  });
+  test('installed versions under the prefix, newest first (semantic order, toolchain suffix ignored)', async () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'rb-prefix-'));
+    for (const v of ['2.0.4+go1.23.12', '2.1.3+go1.24.11', '2.10.0+go1.25.1', '.build-1234'])
+      mkdirSync(join(prefix, 'nerdctl', v, 'bin'), { recursive: true });
+    expect(await installedBinDirs(prefix, 'nerdctl')).toEqual(
+      ['2.10.0+go1.25.1', '2.1.3+go1.24.11', '2.0.4+go1.23.12'].map((v) => join(prefix, 'nerdctl', v, 'bin')),
+    );
+    expect(await installedBinDirs(prefix, 'containerd')).toEqual([]);
+  });
+  test('nerdctl: the newest installed nerdctl, and the newest containerd with its own runc shim beside it', async () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'rb-prefix-'));
+    const put = (path: string) => {
+      mkdirSync(join(path, '..'), { recursive: true });
+      writeFileSync(path, '#!/bin/sh\n', { mode: 0o755 });
+    };
+    put(join(prefix, 'nerdctl', '2.1.3+go1.24.13', 'bin', 'nerdctl'));
+    // 2.4.2 is a build of containerd alone; 2.1.9 has its shim.
+    put(join(prefix, 'containerd', '2.4.2+go1.24.13', 'bin', 'containerd'));
+    put(join(prefix, 'containerd', '2.1.9', 'bin', 'containerd'));
+    put(join(prefix, 'containerd', '2.1.9', 'bin', 'containerd-shim-runc-v2'));
+    expect(await findEngine('nerdctl', 'targets[0].engine', prefix)).toEqual({
+      cli: join(prefix, 'nerdctl', '2.1.3+go1.24.13', 'bin', 'nerdctl'),
+      daemon: join(prefix, 'containerd', '2.1.9', 'bin', 'containerd'),
+    });
+  });
 });

@@ -117,6 +117,37 @@ describe("the runc recipe follows each version's Makefile and release_build.sh",
   });
 });
 
+describe("the nerdctl recipe follows its Makefile's binaries target", () => {
+  // Transcribed by hand from the Makefile of the v2.1.3 module zip: GO_BUILD=CGO_ENABLED=0 go build
+  // $(GO_TAGS) -ldflags "$(GO_BUILD_LDFLAGS) -X $(PACKAGE)/pkg/version.Version=$(VERSION)
+  // -X $(PACKAGE)/pkg/version.Revision=$(REVISION)" -o _output/nerdctl ./cmd/nerdctl, GO_BUILD_LDFLAGS
+  // "-s -w", BUILDTAGS empty (so no -tags), VERSION git describe --tags, REVISION git rev-parse HEAD.
+  const nerdctl = GO_RECIPES.nerdctl!;
+  test('2.1.3: no cgo, no tags, no -trimpath, version and full revision stamped', () => {
+    const inv = goInvocation(recipeFor(nerdctl, '2.1.3').flags, {
+      version: '2.1.3',
+      commit: 'v2.1.3-0-gff932385',
+      revision: 'ff9323859a8d7892d8d72380a17b99395ef9a516',
+      toolchain: 'go1.24.11',
+    });
+    expect(inv.steps).toEqual([
+      [
+        'build',
+        '-ldflags',
+        '-X github.com/containerd/nerdctl/v2/pkg/version.Version=v2.1.3 -X github.com/containerd/nerdctl/v2/pkg/version.Revision=ff9323859a8d7892d8d72380a17b99395ef9a516 -s -w',
+        '-o',
+        'nerdctl',
+        './cmd/nerdctl',
+      ],
+    ]);
+    expect(inv.env).toEqual({ CGO_ENABLED: '0', GOTOOLCHAIN: 'go1.24.11', GOFLAGS: '-mod=mod' });
+  });
+  test('1.x is another module path: refused with the reason', () => {
+    expect(recipeFor(nerdctl, '1.7.7').unsupported).toMatch(/nerdctl\/v2/);
+    expect(recipeFor(nerdctl, '2.0.0').unsupported).toBeNull();
+  });
+});
+
 describe('toolchain and commit stamps', () => {
   test('the Go minor of a Dockerfile', () => {
     expect(dockerfileGoMinor('ARG GO_VERSION=1.22\nARG BATS_VERSION=v1.9.0\nFROM golang:${GO_VERSION}')).toBe(

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config/load.ts';
 import { runsFor } from '@runtime-bench/schemas';
 import { BENCHMARKS, selectBenchmarks } from '../../../src/suites/registry.ts';
+import { engineKind } from '../../../src/engine/kind.ts';
 
 const example = (name: string): string =>
   join(import.meta.dirname, '..', '..', '..', '..', 'examples', `${name}.yaml`);
@@ -16,6 +17,16 @@ describe('example configs', () => {
       expect(selectBenchmarks(config.benchmarks, config.skip).length).toBeGreaterThan(0);
     },
   );
+
+  test('engines.yaml: Docker and Podman × runc, crun, every engine benchmark', async () => {
+    const config = await loadConfig(example('engines'));
+    expect(
+      config.targets.map((t) => (t.kind === 'engine' ? `${t.engine}:${t.runtimes.join(',')}` : t.kind)),
+    ).toEqual(['docker:runc,crun', 'podman:runc,crun']);
+    expect(engineKind(config, 'engines.yaml')).toBeDefined();
+    expect(runsFor(config, 'engine.limits.memory.min')).toBe(6);
+    expect(runsFor(config, 'engine.startup.latency')).toBe(10);
+  });
 
   test('quick and full cover every family of the registry', async () => {
     const all = families(BENCHMARKS.map((b) => b.definition.name));
