@@ -10,13 +10,16 @@ import { basename, dirname, join } from 'node:path';
 import { ComponentBuildSchema, type ComponentBuild } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 import {
+  builtExecutables,
   describeCommit,
-  dockerfileGoMinor,
+  dockerfileGoVersion,
   localReplacements,
   goInvocation,
   goRecipe,
-  newestToolchain,
+  moduleFor,
+  pickToolchain,
   recipeFor,
+  stepCommand,
   type BuildSource,
   type GoRecipe,
 } from './build-recipe.ts';
@@ -41,6 +44,8 @@ export interface BuildRequest {
 export interface BuildResult {
   /** The built main executable. */
   binary: string;
+  /** Every executable built (the main one and its companions): name → path under bin/. */
+  binaries: Record<string, string>;
   /** `<prefix>/<component>/<version>+<toolchain>`. */
   dir: string;
   /** The version it was built as (a release, a pseudo-version, or `<VERSION>-g<hash>` for git). */
@@ -59,6 +64,8 @@ interface FetchedSource {
   commit: string | null;
   /** Stamped as the Makefile's `git describe --long --always` would. */
   describe: string;
+  /** `git describe --match 'v[0-9]*' --always` (the tag at a release), as containerd stamps it. */
+  tag: string;
   /** Copy the tree before building: the module cache is read-only. */
   copy: boolean;
 }
@@ -96,32 +103,40 @@ async function goJson(env: InstallEnv, args: string[], extra: Record<string, str
 /** The module at a version from the proxy (`go mod download -json`). */
 async function fetchModule(env: InstallEnv, recipe: GoRecipe, version: string): Promise<FetchedSource> {
   const query = /^\d+\.\d+/.test(version) ? `v${version}` : version;
+  const module = moduleFor(recipe, version);
   let info: { Dir?: string; Version?: string; Origin?: { Hash?: string; Ref?: string }; Error?: string };
   try {
-    info = (await goJson(env, ['mod', 'download', '-json', `${recipe.module}@${query}`])) as typeof info;
+    info = (await goJson(env, ['mod', 'download', '-json', `${module}@${query}`])) as typeof info;
   } catch (error) {
     throw new RbError(
       'INSTALL_VERSION',
-      `${recipe.component}@${version}: the Go module proxy has no ${recipe.module}@${query} (${errorMessage(error).split('\n').slice(-2).join(' ')})`,
+      `${recipe.component}@${version}: the Go module proxy has no ${module}@${query} (${errorMessage(error).split('\n').slice(-2).join(' ')})`,
       `list what it serves: runtime-bench versions ${recipe.component} --source go`,
     );
   }
   if (!info.Dir || !info.Version)
-    throw new RbError('INSTALL_VERSION', `${recipe.module}@${query}: ${info.Error ?? 'no module directory'}`);
+    throw new RbError('INSTALL_VERSION', `${module}@${query}: ${info.Error ?? 'no module directory'}`);
   const hash = info.Origin?.Hash ?? null;
   const tag = info.Origin?.Ref?.startsWith('refs/tags/') ? info.Origin.Ref.slice('refs/tags/'.length) : null;
   return {
     root: info.Dir,
     label: info.Version.replace(/^v/, ''),
-    origin: `${recipe.module}@${info.Version}`,
+    origin: `${module}@${info.Version}`,
     commit: hash,
     describe: hash ? describeCommit(tag, hash) : info.Version,
+    tag: info.Version,
     copy: true,
   };
 }
 
 /** A ref of a local checkout, exported (`git archive`) into `dest`: what was committed, nothing else. */
-async function fetchGit(env: InstallEnv, gitDir: string, ref: string, dest: string): Promise<FetchedSource> {
+async function fetchGit(
+  env: InstallEnv,
+  recipe: GoRecipe,
+  gitDir: string,
+  ref: string,
+  dest: string,
+): Promise<FetchedSource> {
   const git = (args: string[], allowFailure = false) =>
     env.run('git', ['-C', gitDir, ...args], { allowFailure });
   const rev = await git(['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], true);
@@ -133,36 +148,57 @@ async function fetchGit(env: InstallEnv, gitDir: string, ref: string, dest: stri
     );
   const hash = rev.stdout.trim();
   const describe = (await git(['describe', '--long', '--always', hash])).stdout.trim();
+  const tag = (await git(['describe', '--match', 'v[0-9]*', '--always', hash])).stdout.trim();
   await mkdir(dest, { recursive: true });
   const tar = `${dest}.tar`;
   await git(['archive', '--format=tar', '-o', tar, hash]);
   await env.run('tar', ['-xf', tar, '-C', dest]);
   await rm(tar, { force: true });
-  const fileVersion = (await readFile(join(dest, 'VERSION'), 'utf8').catch(() => '0.0.0')).trim();
+  const fileVersion = recipe.versionFile
+    ? (await readFile(join(dest, recipe.versionFile), 'utf8').catch(() => '0.0.0')).trim()
+    : (/^v?(\d+\.\d+\.\d+)/.exec(tag)?.[1] ?? '0.0.0');
   return {
     root: dest,
     label: `${fileVersion.replace(/\+.*$/, '')}-g${hash.slice(0, 12)}`,
     origin: `${gitDir}@${ref}`,
     commit: hash,
     describe,
+    tag,
     copy: false,
   };
 }
 
-/** `go1.22.12`: the newest patch of the Go minor the release's Dockerfile names, else the local go. */
-async function chooseToolchain(env: InstallEnv, recipe: GoRecipe, root: string): Promise<string> {
-  const local = async () =>
-    ((await goJson(env, ['env', '-json', 'GOVERSION'])) as { GOVERSION: string }).GOVERSION;
+/**
+ * The Go the release's Dockerfile names (`go1.25.12`, or the newest patch of `1.22`), else the
+ * local go; with a note when the proxy does not serve the exact patch named.
+ */
+async function chooseToolchain(
+  env: InstallEnv,
+  recipe: GoRecipe,
+  root: string,
+): Promise<{ toolchain: string; note: string | null }> {
+  const local = async () => ({
+    toolchain: ((await goJson(env, ['env', '-json', 'GOVERSION'])) as { GOVERSION: string }).GOVERSION,
+    note: null,
+  });
   const text = recipe.goVersionFile
     ? await readFile(join(root, recipe.goVersionFile), 'utf8').catch(() => '')
     : '';
-  const minor = dockerfileGoMinor(text);
-  if (!minor) return local();
+  const wanted = dockerfileGoVersion(text);
+  if (!wanted) return local();
   const listing = await env.run('go', ['list', '-m', '-versions', 'golang.org/toolchain'], {
     env: buildEnv({ GOFLAGS: '-mod=mod' }),
     cwd: '/',
   });
-  return newestToolchain(listing.stdout, minor, archNames(env.arch).arch) ?? local();
+  const picked = pickToolchain(listing.stdout, wanted, archNames(env.arch).arch);
+  if (!picked) return local();
+  return {
+    toolchain: picked,
+    note:
+      wanted.split('.').length > 2 && picked !== `go${wanted}`
+        ? `the release names go${wanted}, which the module proxy does not serve: built with ${picked}, the newest patch of that minor`
+        : null,
+  };
 }
 
 /** Installed versions of the Debian packages a build needs; a missing one is a usage error. */
@@ -221,20 +257,25 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
           'the git source needs --git-dir <checkout>',
           `e.g. --git-dir ~/src/${request.component}`,
         );
-      src = await fetchGit(env, request.gitDir, request.version, join(work, 'src'));
+      src = await fetchGit(env, recipe, request.gitDir, request.version, join(work, 'src'));
     } else src = await fetchModule(env, recipe, request.version);
-    const toolchain = request.toolchain ?? (await chooseToolchain(env, recipe, src.root));
+    const chosen = request.toolchain
+      ? { toolchain: request.toolchain, note: null }
+      : await chooseToolchain(env, recipe, src.root);
+    const toolchain = chosen.toolchain;
     const dir = componentDir(request.prefix, request.component, `${src.label}+${toolchain}`);
     const cached = await readCached(dir);
-    const binaryPath = join(dir, 'bin', recipe.base.output);
-    if (cached) {
-      env.log(`${request.component} ${src.label}: built before with ${toolchain}, in ${dir}`);
-      return { binary: binaryPath, dir, version: src.label, record: cached, cached: true };
-    }
     const fileVersion = recipe.versionFile
       ? (await readFile(join(src.root, recipe.versionFile), 'utf8')).trim()
       : src.label;
     const { flags, rules, notes, unsupported } = recipeFor(recipe, fileVersion.replace(/\+.*$/, ''));
+    const executables = builtExecutables(flags);
+    const binaries = Object.fromEntries(executables.map((e) => [e.output, join(dir, 'bin', e.output)]));
+    const binaryPath = binaries[flags.output]!;
+    if (cached) {
+      env.log(`${request.component} ${src.label}: built before with ${toolchain}, in ${dir}`);
+      return { binary: binaryPath, binaries, dir, version: src.label, record: cached, cached: true };
+    }
     if (unsupported)
       throw new RbError(
         'INSTALL_UNSUPPORTED',
@@ -251,7 +292,14 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
         `build it from a checkout of the upstream repository: --source git --git-dir <checkout> ${request.component}@v${src.label}`,
       );
     const deps = await debianDeps(env, flags.debianDeps);
-    const invocation = goInvocation(flags, { version: fileVersion, commit: src.describe, toolchain });
+    const invocation = goInvocation(flags, {
+      version: fileVersion,
+      commit: src.describe,
+      toolchain,
+      tag: src.tag,
+      revision: src.commit ?? '',
+      module: moduleFor(recipe, src.label),
+    });
     let root = src.root;
     if (src.copy) {
       root = join(work, 'src');
@@ -259,72 +307,84 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
       await env.run('cp', ['-r', src.root, root]);
       await env.run('chmod', ['-R', 'u+w', root]);
     }
-    for (const args of invocation.steps) {
-      env.log(`${request.component} ${src.label}: go ${args.join(' ')}  (${toolchain})`);
-      await env.run('go', args, { cwd: root, env: buildEnv(invocation.env), timeoutMs: 30 * 60_000 });
+    for (const [i, args] of invocation.steps.entries()) {
+      env.log(
+        `${request.component} ${src.label}: ${stepCommand(args, invocation.stepEnv[i]!)}  (${toolchain})`,
+      );
+      await env.run('go', args, {
+        cwd: root,
+        env: buildEnv({ ...invocation.env, ...invocation.stepEnv[i] }),
+        timeoutMs: 30 * 60_000,
+      });
     }
-    const built = join(root, flags.output);
-    await checkBuilt(env, request.component, built, fileVersion, src.describe);
+    await checkBuilt(env, request.component, join(root, flags.output), fileVersion, invocation.stamps);
+    for (const e of executables) await checkLinking(join(root, e.output), e.static);
     const record: ComponentBuild = {
       source: request.source,
       origin: src.origin,
       commit: src.commit,
       toolchain,
-      command: invocation.steps.map((a) => ['go', ...a].join(' ')),
+      command: invocation.steps.map((a, i) => stepCommand(a, invocation.stepEnv[i]!)),
       env: invocation.env,
       stamps: invocation.stamps,
       deps,
       rules,
-      notes: src.commit
-        ? notes
-        : [
-            ...notes,
-            `the module proxy does not say which commit ${src.origin} is: the commit stamp is the tag`,
-          ],
+      notes: [
+        ...notes,
+        ...(src.commit ? [] : [`${src.origin}: ${recipe.noCommitNote}`]),
+        ...(chosen.note ? [chosen.note] : []),
+      ],
       builtAt: new Date().toISOString(),
     };
     const out = join(work, 'out');
     await mkdir(join(out, 'bin'), { recursive: true });
-    await rename(built, join(out, 'bin', flags.output));
-    await chmod(join(out, 'bin', flags.output), 0o755);
+    for (const e of executables) {
+      await rename(join(root, e.output), join(out, 'bin', e.output));
+      await chmod(join(out, 'bin', e.output), 0o755);
+    }
     await writeFile(join(out, 'BUILD.json'), `${JSON.stringify(record, null, 2)}\n`);
     await writeFile(join(out, 'SOURCE'), `built from ${src.origin} with ${toolchain}\n`);
     await mkdir(join(request.prefix, request.component), { recursive: true });
     // Another build of the same key may have won the race: its result is as good as ours.
     if (!(await exists(dir))) await rename(out, dir);
-    return { binary: binaryPath, dir, version: src.label, record, cached: false };
+    return { binary: binaryPath, binaries, dir, version: src.label, record, cached: false };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
 
-/** The built binary runs, says the version and commit it was stamped with, and is static. */
+/** The built binary runs and says the version and every stamp it was given (its commit, revision). */
 async function checkBuilt(
   env: InstallEnv,
   name: ComponentName,
   binary: string,
   fileVersion: string,
-  commit: string,
+  stamps: Record<string, string>,
 ): Promise<void> {
   const r = await env.run(binary, ['--version'], { allowFailure: true, timeoutMs: 30_000 });
   const output = `${r.stdout}${r.stderr}`;
   const reported = parseReportedVersion(name, output);
-  const expected = fileVersion.replace(/\+.*$/, '');
+  const expected = fileVersion.replace(/\+.*$/, '').replace(/^v/, '');
+  const missing = Object.values(stamps).filter((v) => v !== '' && !output.includes(v));
   if (
     r.exitCode !== 0 ||
     !reported ||
     !sameVersion(expected.replace(/-.*$/, ''), reported) ||
-    !output.includes(commit)
+    missing.length > 0
   )
     throw new RbError(
       'INSTALL_BUILD',
-      `${binary} --version says "${output.trim().split('\n').slice(0, 2).join(' / ')}", expected version ${fileVersion} and commit ${commit}`,
-      'the recipe no longer stamps this version the way its Makefile does: fix runner/src/install/build-recipe.ts',
+      `${binary} --version says "${output.trim().split('\n').slice(0, 2).join(' / ')}", expected version ${fileVersion} and ${missing.join(', ') || 'its stamps'}`,
+      'the recipe no longer stamps this version the way its Makefile does: fix the recipe under runner/src/install/',
     );
-  if (requiredGlibc(await readFile(binary)) !== null)
+}
+
+/** A binary whose release is static needs no shared glibc (one built against the host's may). */
+async function checkLinking(binary: string, isStatic: boolean): Promise<void> {
+  if (isStatic && requiredGlibc(await readFile(binary)) !== null)
     throw new RbError(
       'INSTALL_BUILD',
       `${binary} links glibc dynamically; the release is static`,
-      "check the recipe's -extldflags",
+      "check the recipe's -extldflags and CGO_ENABLED",
     );
 }

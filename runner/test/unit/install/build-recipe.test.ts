@@ -3,10 +3,11 @@ import { RbError } from '../../../src/errors.ts';
 import {
   GO_RECIPES,
   describeCommit,
-  dockerfileGoMinor,
+  dockerfileGoVersion,
   goInvocation,
   localReplacements,
   newestToolchain,
+  pickToolchain,
   recipeFor,
 } from '../../../src/install/build-recipe.ts';
 import { parseGoVersions, selectRange } from '../../../src/install/available.ts';
@@ -118,11 +119,22 @@ describe("the runc recipe follows each version's Makefile and release_build.sh",
 });
 
 describe('toolchain and commit stamps', () => {
-  test('the Go minor of a Dockerfile', () => {
-    expect(dockerfileGoMinor('ARG GO_VERSION=1.22\nARG BATS_VERSION=v1.9.0\nFROM golang:${GO_VERSION}')).toBe(
-      '1.22',
+  test('the Go of a Dockerfile: a minor (runc) or a patch (containerd)', () => {
+    expect(
+      dockerfileGoVersion('ARG GO_VERSION=1.22\nARG BATS_VERSION=v1.9.0\nFROM golang:${GO_VERSION}'),
+    ).toBe('1.22');
+    expect(dockerfileGoVersion('ARG UBUNTU_VERSION=20.04\nARG GO_VERSION=1.25.12\nARG GO_IMAGE=golang')).toBe(
+      '1.25.12',
     );
-    expect(dockerfileGoMinor('FROM debian')).toBeNull();
+    expect(dockerfileGoVersion('FROM debian')).toBeNull();
+  });
+  test('a named patch when the proxy lists it, else the newest patch of its minor', () => {
+    const listing =
+      'golang.org/toolchain v0.0.1-go1.25.11.linux-amd64 v0.0.1-go1.25.14.linux-amd64 v0.0.1-go1.27.2.linux-amd64';
+    expect(pickToolchain(listing, '1.25.11', 'amd64')).toBe('go1.25.11');
+    expect(pickToolchain(listing, '1.25.12', 'amd64')).toBe('go1.25.14');
+    expect(pickToolchain(listing, '1.25', 'amd64')).toBe('go1.25.14');
+    expect(pickToolchain(listing, '1.27.2', 'arm64')).toBeNull();
   });
   test('the newest patch of that minor the proxy lists, for this architecture', () => {
     const listing =
