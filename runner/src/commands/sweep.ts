@@ -28,6 +28,7 @@ interface SweepOpts {
   name: string;
   containerd?: string;
   handler: string;
+  state?: string;
   out?: string;
   dataDir?: string;
   keepStack?: boolean;
@@ -59,6 +60,10 @@ export function registerSweep(program: Command): void {
       'OCI runtime sweeps: containerd binary of the stack (default: the one on PATH)',
     )
     .option('--handler <name>', "containerd sweeps: the handler every version's stack measures", 'runc')
+    .option(
+      '--state <file>',
+      'install record (default <prefix>/state/sweep-<name>.json): `uninstall --state` removes what the sweep installed',
+    )
     .option('--out <file>', 'result file to write')
     .option('--data-dir <dir>', 'write the result into <dir>/runs/<yyyy>/<mm>/<dd>/<run-id>.json instead')
     .option('--keep-stack', 'leave the stack up afterwards')
@@ -85,7 +90,7 @@ export function registerSweep(program: Command): void {
         return;
       }
       const base = opts.config ? await loadConfig(opts.config) : ConfigSchema.parse({});
-      const statePath = join(opts.prefix, 'state', `sweep-${opts.name}.json`);
+      const statePath = opts.state ?? join(opts.prefix, 'state', `sweep-${opts.name}.json`);
       const record = await install(
         env,
         {
