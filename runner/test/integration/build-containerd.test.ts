@@ -12,6 +12,7 @@ import { buildComponent, realInstallEnv } from '../../src/install/index.ts';
 import { InstallRecordSchema } from '../../src/install/record.ts';
 import { runCli } from '../support/cli.ts';
 import { isRoot, onPath } from '../support/host.ts';
+import { moduleDir, taggedCheckout } from '../support/module-checkout.ts';
 
 const PREFIX = '/opt/runtime-bench';
 /** A first build downloads a Go toolchain and containerd's dependencies, then compiles three binaries. */
@@ -49,19 +50,7 @@ describe.skipIf(unavailable !== null)('containerd built from the Go module proxy
         });
         expect(first.dir).toBe(`${PREFIX}/containerd/${r.version}+${first.record.toolchain}`);
         // The module's own go.mod names its path: the stamps follow it.
-        const goMod = readFileSync(
-          join(
-            JSON.parse(
-              execFileSync('go', ['mod', 'download', '-json', `${r.pkg}@v${r.version}`], {
-                encoding: 'utf8',
-                cwd: '/',
-                env: { ...process.env, GOFLAGS: '-mod=mod' },
-              }),
-            ).Dir as string,
-            'go.mod',
-          ),
-          'utf8',
-        );
+        const goMod = readFileSync(join(moduleDir(r.pkg, `v${r.version}`), 'go.mod'), 'utf8');
         expect(goMod).toMatch(new RegExp(`^module ${r.pkg.replace(/\//g, '\\/')}$`, 'm'));
         // No commit from the proxy: the revision stays empty rather than invented.
         expect(first.record.commit).toBeNull();
@@ -115,26 +104,11 @@ describe.skipIf(unavailable !== null)('containerd built from the Go module proxy
 
 describe.skipIf(unavailable !== null || !onPath('git'))('containerd built from a git checkout', () => {
   test('the revision is the commit, the version the tag', { timeout: BUILD_BUDGET_MS }, async () => {
-    const moduleDir = JSON.parse(
-      execFileSync('go', ['mod', 'download', '-json', 'github.com/containerd/containerd/v2@v2.0.14'], {
-        encoding: 'utf8',
-        cwd: '/',
-        env: { ...process.env, GOFLAGS: '-mod=mod' },
-      }),
-    ).Dir as string;
-    const work = mkdtempSync(join(tmpdir(), 'rb-git-'));
-    const checkout = join(work, 'containerd');
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-C', checkout, '-c', 'user.name=t', '-c', 'user.email=t@localhost', ...args], {
-        encoding: 'utf8',
-      }).trim();
-    execFileSync('cp', ['-r', moduleDir, checkout]);
-    execFileSync('chmod', ['-R', 'u+w', checkout]);
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-qm', 'containerd 2.0.14');
-    git('tag', '-a', 'v2.0.14', '-m', 'v2.0.14');
-    const hash = git('rev-parse', 'HEAD');
+    const { work, checkout, hash } = taggedCheckout(
+      'github.com/containerd/containerd/v2',
+      'v2.0.14',
+      'containerd',
+    );
     const built = await buildComponent(env, {
       component: 'containerd',
       source: 'git',
