@@ -10,19 +10,18 @@ import { ComponentBuildSchema } from '@runtime-bench/schemas';
 import { buildComponent, realInstallEnv } from '../../src/install/index.ts';
 import { InstallRecordSchema } from '../../src/install/record.ts';
 import { runCli } from '../support/cli.ts';
-import { isRoot, onPath } from '../support/host.ts';
-import { moduleDir, taggedCheckout } from '../support/module-checkout.ts';
+import { onPath } from '../support/host.ts';
+import {
+  BUILD_PREFIX,
+  buildTestsUnavailable,
+  moduleDir,
+  taggedCheckout,
+} from '../support/module-checkout.ts';
 
-const PREFIX = '/opt/runtime-bench';
+const PREFIX = BUILD_PREFIX;
 /** A first build downloads a Go toolchain and the module's dependencies, then compiles cgo: minutes. */
 const BUILD_BUDGET_MS = 20 * 60_000;
-const unavailable = !isRoot
-  ? 'needs root (writes /opt/runtime-bench)'
-  : !onPath('go')
-    ? 'needs go'
-    : !onPath('file')
-      ? 'needs file(1)'
-      : null;
+const unavailable = buildTestsUnavailable();
 if (unavailable) console.warn(`SKIPPED build tests: ${unavailable}`);
 
 /**

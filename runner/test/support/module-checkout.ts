@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isRoot, onPath } from './host.ts';
 
 /** The module cache directory of `module@version` (downloaded through the proxy if needed). */
 export function moduleDir(module: string, version: string): string {
@@ -35,4 +36,15 @@ export function taggedCheckout(
   git('commit', '-qm', `${name} ${tag}`);
   git('tag', '-a', tag, '-m', tag);
   return { work, checkout, hash: git('rev-parse', 'HEAD'), describe: git('describe', '--long', '--always') };
+}
+
+/** Where the build tests put their cached builds: the install default, so CI builds once. */
+export const BUILD_PREFIX = '/opt/runtime-bench';
+
+/** Why the build tests cannot run here (they write the default prefix, run go and file), or null. */
+export function buildTestsUnavailable(): string | null {
+  if (!isRoot) return 'needs root (writes /opt/runtime-bench)';
+  if (!onPath('go')) return 'needs go';
+  if (!onPath('file')) return 'needs file(1)';
+  return null;
 }
