@@ -33,8 +33,9 @@ export const CONTAINERD: GoRecipe = {
     // EXTRA_LDFLAGS += -s -w (GODEBUG unset)
     ldflags: ['-s', '-w'],
     generate: [],
-    // The release Dockerfile installs libseccomp-dev and btrfs-progs; containerd's cgo needs neither here.
-    debianDeps: [],
+    // cgo: github.com/containerd/btrfs/v2 includes <linux/btrfs.h> (the release's base image has
+    // them too); its Dockerfile's libseccomp-dev and btrfs-progs are linked by nothing built here.
+    debianDeps: ['linux-libc-dev'],
     companions: [
       { package: './cmd/ctr', output: 'ctr' },
       {
