@@ -45,6 +45,19 @@ export function selectRange(available: readonly string[], from: string, to: stri
     .sort(compareSemver);
 }
 
+/** The newest release of each minor (`2.0.14`, `2.1.9`, …), in the order given; pre-releases left out. */
+export function newestPerMinor(versions: readonly string[]): string[] {
+  const best = new Map<string, string>();
+  for (const v of versions) {
+    if (v.includes('-')) continue;
+    const minor = v.split('.').slice(0, 2).join('.');
+    const seen = best.get(minor);
+    if (seen === undefined || compareSemver(v, seen) > 0) best.set(minor, v);
+  }
+  const keep = new Set(best.values());
+  return versions.filter((v) => keep.has(v));
+}
+
 /** What a source provides of a component, newest first. */
 export async function availableVersions(
   env: InstallEnv,

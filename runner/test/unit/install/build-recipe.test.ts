@@ -10,7 +10,7 @@ import {
   pickToolchain,
   recipeFor,
 } from '../../../src/install/build-recipe.ts';
-import { parseGoVersions, selectRange } from '../../../src/install/available.ts';
+import { newestPerMinor, parseGoVersions, selectRange } from '../../../src/install/available.ts';
 import { buildPlan, formatPlan } from '../../../src/install/plan.ts';
 import { compareSemver, inRange } from '../../../src/install/semver.ts';
 
@@ -164,6 +164,10 @@ describe('what a source lists', () => {
       '1.0.0-rc9',
       '0.1.1',
     ]);
+  });
+  test('the newest release of each minor, in the order given', () => {
+    expect(newestPerMinor(parseGoVersions(listing))).toEqual(['1.5.0', '1.3.0', '1.2.3', '1.1.12', '0.1.1']);
+    expect(newestPerMinor(['2.0.13', '2.0.14', '1.7.35', '2.1.0-rc.1'])).toEqual(['2.0.14', '1.7.35']);
   });
   test('a range: both ends, oldest first, pre-releases only when an end is one', () => {
     const all = parseGoVersions(listing);
