@@ -3,16 +3,23 @@
 import { ConfigSchema, type Config } from '@runtime-bench/schemas';
 import { RbError, parseWithFriendlyErrors } from '@runtime-bench/runner';
 // The install record's type comes from the runner's "./install" entry.
-import type { InstallRecord } from '@runtime-bench/runner/install';
+import { handlerName, type InstallRecord } from '@runtime-bench/runner/install';
 import type { ActionInputs } from './inputs.ts';
 import { criVersion } from './cri.ts';
+
+type Handler = InstallRecord['handlers'][number];
+
+/** The name part that stands for a version the action resolves afresh every night. */
+const MOVING = 'latest';
+const isMoving = (version: string): boolean => version === '' || version === MOVING;
 
 export function buildRunConfig(base: unknown, inputs: ActionInputs, record: InstallRecord): Config {
   const user = (base ?? {}) as Record<string, unknown>;
   if (typeof user !== 'object' || Array.isArray(user)) {
     throw new RbError('CONFIG_INVALID', `${inputs.config}: a config is a YAML mapping`);
   }
-  const handlers = record.handlers.map((h) => h.name);
+  const installed = nightlyHandlers(inputs, record);
+  const handlers = installed.map((h) => h.name);
   if (handlers.length === 0) {
     throw new RbError(
       'USAGE_INPUT',
@@ -27,7 +34,7 @@ export function buildRunConfig(base: unknown, inputs: ActionInputs, record: Inst
     ...(inputs.runs ? { runs: Number(inputs.runs) } : {}),
     targets: [
       {
-        name: `${inputs.cri}-${criVersion(inputs, record) ?? 'installed'}`,
+        name: `${inputs.cri}-${isMoving(inputs['cri-version']) ? MOVING : (criVersion(inputs, record) ?? 'installed')}`,
         cri: inputs.cri,
         stack: inputs['stack-name'],
         handlers,
@@ -35,9 +42,40 @@ export function buildRunConfig(base: unknown, inputs: ActionInputs, record: Inst
         ...(record.crictl ? { crictl: record.crictl } : {}),
       },
     ],
-    stack: { ...stack, extraHandlers: [...((stack.extraHandlers as unknown[]) ?? []), ...record.handlers] },
+    stack: { ...stack, extraHandlers: [...((stack.extraHandlers as unknown[]) ?? []), ...installed] },
   };
   return parseWithFriendlyErrors(ConfigSchema, merged, inputs.config || 'the action inputs', {
     code: 'CONFIG_INVALID',
+  });
+}
+
+/**
+ * The installed handlers, those asked for at a moving version (`runc`, `runc@latest`) named
+ * `<runtime>-latest` instead of after the version they resolved to. A nightly keeps one target
+ * across releases that way, so its history continues and the gate attributes a change to the
+ * version bump (the result still records the version); a pinned version (a reference handler
+ * such as runc@1.2.6) keeps its versioned name. Renamed only when the moving request is the
+ * runtime's one handler not accounted for by a pinned version, so no two handlers can swap names.
+ */
+export function nightlyHandlers(inputs: ActionInputs, record: InstallRecord): Handler[] {
+  const requests = inputs['oci-runtimes']
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((spec) => {
+      const at = spec.indexOf('@');
+      return at < 0 ? { name: spec, version: '' } : { name: spec.slice(0, at), version: spec.slice(at + 1) };
+    });
+  return record.handlers.map((handler) => {
+    const kind = handler.kind ?? handler.name.replace(/-[^-]*$/, '');
+    const own = requests.filter((r) => r.name === kind);
+    const moving = own.filter((r) => isMoving(r.version));
+    const pinnedNames = own.filter((r) => !isMoving(r.version)).map((r) => handlerName(kind, r.version));
+    const unpinned = record.handlers.filter(
+      (h) => (h.kind ?? h.name.replace(/-[^-]*$/, '')) === kind && !pinnedNames.includes(h.name),
+    );
+    const pathRequest = own.some((r) => r.version.startsWith('/'));
+    return moving.length === 1 && !pathRequest && unpinned.length === 1 && unpinned[0] === handler
+      ? { ...handler, name: `${kind}-${MOVING}` }
+      : handler;
   });
 }

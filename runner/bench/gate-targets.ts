@@ -1,20 +1,21 @@
-// The nightly gate's targets (issue 12 item 4), on simulated nightly histories built from the
-// real lifecycle results in data/: each night draws, per nightly target (containerd 2.1 with runc
-// and crun), N whole recorded iterations (each call divided by its run's median; smoothed
-// bootstrap), recomputes the phases from the calls, and scales each call by its recorded level ×
-// exp(c + u): c the night factor of the target (sd σ_c), u a per-call drift (sd σ_m), both
-// estimated from the recorded runs by driftComponents (stats/common-mode.ts). Then `check` runs
-// every night against the nights before it, as the nightly job would, and the table counts:
+// The nightly gate's targets (issues 12 and 29), on simulated nightly histories built from the
+// real lifecycle results in data/ (noise model: nightly-noise.ts — whole recorded iterations
+// resampled, a drift shared by the night's targets, one per target, one per call). Each night
+// draws N iterations per nightly target (containerd 2.1 with runc and crun; with --reference also
+// a pinned runc build, the reference handler), recomputes the phases from the calls, and then
+// `check` runs every night against the nights before it, as the nightly job would. The table counts:
 //
 //   false-alarm nights   unchanged history: nights with any new regression (target ≤ 1 %)
 //   +10 % in 2 nights    StartContainer (runc) +10 % from night W+1: flagged on W+1 or W+2 (≥ 90 %)
 //   +5 % in 3 nights     the same with +5 %, flagged on W+1, W+2 or W+3 (≥ 90 %)
 //   +20 % first night    the same with +20 %, flagged on W+1 (≥ 90 %)
 //   +1 %/night creep     +1 % a night from W+1: flagged before the level passes +10 % (≥ 90 %)
+//   "at a version bump"  the same, with runc's version recorded as changed from night W+1: the
+//                        gate then takes runc's night factor from the unchanged targets (controls)
 //
 //   node runner/bench/gate-targets.ts [--histories 100] [--samples 100,200] [--alpha 0.02]
-//        [--drift PERCENT (σ_c instead of the estimate)] [--metric-drift PERCENT (σ_m)] [--no-common-mode]
-//        [--prior-df D0] [--data DIR] [--only TEXT (scenarios whose name contains it)]
+//        [--reference] [--drift PERCENT (σ_h)] [--target-drift PERCENT (σ_t)] [--metric-drift PERCENT (σ_m)]
+//        [--no-common-mode] [--prior-df D0] [--data DIR] [--only 'TEXT|TEXT' (scenarios whose name contains one)]
 import { parseArgs } from 'node:util';
 import type { RunResult } from '@runtime-bench/schemas';
 import {
@@ -23,25 +24,19 @@ import {
   type GateOptions,
   type HistoryEntry,
 } from '../src/compare/index.ts';
-import { LIFECYCLE_CALLS, phaseValues } from '../src/suites/lifecycle.ts';
-import {
-  createRng,
-  driftComponents,
-  logSpread,
-  median,
-  medianSamplingVariance,
-  quantile,
-  stdev,
-  summarize,
-  type Rng,
-} from '../src/stats/index.ts';
+import { phaseValues } from '../src/suites/lifecycle.ts';
+import { createRng, summarize, type Rng } from '../src/stats/index.ts';
+import { drawIteration, fitNoiseModel, LIFECYCLE, nightScales, type DriftScales } from './nightly-noise.ts';
+import { samplingBound } from './sampling-bound.ts';
 
 const { values } = parseArgs({
   options: {
     histories: { type: 'string', default: '100' },
     samples: { type: 'string', default: '100,200' },
     alpha: { type: 'string', default: '0.02' },
+    reference: { type: 'boolean', default: false },
     drift: { type: 'string' },
+    'target-drift': { type: 'string' },
     'metric-drift': { type: 'string' },
     'no-common-mode': { type: 'boolean', default: false },
     'prior-df': { type: 'string' },
@@ -52,109 +47,30 @@ const { values } = parseArgs({
 const HISTORIES = Number(values.histories);
 const WINDOW = 10;
 const EVALUATED = 10; // nights after the window that are checked
-const LIFECYCLE = 'operations.container.lifecycle';
 const NIGHTLY_TARGETS = ['containerd-2.1/runc', 'containerd-2.1/crun-1.28'];
+// A second runc build measured beside them in data/: the pinned reference handler of the nightly
+// suite (a fixed build that never changes), here with its own recorded within-run noise.
+const REFERENCE = 'containerd-2.1/runc-1.3.6';
+const FITTED_ON = [...NIGHTLY_TARGETS, REFERENCE];
+const TARGETS = values.reference ? FITTED_ON : NIGHTLY_TARGETS;
 const STEP_METRIC = { target: 'containerd-2.1/runc', metric: 'StartContainer' };
+const BUMPED_VERSION = '1.2.0';
 
 const recorded = (await readHistoryDir(values.data)).entries.map((e) => e.run);
 const template = recorded
-  .filter((r) =>
-    NIGHTLY_TARGETS.every((t) => r.results.some((x) => x.benchmark === LIFECYCLE && x.target === t)),
-  )
+  .filter((r) => FITTED_ON.every((t) => r.results.some((x) => x.benchmark === LIFECYCLE && x.target === t)))
   .sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0];
-if (!template)
-  throw new Error(`no run in ${values.data} has lifecycle results for ${NIGHTLY_TARGETS.join(', ')}`);
-
-/**
- * Within-run noise of one target: its recorded iterations, each call's latency divided by that
- * call's median in its run (so run offsets do not leak in), resampled whole so that the calls of
- * one iteration keep their correlation; the phases (create, run, …) are recomputed from the calls
- * as the benchmark does, so a step in StartContainer also moves run and create-and-run.
- */
-interface TargetNoise {
-  target: string;
-  /** Median over recorded runs of each call's run median. */
-  levels: Record<string, number>;
-  iterations: Record<string, number>[];
-  /** Smoothing bandwidth of each call on the log scale (Silverman's rule). */
-  bandwidth: Record<string, number>;
-}
-const CALL_NAMES: readonly string[] = LIFECYCLE_CALLS;
-const noise: TargetNoise[] = NIGHTLY_TARGETS.map((target) => {
-  const results = recorded
-    .filter((r) => r.host.kernel === template!.host.kernel)
-    .flatMap((r) =>
-      r.results.filter((x) => x.benchmark === LIFECYCLE && x.target === target && x.status === 'ok'),
-    );
-  const medians: Record<string, number[]> = {};
-  const iterations: Record<string, number>[] = [];
-  for (const x of results) {
-    const calls = CALL_NAMES.map((c) => x.metrics.find((m) => m.name === c)?.samples ?? []);
-    const n = calls[0]!.length;
-    if (n === 0 || calls.some((s) => s.length !== n)) continue;
-    const runMedians = calls.map((s) => median(s));
-    CALL_NAMES.forEach((c, i) => (medians[c] ??= []).push(runMedians[i]!));
-    for (let k = 0; k < n; k++)
-      iterations.push(Object.fromEntries(CALL_NAMES.map((c, i) => [c, calls[i]![k]! / runMedians[i]!])));
-  }
-  const levels = Object.fromEntries(CALL_NAMES.map((c) => [c, median(medians[c]!)]));
-  // A few dozen recorded iterations are a coarse picture of a continuous distribution: medians of
-  // raw resamples jump between a handful of values. The smoothed bootstrap (Silverman & Young
-  // 1987) adds kernel noise of Silverman's bandwidth, 0.9 · min(sd, IQR/1.34) · N^(−1/5), per call
-  // on the log scale.
-  const bandwidth = Object.fromEntries(
-    CALL_NAMES.map((c) => {
-      const logs = iterations.map((it) => Math.log(it[c]!));
-      const iqr = (quantile(logs, 0.75) - quantile(logs, 0.25)) / 1.34;
-      const spread = Math.min(stdev(logs) ?? 0, iqr > 0 ? iqr : Infinity);
-      return [c, 0.9 * spread * iterations.length ** -0.2];
-    }),
-  );
-  return { target, levels, iterations, bandwidth };
-});
-
-/**
- * Night-to-night drift, estimated from the recorded runs of the template's host class: per
- * target, a two-way table of ln(run median) (metrics × runs) split by driftComponents into a
- * factor shared by the target's metrics each night and a per-metric part, both net of the
- * medians' sampling variance (π/2 · σ_w²/n, σ_w the robust log spread of the metric's pooled
- * within-run shape). The two targets' variances are averaged.
- */
-const components = NIGHTLY_TARGETS.map((target) => {
-  const runs = recorded
-    .filter((r) => r.host.kernel === template!.host.kernel)
-    .map((r) => r.results.find((x) => x.benchmark === LIFECYCLE && x.target === target && x.status === 'ok'))
-    .filter((x) => x !== undefined);
-  const names = runs[0]!.metrics.map((m) => m.name);
-  const table = names.map((name) =>
-    runs.map((x) => {
-      const s = x.metrics.find((m) => m.name === name)?.samples ?? [];
-      return s.length && median(s) > 0 ? Math.log(median(s)) : null;
-    }),
-  );
-  const sampling = names.map((name) => {
-    const shape = runs.flatMap((x) => {
-      const s = x.metrics.find((m) => m.name === name)?.samples ?? [];
-      const med = s.length ? median(s) : 0;
-      return med > 0 ? s.map((v) => v / med) : [];
-    });
-    const sigma = logSpread(shape) ?? 0;
-    return runs.map((x) => {
-      const n = x.metrics.find((m) => m.name === name)?.samples.length ?? 0;
-      return n ? medianSamplingVariance(sigma ** 2, n) : null;
-    });
-  });
-  return driftComponents(table, sampling);
-});
-const avgSd = (f: (c: (typeof components)[number]) => number): number =>
-  Math.sqrt(components.reduce((a, c) => a + f(c) ** 2, 0) / components.length);
-const SIGMA_COMMON = values.drift === undefined ? avgSd((c) => c.sigmaCommon) : Number(values.drift) / 100;
-const SIGMA_METRIC =
-  values['metric-drift'] === undefined ? avgSd((c) => c.sigmaMetric) : Number(values['metric-drift']) / 100;
-
-function gaussian(rng: Rng): number {
-  return Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
-}
+if (!template) throw new Error(`no run in ${values.data} has lifecycle results for ${FITTED_ON.join(', ')}`);
+// Fitted on the same runs with or without --reference, so the two tables share one noise model.
+const model = fitNoiseModel(recorded, template.host.kernel, FITTED_ON);
+const pct = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v) / 100);
+const DRIFT: DriftScales = {
+  shared: pct(values.drift) ?? model.factors.sigmaCommon,
+  target: pct(values['target-drift']) ?? model.factors.sigmaMetric,
+  metric:
+    pct(values['metric-drift']) ??
+    Math.sqrt(model.perTarget.reduce((a, c) => a + c.sigmaMetric ** 2, 0) / model.perTarget.length),
+};
 
 /** One simulated night: the template's lifecycle results with resampled, scaled samples. */
 function night(
@@ -162,25 +78,21 @@ function night(
   index: number,
   n: number,
   effect: (target: string, metric: string) => number,
+  bumped: boolean,
 ): HistoryEntry {
   const startedAt = new Date(Date.UTC(2027, 0, 1 + index, 3)).toISOString();
   const runId = `${startedAt.replace(/[-:]/g, '').replace(/\.\d+/, '')}-${index.toString(16).padStart(8, '0')}`;
+  const scales = nightScales(rng, model, DRIFT);
   const results = template!.results
-    .filter((x) => x.benchmark === LIFECYCLE && NIGHTLY_TARGETS.includes(x.target))
+    .filter((x) => x.benchmark === LIFECYCLE && TARGETS.includes(x.target))
     .map((x) => {
-      const t = noise.find((v) => v.target === x.target)!;
-      const common = SIGMA_COMMON * gaussian(rng);
-      const factor = Object.fromEntries(
-        CALL_NAMES.map((c) => [
-          c,
-          t.levels[c]! * Math.exp(common + SIGMA_METRIC * gaussian(rng)) * effect(x.target, c),
-        ]),
-      );
+      const t = model.targets.find((v) => v.target === x.target)!;
+      const scale = scales.get(x.target)!;
       const samples: Record<string, number[]> = {};
       for (let k = 0; k < n; k++) {
-        const it = t.iterations[Math.floor(rng.next() * t.iterations.length)]!;
+        const drawn = drawIteration(rng, t);
         const calls = Object.fromEntries(
-          CALL_NAMES.map((c) => [c, it[c]! * factor[c]! * Math.exp(t.bandwidth[c]! * gaussian(rng))]),
+          Object.entries(drawn).map(([c, v]) => [c, v * scale[c]! * effect(x.target, c)]),
         );
         for (const [name, v] of Object.entries({ ...calls, ...phaseValues(calls) }))
           (samples[name] ??= []).push(v);
@@ -196,7 +108,12 @@ function night(
         })),
       };
     });
-  const run: RunResult = { ...template!, runId, startedAt, finishedAt: startedAt, results };
+  const targets = template!.targets
+    .filter((t) => TARGETS.includes(t.id))
+    .map((t) =>
+      bumped && t.id === STEP_METRIC.target ? { ...t, oci: { ...t.oci, version: BUMPED_VERSION } } : t,
+    );
+  const run: RunResult = { ...template!, runId, startedAt, finishedAt: startedAt, targets, results };
   return { run, file: `${runId}.json` };
 }
 
@@ -205,36 +122,51 @@ type Scenario = {
   target: string;
   effect: (target: string, metric: string, night: number) => number;
   hit: (flagNights: number[]) => boolean;
+  /** runc's version is recorded as changed from night W+1 (its factor then comes from controls). */
+  bump?: boolean;
 };
 const isStep = (target: string, metric: string): boolean =>
   target === STEP_METRIC.target && metric === STEP_METRIC.metric;
 const FIRST = WINDOW + 1;
+const step =
+  (ratio: number) =>
+  (t: string, m: string, d: number): number =>
+    isStep(t, m) && d >= FIRST ? ratio : 1;
+const within = (nights: number) => (flagged: number[]) =>
+  flagged.some((d) => d >= FIRST && d < FIRST + nights);
+const FALSE_ALARMS = 'false-alarm nights';
 const scenarios: Scenario[] = [
-  { name: 'false-alarm nights', target: '≤ 1 %', effect: () => 1, hit: () => false },
-  {
-    name: '+10 % flagged within 2 nights',
-    target: '≥ 90 %',
-    effect: (t, m, d) => (isStep(t, m) && d >= FIRST ? 1.1 : 1),
-    hit: (nights) => nights.some((d) => d === FIRST || d === FIRST + 1),
-  },
-  {
-    name: '+5 % flagged within 3 nights',
-    target: '≥ 90 %',
-    effect: (t, m, d) => (isStep(t, m) && d >= FIRST ? 1.05 : 1),
-    hit: (nights) => nights.some((d) => d >= FIRST && d <= FIRST + 2),
-  },
-  {
-    name: '+20 % flagged on its first night',
-    target: '≥ 90 %',
-    effect: (t, m, d) => (isStep(t, m) && d >= FIRST ? 1.2 : 1),
-    hit: (nights) => nights.includes(FIRST),
-  },
+  { name: FALSE_ALARMS, target: '≤ 1 %', effect: () => 1, hit: () => false },
+  { name: '+10 % flagged within 2 nights', target: '≥ 90 %', effect: step(1.1), hit: within(2) },
+  { name: '+5 % flagged within 3 nights', target: '≥ 90 %', effect: step(1.05), hit: within(3) },
+  { name: '+20 % flagged on its first night', target: '≥ 90 %', effect: step(1.2), hit: within(1) },
   {
     name: '+1 %/night creep flagged before +10 %',
     target: '≥ 90 %',
     effect: (t, m, d) => (isStep(t, m) && d >= FIRST ? 1.01 ** (d - FIRST + 1) : 1),
     // 1.01^k passes 1.10 at k = 10 (night FIRST + 9).
     hit: (nights) => nights.some((d) => d < FIRST + 9),
+  },
+  {
+    name: `${FALSE_ALARMS} at a version bump`,
+    target: '≤ 1 %',
+    effect: () => 1,
+    hit: () => false,
+    bump: true,
+  },
+  {
+    name: '+10 % at a version bump, within 2 nights',
+    target: '≥ 90 %',
+    effect: step(1.1),
+    hit: within(2),
+    bump: true,
+  },
+  {
+    name: '+5 % at a version bump, within 3 nights',
+    target: '≥ 90 %',
+    effect: step(1.05),
+    hit: within(3),
+    bump: true,
   },
 ];
 
@@ -246,8 +178,11 @@ const options: GateOptions = {
 };
 const header = ['scenario', 'target', ...values.samples.split(',').map((n) => `n = ${n}`)];
 const lines: string[][] = [];
+let rowsPerNight: number | null = null;
+const sources = new Set<string>();
 const started = performance.now();
-for (const scenario of scenarios.filter((s) => !values.only || s.name.includes(values.only))) {
+const only = values.only?.split('|');
+for (const scenario of scenarios.filter((s) => !only || only.some((o) => s.name.includes(o)))) {
   const cells = [scenario.name, scenario.target];
   for (const n of values.samples.split(',').map(Number)) {
     let hits = 0;
@@ -256,7 +191,13 @@ for (const scenario of scenarios.filter((s) => !values.only || s.name.includes(v
     for (let h = 0; h < HISTORIES; h++) {
       const rng = createRng(1 + h * 7919 + n);
       const history = Array.from({ length: WINDOW + EVALUATED }, (_, i) =>
-        night(rng, i + 1, n, (t, m) => scenario.effect(t, m, i + 1)),
+        night(
+          rng,
+          i + 1,
+          n,
+          (t, m) => scenario.effect(t, m, i + 1),
+          scenario.bump === true && i + 1 >= FIRST,
+        ),
       );
       const replay = createGateReplay(history, options);
       const flagNights: number[] = [];
@@ -270,13 +211,23 @@ for (const scenario of scenarios.filter((s) => !values.only || s.name.includes(v
             r.target === STEP_METRIC.target,
         );
         if (stepFlag) flagNights.push(i + 1);
+        if (h === 0 && i + 1 === FIRST) {
+          const r = report.rows.find(
+            (x) => x.kind === 'metric' && x.metric === STEP_METRIC.metric && x.target === STEP_METRIC.target,
+          );
+          if (r?.kind === 'metric')
+            sources.add(
+              `${scenario.name}: ${r.factorSource}${r.factorControls?.length ? ` (${r.factorControls.join(', ')})` : ''}`,
+            );
+        }
         if (report.counts.regression > 0) alarmNights++;
+        rowsPerNight ??= report.rows.filter((r) => r.pValue !== null).length;
         nights++;
       }
       if (scenario.hit(flagNights)) hits++;
     }
     cells.push(
-      scenario.name === 'false-alarm nights'
+      scenario.name.startsWith(FALSE_ALARMS)
         ? `${((100 * alarmNights) / nights).toFixed(1)} % (${alarmNights}/${nights})`
         : `${((100 * hits) / HISTORIES).toFixed(0)} % (${hits}/${HISTORIES})`,
     );
@@ -286,13 +237,48 @@ for (const scenario of scenarios.filter((s) => !values.only || s.name.includes(v
 
 const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
 const row = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+const f = (x: number): string => `${(100 * x).toFixed(1)} %`;
 console.log(
-  `gate targets: ${HISTORIES} simulated histories per cell, window ${WINDOW}, ${EVALUATED} nights checked each, alpha ${options.alpha}, night factor ${options.commonMode ? 'removed' : 'not removed'} (lifecycle of ${NIGHTLY_TARGETS.join(', ')})`,
+  `gate targets: ${HISTORIES} simulated histories per cell, window ${WINDOW}, ${EVALUATED} nights checked each, alpha ${options.alpha}, night factor ${options.commonMode ? 'removed' : 'not removed'} (lifecycle of ${TARGETS.join(', ')}${values.reference ? `; ${REFERENCE} as the pinned reference handler` : ''})`,
 );
 console.log(
-  `noise model: whole iterations resampled from ${noise.map((t) => `${t.iterations.length} (${t.target})`).join(', ')} recorded iterations; night factor per target σ_c = ${(100 * SIGMA_COMMON).toFixed(1)} %, per-metric drift σ_m = ${(100 * SIGMA_METRIC).toFixed(1)} % (${values.drift === undefined ? 'estimated from data/' : 'given'}; per target: ${components.map((c) => `σ_c ${(100 * c.sigmaCommon).toFixed(1)} %, σ_m ${(100 * c.sigmaMetric).toFixed(1)} %, common share ${(100 * c.explained).toFixed(0)} %`).join('; ')})`,
+  `noise model (fitted on ${model.runs} recorded runs of ${FITTED_ON.join(', ')}): whole iterations resampled from ${model.targets.map((t) => `${t.iterations.length} (${t.target})`).join(', ')} recorded iterations; drift shared by the night's targets σ_h = ${f(DRIFT.shared)}, per target σ_t = ${f(DRIFT.target)}, per call σ_m = ${f(DRIFT.metric)} (${values.drift === undefined ? 'estimated from data/' : 'given'}; each target's own factor: ${model.perTarget.map((c, i) => `${FITTED_ON[i]} σ_c ${f(c.sigmaCommon)}, σ_m ${f(c.sigmaMetric)}, common share ${(100 * c.explained).toFixed(0)} %`).join('; ')})`,
 );
 console.log(row(header));
 console.log(row(widths.map((w) => '-'.repeat(w))));
 for (const l of lines) console.log(row(l));
 console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
+console.log(
+  `${STEP_METRIC.target} ${STEP_METRIC.metric}'s night factor on night W+1: ${[...sources].join('; ')}`,
+);
+
+// The bound the within-night sampling noise sets on the +5 % step (sampling-bound.ts): an oracle
+// that knows the night-to-night variance and removes the factor without error.
+const stepTarget = model.targets.find((t) => t.target === STEP_METRIC.target)!;
+const rows = rowsPerNight ?? 0;
+const share = (w: number): number => (options.alpha! * w) / Math.max(1, rows);
+for (const [label, drift] of [
+  ['own factor', DRIFT.metric],
+  // From c controls (their median; the mean for c ≤ 2) the factor leaves t − mean(t'): σ_t²(1 + 1/c).
+  [
+    `factor from ${TARGETS.length - 1} control(s)`,
+    Math.hypot(DRIFT.metric, DRIFT.target * Math.sqrt(1 + 1 / (TARGETS.length - 1))),
+  ],
+] as const)
+  for (const n of values.samples.split(',').map(Number)) {
+    const b = samplingBound({
+      rng: createRng(97 + n),
+      target: stepTarget,
+      call: STEP_METRIC.metric,
+      n,
+      drift,
+      step: 0.05,
+      window: WINDOW,
+      alphaOneNight: share(0.4),
+      alphaTwoNights: share(0.15),
+      power: 0.9,
+    });
+    console.log(
+      `oracle bound, +5 % in ${STEP_METRIC.metric} (${label}), n = ${n}: sd of a night's ln median ${f(b.sigmaSampling)} (sampling) → ${f(b.sigmaNight)} with drift; one-night test ${f(b.oneNight)}, two-night mean ${f(b.twoNights)} (alpha ${options.alpha} × 0.4 and × 0.15 over ${rows} rows); within 3 nights ≤ ${f(b.withinThree)}; the two-night test reaches 90 % at n ≈ ${b.samplesForPower ?? 'unreachable (drift alone)'}`,
+    );
+  }

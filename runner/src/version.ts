@@ -2,6 +2,7 @@ import { execFileSync, type ExecFileSyncOptionsWithStringEncoding } from 'node:c
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childEnv } from './util/child-env.ts';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -17,6 +18,8 @@ export function toolGitCommit(): string | null {
       cwd: packageDir,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
+      // Like every process we start: nothing of our environment (a token) beyond the allow-list.
+      env: childEnv(process.env),
     };
     const sha = execFileSync('git', ['rev-parse', 'HEAD'], opts).trim();
     const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], opts).trim();

@@ -210,15 +210,19 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
     const files = await artifactFiles(join(tmp, 'artifacts-1'), 'runtime-bench-pair', join(tmp, 'a-pair'));
     expect(files).toEqual(['pair.json', 'pair.md', 'pair.regressions']);
     const summary = await readFile(join(tmp, 'a-pair/pair.md'), 'utf8');
-    expect(summary).toContain(`| runc-${versions.runc} (runc ${versions.runc}) |`);
-    expect(summary).toContain(`| crun-${versions.crun} (crun ${versions.crun}) |`);
+    expect(summary).toContain(`| runc-latest (runc ${versions.runc}) |`);
+    expect(summary).toContain(`| crun-latest (crun ${versions.crun}) |`);
     expect(summary).toContain('## Runner-side cost');
     console.log(summary.slice(summary.indexOf('## Runner-side cost')));
     expect(summary).toMatch(/\| setup \| [\d.]+ \|/);
     const result = await readResultFile(join(tmp, 'a-pair/pair.json'));
     expect(result.targets.map((t) => t.id).sort()).toEqual([
-      `containerd-${versions.containerd}/crun-${versions.crun}`,
-      `containerd-${versions.containerd}/runc-${versions.runc}`,
+      'containerd-latest/crun-latest',
+      'containerd-latest/runc-latest',
+    ]);
+    expect(result.targets.map((t) => `${t.cri.version} ${t.oci.name} ${t.oci.version}`).sort()).toEqual([
+      `${versions.containerd} crun ${versions.crun}`,
+      `${versions.containerd} runc ${versions.runc}`,
     ]);
     expect(result.results.every((r) => r.status === 'ok')).toBe(true);
     // The reusable workflow's `regressions` output, summed over the targets by its report job.
@@ -230,11 +234,11 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
     const files = await artifactFiles(join(tmp, 'artifacts-1'), 'runtime-bench-crio', join(tmp, 'a-crio'));
     expect(files).toEqual(['crio.json', 'crio.md', 'crio.regressions']);
     const summary = await readFile(join(tmp, 'a-crio/crio.md'), 'utf8');
-    expect(summary).toContain(`| runc-${versions.runc} (runc ${versions.runc}) |`);
+    expect(summary).toContain(`| runc-latest (runc ${versions.runc}) |`);
     const result = await readResultFile(join(tmp, 'a-crio/crio.json'));
     expect(result.targets).toHaveLength(1);
     const t = result.targets[0]!;
-    expect(t.id).toBe(`cri-o-${versions.crio}/runc-${versions.runc}`);
+    expect(t.id).toBe('cri-o-latest/runc-latest');
     expect(t.cri.name).toBe('cri-o');
     expect(t.cri.version).toBe(versions.crio);
     expect(t.oci).toMatchObject({ name: 'runc', version: versions.runc });
@@ -345,7 +349,7 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
     const summary = await readFile(join(tmp, 'a-reg/regressed.md'), 'utf8');
     expect(summary).toMatch(
       // the lifecycle's common mode (its night factor row) or one of its metrics comes first
-      /## New regressions\n\n- operations\.container\.lifecycle (?:\(night factor\)|\S+) on containerd-[\d.]+\/runc-[\d.]+: \+\d/,
+      /## New regressions\n\n- operations\.container\.lifecycle (?:\(night factor\)|\S+) on containerd-latest\/runc-latest: \+\d/,
     );
     expect(Number(await readFile(join(tmp, 'a-reg/regressed.regressions'), 'utf8'))).toBeGreaterThan(0);
     // Night 1 filled the runner's dependency cache for this lockfile; night 2's setup used it.

@@ -1,0 +1,187 @@
+// The noise model of the simulated nightly histories (gate-targets.ts), fitted on the real
+// lifecycle results in data/. Three layers, each fitted on the recorded runs of one host class:
+//
+//   within a night   whole recorded iterations of the target, resampled (smoothed bootstrap);
+//   shared drift     h ~ N(0, σ_h) a night, the same for every target of the night (the host);
+//   per target       t ~ N(0, σ_t) a night and target (what the target's own runs add);
+//   per call         u ~ N(0, σ_m) a night, target and call.
+//
+// A target's night factor (the median polish of its calls) is then h + t; a control target's is
+// h + t', so taking the factor from a control cancels h and leaves t − t'. σ_h and σ_t come from
+// the recorded runs that measured several targets together: each target's factors (column
+// effects of the median polish of its ln run medians) form a targets × runs table, which
+// driftComponents splits into the part shared by the targets of a run (σ_h) and the part of each
+// target (σ_t), net of the factors' own estimation noise.
+import type { RunResult } from '@runtime-bench/schemas';
+import { LIFECYCLE_CALLS } from '../src/suites/lifecycle.ts';
+import {
+  driftComponents,
+  logSpread,
+  median,
+  medianPolish,
+  medianSamplingVariance,
+  quantile,
+  stdev,
+  type DriftComponents,
+  type Rng,
+} from '../src/stats/index.ts';
+
+export const LIFECYCLE = 'operations.container.lifecycle';
+export const CALL_NAMES: readonly string[] = LIFECYCLE_CALLS;
+
+/** Within-run shape of one target: whole iterations, each call divided by its run's median. */
+export interface TargetNoise {
+  target: string;
+  /** Median over recorded runs of each call's run median. */
+  levels: Record<string, number>;
+  iterations: Record<string, number>[];
+  /** Smoothing bandwidth of each call on the log scale (Silverman's rule). */
+  bandwidth: Record<string, number>;
+}
+
+export interface NoiseModel {
+  targets: TargetNoise[];
+  /** Per target: its night factor and per-call drift (driftComponents of its metrics × runs). */
+  perTarget: DriftComponents[];
+  /** The split of the targets' factors: sigmaCommon = σ_h, sigmaMetric = σ_t. */
+  factors: DriftComponents;
+  /** Recorded runs the model was fitted on. */
+  runs: number;
+}
+
+const lifecycleOf = (r: RunResult, target: string) =>
+  r.results.find((x) => x.benchmark === LIFECYCLE && x.target === target && x.status === 'ok');
+
+/**
+ * The within-run shape of a target: its recorded iterations with each call divided by that call's
+ * median in its run (so run offsets do not leak in), resampled whole so that the calls of one
+ * iteration keep their correlation. A few dozen recorded iterations are a coarse picture of a
+ * continuous distribution — medians of raw resamples jump between a handful of values — so the
+ * smoothed bootstrap (Silverman & Young 1987) adds kernel noise of Silverman's bandwidth,
+ * 0.9 · min(sd, IQR/1.34) · N^(−1/5), per call on the log scale.
+ */
+function targetNoise(runs: readonly RunResult[], target: string): TargetNoise {
+  const medians: Record<string, number[]> = {};
+  const iterations: Record<string, number>[] = [];
+  for (const x of runs.map((r) => lifecycleOf(r, target)).filter((x) => x !== undefined)) {
+    const calls = CALL_NAMES.map((c) => x.metrics.find((m) => m.name === c)?.samples ?? []);
+    const n = calls[0]!.length;
+    if (n === 0 || calls.some((s) => s.length !== n)) continue;
+    const runMedians = calls.map((s) => median(s));
+    CALL_NAMES.forEach((c, i) => (medians[c] ??= []).push(runMedians[i]!));
+    for (let k = 0; k < n; k++)
+      iterations.push(Object.fromEntries(CALL_NAMES.map((c, i) => [c, calls[i]![k]! / runMedians[i]!])));
+  }
+  const levels = Object.fromEntries(CALL_NAMES.map((c) => [c, median(medians[c]!)]));
+  const bandwidth = Object.fromEntries(
+    CALL_NAMES.map((c) => [c, silvermanBandwidth(iterations.map((it) => Math.log(it[c]!)))]),
+  );
+  return { target, levels, iterations, bandwidth };
+}
+
+/** Silverman's rule of thumb: 0.9 · min(sd, IQR/1.34) · N^(−1/5) (Silverman 1986, eq. 3.31). */
+export function silvermanBandwidth(logs: readonly number[]): number {
+  const iqr = (quantile(logs, 0.75) - quantile(logs, 0.25)) / 1.34;
+  const spread = Math.min(stdev(logs) ?? 0, iqr > 0 ? iqr : Infinity);
+  return 0.9 * spread * logs.length ** -0.2;
+}
+
+/**
+ * One target's metrics × runs table of ln(run median), the medians' sampling variances
+ * (π/2 · σ_w²/n, σ_w the robust log spread of the metric's pooled within-run shape), and the
+ * target's factor per run with its estimation variance (the median of m polish residuals:
+ * π/2 · residual mean square / m).
+ */
+function targetTable(runs: readonly RunResult[], target: string) {
+  const results = runs.map((r) => lifecycleOf(r, target)!);
+  const names = results[0]!.metrics.map((m) => m.name);
+  const samplesOf = (x: (typeof results)[number], name: string): number[] =>
+    x.metrics.find((m) => m.name === name)?.samples ?? [];
+  const table = names.map((name) =>
+    results.map((x) => {
+      const s = samplesOf(x, name);
+      return s.length && median(s) > 0 ? Math.log(median(s)) : null;
+    }),
+  );
+  const sampling = names.map((name) => {
+    const shape = results.flatMap((x) => {
+      const s = samplesOf(x, name);
+      const med = s.length ? median(s) : 0;
+      return med > 0 ? s.map((v) => v / med) : [];
+    });
+    const sigma = logSpread(shape) ?? 0;
+    return results.map((x) => {
+      const n = samplesOf(x, name).length;
+      return n ? medianSamplingVariance(sigma ** 2, n) : null;
+    });
+  });
+  const fit = medianPolish(table);
+  const cells = fit.residuals.flat().filter((v): v is number => v !== null);
+  const dof = cells.length - names.length - results.length + 1;
+  const residualMs = cells.reduce((a, e) => a + e * e, 0) / Math.max(1, dof);
+  const factorVariance = medianSamplingVariance(residualMs, names.length);
+  return { table, sampling, factors: fit.columns, factorVariance };
+}
+
+/**
+ * Fits the model on the recorded runs of `hostKernel` that measured every one of `targets`
+ * (lifecycle, status ok).
+ */
+export function fitNoiseModel(
+  recorded: readonly RunResult[],
+  hostKernel: string,
+  targets: readonly string[],
+): NoiseModel {
+  const runs = recorded.filter(
+    (r) => r.host.kernel === hostKernel && targets.every((t) => lifecycleOf(r, t) !== undefined),
+  );
+  if (runs.length < 3)
+    throw new Error(`only ${runs.length} recorded runs measure ${targets.join(', ')} together`);
+  const tables = targets.map((t) => targetTable(runs, t));
+  const perTarget = tables.map((t) => driftComponents(t.table, t.sampling));
+  const factors = driftComponents(
+    tables.map((t) => t.factors),
+    tables.map((t) => t.factors.map((f) => (f === null ? null : t.factorVariance))),
+  );
+  return { targets: targets.map((t) => targetNoise(runs, t)), perTarget, factors, runs: runs.length };
+}
+
+export function gaussian(rng: Rng): number {
+  return Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+}
+
+/** Drift of one night: σ_h shared by the targets, σ_t per target, σ_m per call. */
+export interface DriftScales {
+  shared: number;
+  target: number;
+  metric: number;
+}
+
+/**
+ * The scale of every call of every target for one night: level × exp(h + t + u), h drawn once
+ * for the night. Keyed by target, then call.
+ */
+export function nightScales(
+  rng: Rng,
+  model: NoiseModel,
+  drift: DriftScales,
+): Map<string, Record<string, number>> {
+  const h = drift.shared * gaussian(rng);
+  return new Map(
+    model.targets.map((t) => {
+      const c = h + drift.target * gaussian(rng);
+      return [
+        t.target,
+        Object.fromEntries(
+          CALL_NAMES.map((call) => [call, t.levels[call]! * Math.exp(c + drift.metric * gaussian(rng))]),
+        ),
+      ];
+    }),
+  );
+}
+
+/** One drawn iteration of a target: each call's latency before the night's scale. */
+export function drawIteration(rng: Rng, t: TargetNoise): Record<string, number> {
+  const it = t.iterations[Math.floor(rng.next() * t.iterations.length)]!;
+  return Object.fromEntries(CALL_NAMES.map((c) => [c, it[c]! * Math.exp(t.bandwidth[c]! * gaussian(rng))]));
+}
