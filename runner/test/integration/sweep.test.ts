@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { RunResultSchema } from '@runtime-bench/schemas';
+import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
 import { runCli } from '../support/cli.ts';
 import {
   cgroupsNamed,
@@ -26,31 +26,42 @@ if (unavailable) console.warn(`SKIPPED sweep test: ${unavailable}`);
 /** Two builds (cached after the first run), a stack up with image builds, a short run, a stack down. */
 const SWEEP_BUDGET_MS = 60 * 60_000;
 
+/** `sweep <specs> --name <name>` with three lifecycle repetitions; its exit and its result. */
+async function sweep(
+  specs: string[],
+  name: string,
+): Promise<{ code: number | null; stderr: string; result: RunResult | null }> {
+  const work = mkdtempSync(join(tmpdir(), 'rb-sweep-'));
+  const config = join(work, 'sweep.yaml');
+  writeFileSync(
+    config,
+    'name: sweep-test\nbenchmarks: [operations.container.lifecycle]\nruns: 3\nwarmup: 1\n',
+  );
+  const out = join(work, 'result.json');
+  const r = await runCli([
+    'sweep',
+    ...specs,
+    '--name',
+    name,
+    '--config',
+    config,
+    '--state',
+    join(work, 'install.json'),
+    '--out',
+    out,
+  ]);
+  const result = r.code === 0 ? RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8'))) : null;
+  return { code: r.code, stderr: r.stderr, result };
+}
+
 describe.skipIf(unavailable !== null)('sweep runc@1.1.5 runc@1.2.0', () => {
   test(
     'one run, one handler per version, each with its build provenance; nothing left',
     { timeout: SWEEP_BUDGET_MS },
     async () => {
-      const work = mkdtempSync(join(tmpdir(), 'rb-sweep-'));
-      const config = join(work, 'sweep.yaml');
-      writeFileSync(
-        config,
-        'name: sweep-test\nbenchmarks: [operations.container.lifecycle]\nruns: 3\nwarmup: 1\n',
-      );
-      const out = join(work, 'result.json');
-      const r = await runCli([
-        'sweep',
-        'runc@1.2.0',
-        'runc@1.1.5',
-        '--name',
-        STACK,
-        '--config',
-        config,
-        '--out',
-        out,
-      ]);
+      const r = await sweep(['runc@1.2.0', 'runc@1.1.5'], STACK);
       expect(r.code, r.stderr).toBe(0);
-      const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+      const result = r.result!;
       expect(result.status).toBe('complete');
       // Oldest first, whatever order they were named in.
       expect(result.targets.map((t) => [t.handler, t.oci.name, t.oci.version])).toEqual([
@@ -86,28 +97,9 @@ describe.skipIf(unavailable !== null)('sweep containerd@1.7.35 containerd@2.0.14
     'one stack per version, one interleaved run, each daemon with its build record; nothing left',
     { timeout: SWEEP_BUDGET_MS },
     async () => {
-      const work = mkdtempSync(join(tmpdir(), 'rb-sweep-'));
-      const config = join(work, 'sweep.yaml');
-      writeFileSync(
-        config,
-        'name: sweep-test\nbenchmarks: [operations.container.lifecycle]\nruns: 3\nwarmup: 1\n',
-      );
-      const out = join(work, 'result.json');
-      const r = await runCli([
-        'sweep',
-        'containerd@2.0.14',
-        'containerd@1.7.35',
-        '--name',
-        CTD_PREFIX,
-        '--config',
-        config,
-        '--state',
-        join(work, 'install.json'),
-        '--out',
-        out,
-      ]);
+      const r = await sweep(['containerd@2.0.14', 'containerd@1.7.35'], CTD_PREFIX);
       expect(r.code, r.stderr).toBe(0);
-      const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+      const result = r.result!;
       expect(result.status).toBe('complete');
       // Oldest first; the version each daemon reported over CRI, not the one we asked for.
       expect(result.targets.map((t) => [t.id, t.cri.version, t.handler])).toEqual([
