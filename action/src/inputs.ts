@@ -16,7 +16,9 @@ export const ActionInputsSchema = z.strictObject({
   cri: z.enum(['containerd', 'cri-o']).default('containerd'),
   'cri-version': z.string().trim().default('latest'),
   'oci-runtimes': z.string().trim().default('runc@latest'),
-  source: z.enum(['release', 'distro', 'path']).default('release'),
+  source: z.enum(['release', 'distro', 'path', 'go']).default('release'),
+  // `runtime-bench sweep`'s versions: then the sweep installs, starts its stacks and runs.
+  sweep: z.string().trim().default(''),
   config: z.string().trim().default(''),
   suites: z.string().trim().default(''),
   runs: z

@@ -14,6 +14,7 @@ import { installSpecs, stackUpArgs } from './cri.ts';
 import type { ActionInputs } from './inputs.ts';
 import { checkLines, mergeCheckLines, type CheckLines, type CheckReport } from './regressions.ts';
 import { buildRunConfig } from './run-config.ts';
+import { buildSweepBaseConfig, sweepArgs, sweepMode } from './sweep.ts';
 import { annotationsFor, summaryMarkdown, writeSummary } from './summary.ts';
 import { parseTimings, timingsFile } from './timings.ts';
 
@@ -96,6 +97,10 @@ export async function stepInstall(ctx: StepContext): Promise<void> {
     console.log('cluster mode (kubeconfig given): nothing to install, no local stack');
     return;
   }
+  if (sweepMode(inputs)) {
+    console.log(`sweep ${inputs.sweep}: the Benchmark step installs or builds each version`);
+    return;
+  }
   await ctx.runtimeBench([
     'install',
     '--source',
@@ -141,6 +146,12 @@ async function prepareCluster(ctx: StepContext): Promise<void> {
 export async function stepUp(ctx: StepContext): Promise<void> {
   if (clusterMode(ctx.inputs)) return prepareCluster(ctx);
   const p = paths(ctx.workDir);
+  if (sweepMode(ctx.inputs)) {
+    // The sweep starts its own stacks: only the benchmarks, repetitions and parameters are written.
+    const config = buildSweepBaseConfig(await readUserConfig(ctx), ctx.inputs);
+    await writeFile(p.config, `# Written by the runtime-bench action (sweep).\n${stringify(config)}`);
+    return;
+  }
   const record = await readInstallRecord(p.record);
   const config = buildRunConfig(await readUserConfig(ctx), ctx.inputs, record);
   await writeFile(p.config, `# Written by the runtime-bench action.\n${stringify(config)}`);
@@ -155,7 +166,11 @@ export async function stepRun(ctx: StepContext): Promise<void> {
   // A result file of an earlier run in the same work directory must not pass for this one's.
   for (const f of await resultFiles(ctx.workDir)) await rm(f, { force: true });
   try {
-    await ctx.runtimeBench(['run', '--config', p.config, '--out', p.result]);
+    await ctx.runtimeBench(
+      sweepMode(ctx.inputs)
+        ? sweepArgs(ctx.inputs, { config: p.config, out: p.result, state: p.record })
+        : ['run', '--config', p.config, '--out', p.result],
+    );
   } finally {
     // The cluster run was the only reader of the kubeconfig; interrupted runs write results too.
     await rm(p.kubeconfig, { force: true });

@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigSchema } from '@runtime-bench/schemas';
+import { ConfigSchema, type Config } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
 import { loadConfig } from '../config/load.ts';
 import {
   DEFAULT_PREFIX,
   DEFAULT_SUITES,
   SOURCES,
-  addStackToRecord,
   availableVersions,
   compareSemver,
   install,
@@ -15,8 +14,9 @@ import {
   selectRange,
   type Source,
 } from '../install/index.ts';
-import { stackDown, stackUp } from '../stack/manager.ts';
-import { parseSweepSpecs, sweepConfig } from '../sweep/plan.ts';
+import type { InstallRecord } from '../install/record.ts';
+import { criSweepConfig, parseSweepSpecs, sweepConfig, sweepStacks } from '../sweep/plan.ts';
+import { withSweepStacks, type SweepStackRequest } from '../sweep/stacks.ts';
 import { runAndWrite } from './run.ts';
 
 interface SweepOpts {
@@ -27,6 +27,8 @@ interface SweepOpts {
   toolchain?: string;
   name: string;
   containerd?: string;
+  handler: string;
+  state?: string;
   out?: string;
   dataDir?: string;
   keepStack?: boolean;
@@ -41,15 +43,27 @@ export function registerSweep(program: Command): void {
     .command('sweep')
     .argument(
       '<versions...>',
-      'runc@1.1.5..1.4.3 (what the source lists in between), or runc@1.1.5 runc@1.2.0 …',
+      'runc@1.1.5..1.4.3 (what the source lists in between), or runc@1.1.5 runc@1.2.0 …, or containerd@1.7.35 containerd@2.0.14 …',
     )
     .option('--config <file>', "benchmarks, repetitions and parameters (targets are the sweep's handlers)")
     .option('--source <source>', `where the versions come from: ${SOURCES.join(' | ')}`, 'go')
     .option('--prefix <dir>', 'install root (and build cache)', DEFAULT_PREFIX)
     .option('--git-dir <dir>', 'git source: the checkout whose refs are built')
     .option('--toolchain <go>', "build sources: this Go toolchain instead of each release's")
-    .option('--name <stack>', 'the local stack the sweep brings up', 'sweep')
-    .option('--containerd <binary>', 'containerd binary of the stack (default: the one on PATH)')
+    .option(
+      '--name <stack>',
+      'the local stack the sweep brings up (containerd sweeps: the prefix of one per version)',
+      'sweep',
+    )
+    .option(
+      '--containerd <binary>',
+      'OCI runtime sweeps: containerd binary of the stack (default: the one on PATH)',
+    )
+    .option('--handler <name>', "containerd sweeps: the handler every version's stack measures", 'runc')
+    .option(
+      '--state <file>',
+      'install record (default <prefix>/state/sweep-<name>.json): `uninstall --state` removes what the sweep installed',
+    )
     .option('--out <file>', 'result file to write')
     .option('--data-dir <dir>', 'write the result into <dir>/runs/<yyyy>/<mm>/<dd>/<run-id>.json instead')
     .option('--keep-stack', 'leave the stack up afterwards')
@@ -76,7 +90,7 @@ export function registerSweep(program: Command): void {
         return;
       }
       const base = opts.config ? await loadConfig(opts.config) : ConfigSchema.parse({});
-      const statePath = join(opts.prefix, 'state', `sweep-${opts.name}.json`);
+      const statePath = opts.state ?? join(opts.prefix, 'state', `sweep-${opts.name}.json`);
       const record = await install(
         env,
         {
@@ -89,35 +103,62 @@ export function registerSweep(program: Command): void {
         },
         { statePath },
       );
-      const handlers = [...record.handlers].sort((a, b) =>
-        compareSemverSafe(a.name.slice(spec.component.length + 1), b.name.slice(spec.component.length + 1)),
+      const { config, stacks } =
+        spec.kind === 'cri' ? criPlan(base, record, opts) : ociPlan(base, record, spec.component, opts);
+      await withSweepStacks(stacks, config, { statePath, keep: Boolean(opts.keepStack), log }, () =>
+        runAndWrite(config, opts, opts.config ?? '(sweep defaults)'),
       );
-      const config = sweepConfig(base, opts.name, { handlers });
-      // Noted before it starts, so `uninstall --state` stops even a half-started stack.
-      await addStackToRecord(statePath, { name: opts.name });
-      const { state, alreadyUp } = await stackUp({
-        name: opts.name,
-        cri: 'containerd',
-        daemonBinary: opts.containerd,
-        fixHost: false,
-        extraHandlers: config.stack.extraHandlers,
-        subnet: config.stack.subnet,
-        images: config.images,
-        log,
-      });
-      try {
-        const missing = handlers.filter((h) => !state.handlers.some((s) => s.name === h.name));
-        if (missing.length > 0)
-          throw new RbError(
-            'SWEEP_STACK',
-            `stack "${opts.name}" was already up without handler(s) ${missing.map((h) => h.name).join(', ')}`,
-            `runtime-bench stack down --name ${opts.name}, then sweep again`,
-          );
-        await runAndWrite(config, opts, opts.config ?? '(sweep defaults)');
-      } finally {
-        if (!alreadyUp && !opts.keepStack) await stackDown({ name: opts.name, purge: false, log });
-      }
     });
+}
+
+/** One stack, one handler per version of the OCI runtime (oldest first). */
+function ociPlan(
+  base: Config,
+  record: InstallRecord,
+  component: string,
+  opts: SweepOpts,
+): { config: Config; stacks: SweepStackRequest[] } {
+  const handlers = [...record.handlers].sort((a, b) =>
+    compareSemverSafe(a.name.slice(component.length + 1), b.name.slice(component.length + 1)),
+  );
+  const config = sweepConfig(base, opts.name, { handlers });
+  return {
+    config,
+    stacks: [
+      {
+        name: opts.name,
+        daemonBinary: opts.containerd,
+        extraHandlers: config.stack.extraHandlers,
+        handlers: handlers.map((h) => h.name),
+      },
+    ],
+  };
+}
+
+/** One stack per containerd version (oldest first), each with the same handler. */
+function criPlan(
+  base: Config,
+  record: InstallRecord,
+  opts: SweepOpts,
+): { config: Config; stacks: SweepStackRequest[] } {
+  if (opts.containerd)
+    throw new RbError(
+      'USAGE_SWEEP',
+      '--containerd names the daemon of an OCI runtime sweep',
+      'a containerd sweep builds its own: drop --containerd',
+    );
+  const daemons = [...record.containerd].sort((a, b) => compareSemverSafe(a.version, b.version));
+  const stacks = sweepStacks(opts.name, daemons);
+  const config = criSweepConfig(base, stacks, opts.handler);
+  return {
+    config,
+    stacks: stacks.map((s) => ({
+      name: s.name,
+      daemonBinary: s.binary,
+      extraHandlers: base.stack.extraHandlers,
+      handlers: [opts.handler],
+    })),
+  };
 }
 
 /** Versions in handler names order as semver where they are, as text otherwise (git builds). */

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { RbError } from '../errors.ts';
 import { SOURCES, availableVersions, parseSpec, realInstallEnv, type Source } from '../install/index.ts';
+import { newestPerMinor } from '../install/available.ts';
 
 export function registerVersions(program: Command): void {
   program
@@ -8,17 +9,24 @@ export function registerVersions(program: Command): void {
     .argument('<component>', 'e.g. runc')
     .option('--source <source>', `go (the Go module proxy) or git (tags of --git-dir)`, 'go')
     .option('--git-dir <dir>', 'git source: the checkout whose tags are listed')
+    .option('--newest-per-minor', 'only the newest release of each minor (what a sweep over minors takes)')
     .option('--json', 'print a JSON array')
-    .action(async (component: string, opts: { source: string; gitDir?: string; json?: boolean }) => {
-      if (!SOURCES.includes(opts.source as Source))
-        throw new RbError('USAGE_SOURCE', `--source "${opts.source}" is not one of ${SOURCES.join(', ')}`);
-      const spec = parseSpec(component);
-      const versions = await availableVersions(
-        realInstallEnv(),
-        spec.name,
-        opts.source as Source,
-        opts.gitDir ? { gitDir: opts.gitDir } : {},
-      );
-      console.log(opts.json ? JSON.stringify(versions) : versions.join('\n'));
-    });
+    .action(
+      async (
+        component: string,
+        opts: { source: string; gitDir?: string; json?: boolean; newestPerMinor?: boolean },
+      ) => {
+        if (!SOURCES.includes(opts.source as Source))
+          throw new RbError('USAGE_SOURCE', `--source "${opts.source}" is not one of ${SOURCES.join(', ')}`);
+        const spec = parseSpec(component);
+        const all = await availableVersions(
+          realInstallEnv(),
+          spec.name,
+          opts.source as Source,
+          opts.gitDir ? { gitDir: opts.gitDir } : {},
+        );
+        const versions = opts.newestPerMinor ? newestPerMinor(all) : all;
+        console.log(opts.json ? JSON.stringify(versions) : versions.join('\n'));
+      },
+    );
 }

@@ -1,7 +1,7 @@
 // `runtime-bench versions`: what a source can provide of a component, newest first. The listing
 // parsers and the range selection are pure; the one go/git call is made through the injected env.
 import { RbError, errorMessage } from '../errors.ts';
-import { goRecipe } from './build-recipe.ts';
+import { goRecipe, recipeModules } from './build-recipe.ts';
 import { buildEnv } from './build.ts';
 import type { ComponentName, Source } from './components.ts';
 import type { InstallEnv } from './env.ts';
@@ -45,6 +45,19 @@ export function selectRange(available: readonly string[], from: string, to: stri
     .sort(compareSemver);
 }
 
+/** The newest release of each minor (`2.0.14`, `2.1.9`, …), in the order given; pre-releases left out. */
+export function newestPerMinor(versions: readonly string[]): string[] {
+  const best = new Map<string, string>();
+  for (const v of versions) {
+    if (v.includes('-')) continue;
+    const minor = v.split('.').slice(0, 2).join('.');
+    const seen = best.get(minor);
+    if (seen === undefined || compareSemver(v, seen) > 0) best.set(minor, v);
+  }
+  const keep = new Set(best.values());
+  return versions.filter((v) => keep.has(v));
+}
+
 /** What a source provides of a component, newest first. */
 export async function availableVersions(
   env: InstallEnv,
@@ -53,21 +66,25 @@ export async function availableVersions(
   options: { gitDir?: string } = {},
 ): Promise<string[]> {
   if (source === 'go') {
-    const recipe = goRecipe(component);
-    try {
-      const r = await env.run('go', ['list', '-m', '-versions', recipe.module], {
-        cwd: '/',
-        // go's own locations only, as the builds get (never our credentials)
-        env: buildEnv({ GOFLAGS: '-mod=mod' }),
-      });
-      return parseGoVersions(r.stdout);
-    } catch (error) {
-      throw new RbError(
-        'VERSIONS_UNAVAILABLE',
-        `cannot list ${recipe.module}: ${errorMessage(error)}`,
-        'check GOPROXY',
-      );
+    const versions: string[] = [];
+    // One module per major (`…/containerd` holds 1.x, `…/containerd/v2` 2.x).
+    for (const module of recipeModules(goRecipe(component))) {
+      try {
+        const r = await env.run('go', ['list', '-m', '-versions', module], {
+          cwd: '/',
+          // go's own locations only, as the builds get (never our credentials)
+          env: buildEnv({ GOFLAGS: '-mod=mod' }),
+        });
+        versions.push(...parseGoVersions(r.stdout));
+      } catch (error) {
+        throw new RbError(
+          'VERSIONS_UNAVAILABLE',
+          `cannot list ${module}: ${errorMessage(error)}`,
+          'check GOPROXY',
+        );
+      }
     }
+    return [...new Set(versions)].sort((a, b) => compareSemver(b, a));
   }
   if (source === 'git') {
     if (!options.gitDir) throw new RbError('USAGE_GIT_DIR', 'the git source needs --git-dir <checkout>');

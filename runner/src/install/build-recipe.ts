@@ -5,6 +5,8 @@
 // version, so each known difference is written into the build record as a note.
 import { RbError } from '../errors.ts';
 import type { ComponentName } from './components.ts';
+import { CONTAINERD } from './recipe-containerd.ts';
+import { NERDCTL } from './recipe-nerdctl.ts';
 import { compareSemver, inRange } from './semver.ts';
 
 /** Build sources: the Go module proxy, crates.io, or a local git checkout at a ref. */
@@ -23,10 +25,7 @@ export interface GoBuildFlags {
   buildmode: 'pie' | null;
   trimpath: boolean;
   cgo: boolean;
-  /**
-   * `-X symbol=value` stamps; values are templates of {version} (the VERSION file, else the
-   * release), {commit} (`git describe --long --always`) and {revision} (the full commit hash).
-   */
+  /** `-X symbol=value` stamps; values are templates of {version} (the VERSION file) and {commit}. */
   stamps: Record<string, string>;
   /** Linker flags besides the stamps. */
   ldflags: string[];
@@ -34,6 +33,19 @@ export interface GoBuildFlags {
   generate: string[];
   /** Debian packages the build links against. */
   debianDeps: string[];
+  /** The other executables the release ships, built after the main one with these differences. */
+  companions: CompanionBuild[];
+}
+
+/** An executable built beside the main one (containerd's ctr and shim): its own package and flags. */
+export interface CompanionBuild {
+  package: string;
+  output: string;
+  /** Each absent field is the main binary's. */
+  tags?: string[];
+  cgo?: boolean;
+  buildmode?: 'pie' | null;
+  ldflags?: string[];
 }
 
 /** One range of versions and what changes there (applied in order over the base). */
@@ -53,18 +65,38 @@ export interface RecipeRule {
 
 export interface GoRecipe {
   component: ComponentName;
+  /** The module path of major version 0/1; major N ≥ 2 is `<module>/vN` (Go's import versioning). */
   module: string;
-  /** File of the module root holding the version the binary reports. */
+  /** The majors released, oldest first: the modules the versions are listed from. */
+  majors: number[];
+  /** File of the module root holding the version the binary reports; null: the tag is the version. */
   versionFile: string | null;
-  /** File whose `ARG GO_VERSION=1.22` names the Go minor the release was built with. */
+  /** File whose `ARG GO_VERSION=1.22` names the Go the release was built with. */
   goVersionFile: string | null;
   base: GoBuildFlags;
   rules: RecipeRule[];
+  /** Known differences from the release build that every version of it keeps. */
+  notes: string[];
+  /** The note of a build whose commit the module proxy does not name. */
+  noCommitNote: string;
   /**
    * How the built binary shows its stamps when `--version` does not print the commit: the
    * arguments, and why a non-zero exit after printing them is expected.
    */
   versionCheck?: { args: string[]; why: string };
+}
+
+/** The module path holding a version: `github.com/containerd/containerd/v2` for 2.x. */
+export function moduleFor(recipe: GoRecipe, version: string): string {
+  const major = /^v?(\d+)\./.exec(version)?.[1];
+  // A commit or branch names no major: the newest module is asked.
+  const n = major === undefined ? recipe.majors.at(-1)! : Number(major);
+  return n >= 2 ? `${recipe.module}/v${n}` : recipe.module;
+}
+
+/** Every module path of a recipe, oldest major first. */
+export function recipeModules(recipe: GoRecipe): string[] {
+  return recipe.majors.map((m) => moduleFor(recipe, `${m}.0.0`));
 }
 
 /**
@@ -74,6 +106,7 @@ export interface GoRecipe {
 const RUNC: GoRecipe = {
   component: 'runc',
   module: 'github.com/opencontainers/runc',
+  majors: [1],
   versionFile: 'VERSION',
   goVersionFile: 'Dockerfile',
   base: {
@@ -88,6 +121,7 @@ const RUNC: GoRecipe = {
     ldflags: ['-extldflags', '-static', '-w', '-s', '-buildid='],
     generate: [],
     debianDeps: ['libseccomp-dev', 'pkg-config'],
+    companions: [],
   },
   rules: [
     {
@@ -132,63 +166,18 @@ const RUNC: GoRecipe = {
       removeTags: ['urfave_cli_no_docs'],
     },
   ],
-};
-
-/** Notes every runc build carries: how it still differs from the release, and why that is harmless. */
-const RUNC_NOTES = [
-  "libseccomp is Debian's static libseccomp.a, not the one release_build.sh compiles from its tarball (runc --version names the version linked)",
-  'go build runs without -a: -a only refuses the build cache, the output is the same',
-];
-
-/**
- * nerdctl: `make binaries` as `make artifacts` runs it for the release tarballs (Makefile 2.x):
- * CGO_ENABLED=0, no build tags, `-ldflags "-s -w -X …/pkg/version.Version=$(VERSION)
- * -X …/pkg/version.Revision=$(REVISION)"` with VERSION `git describe --tags` (v2.1.3) and
- * REVISION `git rev-parse HEAD`; no -trimpath. Go from the Dockerfile's ARG GO_VERSION.
- */
-const NERDCTL: GoRecipe = {
-  component: 'nerdctl',
-  module: 'github.com/containerd/nerdctl/v2',
-  versionFile: null,
-  goVersionFile: 'Dockerfile',
-  base: {
-    package: './cmd/nerdctl',
-    output: 'nerdctl',
-    tags: [],
-    staticTags: [],
-    buildmode: null,
-    trimpath: false,
-    cgo: false,
-    stamps: {
-      'github.com/containerd/nerdctl/v2/pkg/version.Version': 'v{version}',
-      'github.com/containerd/nerdctl/v2/pkg/version.Revision': '{revision}',
-    },
-    ldflags: ['-s', '-w'],
-    generate: [],
-    debianDeps: [],
-  },
-  rules: [
-    {
-      before: '2.0.0',
-      why: 'nerdctl 1.x is the module github.com/containerd/nerdctl (no /v2), which this recipe does not fetch',
-      unsupported: 'only nerdctl 2.x is buildable here (module github.com/containerd/nerdctl/v2)',
-    },
+  notes: [
+    "libseccomp is Debian's static libseccomp.a, not the one release_build.sh compiles from its tarball (runc --version names the version linked)",
+    'go build runs without -a: -a only refuses the build cache, the output is the same',
   ],
-  versionCheck: {
-    // `nerdctl --version` prints no commit; `version` prints the client's stamps, then exits 1
-    // because no containerd answers at the address given.
-    args: [
-      '--address',
-      'unix:///nonexistent/containerd.sock',
-      'version',
-      '--format',
-      '{{.Client.Version}} {{.Client.GitCommit}}',
-    ],
-    why: 'nerdctl version exits 1 when no containerd answers, after printing the client part',
-  },
+  noCommitNote: 'the module proxy does not say which commit this tag is: the commit stamp is the tag',
 };
 
-export const GO_RECIPES: Partial<Record<ComponentName, GoRecipe>> = { runc: RUNC, nerdctl: NERDCTL };
+export const GO_RECIPES: Partial<Record<ComponentName, GoRecipe>> = {
+  runc: RUNC,
+  containerd: CONTAINERD,
+  nerdctl: NERDCTL,
+};
 
 /** The recipe of a component for the go and git sources, or a clear error. */
 export function goRecipe(component: ComponentName): GoRecipe {
@@ -209,7 +198,7 @@ export function recipeFor(
 ): { flags: GoBuildFlags; rules: string[]; notes: string[]; unsupported: string | null } {
   let flags: GoBuildFlags = { ...recipe.base, tags: [...recipe.base.tags] };
   const rules: string[] = [];
-  const notes = recipe.component === 'runc' ? [...RUNC_NOTES] : [];
+  const notes = [...recipe.notes];
   let unsupported: string | null = null;
   for (const rule of recipe.rules) {
     if (!inRange(version, rule)) continue;
@@ -224,41 +213,69 @@ export function recipeFor(
 }
 
 export interface GoInvocation {
-  /** Arguments of `go` (generate steps first, the build last), run in the module root. */
+  /** Arguments of `go` (generate steps first, the main build, then its companions), run in the module root. */
   steps: string[][];
+  /** Variables every step runs with. */
   env: Record<string, string>;
+  /** Per step, what it sets differently (the shim's CGO_ENABLED=0); empty for most. */
+  stepEnv: Record<string, string>[];
   /** The stamp values used. */
   stamps: Record<string, string>;
 }
 
+/** What a build stamps: `{version}` (the VERSION file or the tag), `{commit}`, `{tag}`, `{revision}`, `{module}`. */
+export interface StampValues {
+  version: string;
+  /** runc: `git describe --long --always`. */
+  commit: string;
+  toolchain: string;
+  /** containerd: `git describe --match 'v[0-9]*' --dirty='.m' --always` (the tag at a release). */
+  tag?: string;
+  /** containerd: `git rev-parse HEAD`, empty when unknown. */
+  revision?: string;
+  module?: string;
+}
+
+/** The command of one step as the record keeps it: its own variables first, as a shell would read it. */
+export function stepCommand(args: readonly string[], stepEnv: Record<string, string>): string {
+  return [...Object.entries(stepEnv).map(([k, v]) => `${k}=${v}`), 'go', ...args].join(' ');
+}
+
 /** The go commands of a build: pure, so the unit tests pin every flag against the Makefiles. */
-export function goInvocation(
-  flags: GoBuildFlags,
-  values: { version: string; commit: string; revision?: string; toolchain: string },
-): GoInvocation {
+export function goInvocation(flags: GoBuildFlags, values: StampValues): GoInvocation {
   const fill = (t: string) =>
     t
       .replace('{version}', values.version)
       .replace('{commit}', values.commit)
-      .replace('{revision}', values.revision ?? values.commit);
-  const stamps = Object.fromEntries(Object.entries(flags.stamps).map(([k, v]) => [k, fill(v)]));
-  const tags = [...flags.tags, ...flags.staticTags];
-  const ldflags = [...Object.entries(stamps).map(([k, v]) => `-X ${k}=${v}`), ...flags.ldflags].join(' ');
-  const build = [
+      .replace('{tag}', values.tag ?? values.version)
+      .replace('{revision}', values.revision ?? '')
+      .replaceAll('{module}', values.module ?? '');
+  const stamps = Object.fromEntries(Object.entries(flags.stamps).map(([k, v]) => [fill(k), fill(v)]));
+  const stampFlags = Object.entries(stamps).map(([k, v]) => `-X ${k}=${v}`);
+  const build = (c: Required<CompanionBuild>) => [
     'build',
     ...(flags.trimpath ? ['-trimpath'] : []),
-    ...(flags.buildmode ? [`-buildmode=${flags.buildmode}`] : []),
-    // nerdctl's Makefile passes no -tags at all when BUILDTAGS is empty.
-    ...(tags.length > 0 ? ['-tags', tags.join(' ')] : []),
+    ...(c.buildmode ? [`-buildmode=${c.buildmode}`] : []),
+    // No -tags at all when a Makefile passes none (nerdctl), as its `go build` line reads.
+    ...(c.tags.length > 0 ? ['-tags', c.tags.join(' ')] : []),
     '-ldflags',
-    ldflags,
+    [...stampFlags, ...c.ldflags].join(' '),
     '-o',
-    flags.output,
-    flags.package,
+    c.output,
+    c.package,
   ];
+  const main: Required<CompanionBuild> = {
+    package: flags.package,
+    output: flags.output,
+    tags: [...flags.tags, ...flags.staticTags],
+    cgo: flags.cgo,
+    buildmode: flags.buildmode,
+    ldflags: flags.ldflags,
+  };
+  const companions = flags.companions.map((c): Required<CompanionBuild> => ({ ...main, ...c }));
   const generate = flags.generate.map((pkg) => ['generate', '-tags', flags.tags.join(' '), pkg]);
   return {
-    steps: [...generate, build],
+    steps: [...generate, build(main), ...companions.map(build)],
     env: {
       CGO_ENABLED: flags.cgo ? '1' : '0',
       GOTOOLCHAIN: values.toolchain,
@@ -266,8 +283,26 @@ export function goInvocation(
       // No -buildvcs: go before 1.18 refuses it, and a tree without .git stamps no VCS anyway.
       GOFLAGS: '-mod=mod',
     },
+    stepEnv: [
+      ...generate.map(() => ({})),
+      {},
+      ...companions.map((c) => (c.cgo === flags.cgo ? {} : { CGO_ENABLED: c.cgo ? '1' : '0' })),
+    ],
     stamps,
   };
+}
+
+/** The executables a build makes, each with whether its release is static (no glibc loaded). */
+export function builtExecutables(flags: GoBuildFlags): { output: string; static: boolean }[] {
+  const isStatic = (cgo: boolean, ldflags: readonly string[]) =>
+    !cgo || ldflags.some((f) => /^--?static(-pie)?$/.test(f));
+  return [
+    { output: flags.output, static: isStatic(flags.cgo, flags.ldflags) },
+    ...flags.companions.map((c) => ({
+      output: c.output,
+      static: isStatic(c.cgo ?? flags.cgo, c.ldflags ?? flags.ldflags),
+    })),
+  ];
 }
 
 /**
@@ -281,10 +316,21 @@ export function localReplacements(goMod: string): string[] {
   );
 }
 
-/** The Go minor of `ARG GO_VERSION=1.22` in a Dockerfile, or null. */
-export function dockerfileGoMinor(text: string): string | null {
-  const m = /^ARG GO_VERSION=(\d+\.\d+)/m.exec(text);
+/** The Go of `ARG GO_VERSION=1.22` (runc: a minor) or `=1.25.12` (containerd: a patch) in a Dockerfile, or null. */
+export function dockerfileGoVersion(text: string): string | null {
+  const m = /^ARG GO_VERSION=(\d+\.\d+(?:\.\d+)?)\b/m.exec(text);
   return m ? m[1]! : null;
+}
+
+/**
+ * The toolchain of a Dockerfile's Go: that exact patch when it names one the proxy lists, else
+ * the newest patch of its minor; null when the proxy lists none of that minor.
+ */
+export function pickToolchain(listing: string, wanted: string, goarch: string): string | null {
+  const minor = wanted.split('.').slice(0, 2).join('.');
+  if (wanted !== minor && listing.split(/\s+/).includes(`v0.0.1-go${wanted}.linux-${goarch}`))
+    return `go${wanted}`;
+  return newestToolchain(listing, minor, goarch);
 }
 
 /**

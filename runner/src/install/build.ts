@@ -10,13 +10,16 @@ import { basename, dirname, join } from 'node:path';
 import { ComponentBuildSchema, type ComponentBuild } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 import {
+  builtExecutables,
   describeCommit,
-  dockerfileGoMinor,
+  dockerfileGoVersion,
   localReplacements,
   goInvocation,
   goRecipe,
-  newestToolchain,
+  moduleFor,
+  pickToolchain,
   recipeFor,
+  stepCommand,
   type BuildSource,
   type GoRecipe,
 } from './build-recipe.ts';
@@ -41,6 +44,8 @@ export interface BuildRequest {
 export interface BuildResult {
   /** The built main executable. */
   binary: string;
+  /** Every executable built (the main one and its companions): name → path under bin/. */
+  binaries: Record<string, string>;
   /** `<prefix>/<component>/<version>+<toolchain>`. */
   dir: string;
   /** The version it was built as (a release, a pseudo-version, or `<VERSION>-g<hash>` for git). */
@@ -59,6 +64,8 @@ interface FetchedSource {
   commit: string | null;
   /** Stamped as the Makefile's `git describe --long --always` would. */
   describe: string;
+  /** `git describe --match 'v[0-9]*' --always` (the tag at a release), as containerd stamps it. */
+  tag: string;
   /** Copy the tree before building: the module cache is read-only. */
   copy: boolean;
 }
@@ -96,26 +103,28 @@ async function goJson(env: InstallEnv, args: string[], extra: Record<string, str
 /** The module at a version from the proxy (`go mod download -json`). */
 async function fetchModule(env: InstallEnv, recipe: GoRecipe, version: string): Promise<FetchedSource> {
   const query = /^\d+\.\d+/.test(version) ? `v${version}` : version;
+  const module = moduleFor(recipe, version);
   let info: { Dir?: string; Version?: string; Origin?: { Hash?: string; Ref?: string }; Error?: string };
   try {
-    info = (await goJson(env, ['mod', 'download', '-json', `${recipe.module}@${query}`])) as typeof info;
+    info = (await goJson(env, ['mod', 'download', '-json', `${module}@${query}`])) as typeof info;
   } catch (error) {
     throw new RbError(
       'INSTALL_VERSION',
-      `${recipe.component}@${version}: the Go module proxy has no ${recipe.module}@${query} (${errorMessage(error).split('\n').slice(-2).join(' ')})`,
+      `${recipe.component}@${version}: the Go module proxy has no ${module}@${query} (${errorMessage(error).split('\n').slice(-2).join(' ')})`,
       `list what it serves: runtime-bench versions ${recipe.component} --source go`,
     );
   }
   if (!info.Dir || !info.Version)
-    throw new RbError('INSTALL_VERSION', `${recipe.module}@${query}: ${info.Error ?? 'no module directory'}`);
+    throw new RbError('INSTALL_VERSION', `${module}@${query}: ${info.Error ?? 'no module directory'}`);
   const hash = info.Origin?.Hash ?? null;
   const tag = info.Origin?.Ref?.startsWith('refs/tags/') ? info.Origin.Ref.slice('refs/tags/'.length) : null;
   return {
     root: info.Dir,
     label: info.Version.replace(/^v/, ''),
-    origin: `${recipe.module}@${info.Version}`,
+    origin: `${module}@${info.Version}`,
     commit: hash,
     describe: hash ? describeCommit(tag, hash) : info.Version,
+    tag: info.Version,
     copy: true,
   };
 }
@@ -139,44 +148,57 @@ async function fetchGit(
     );
   const hash = rev.stdout.trim();
   const describe = (await git(['describe', '--long', '--always', hash])).stdout.trim();
+  const tag = (await git(['describe', '--match', 'v[0-9]*', '--always', hash])).stdout.trim();
   await mkdir(dest, { recursive: true });
   const tar = `${dest}.tar`;
   await git(['archive', '--format=tar', '-o', tar, hash]);
   await env.run('tar', ['-xf', tar, '-C', dest]);
   await rm(tar, { force: true });
-  // Without a VERSION file the Makefile's VERSION is `git describe --match 'v[0-9]*' --tags
-  // --always` (nerdctl): v2.1.3 at the tag, v2.1.3-5-g<hash> past it.
-  const label = recipe.versionFile
-    ? `${(await readFile(join(dest, recipe.versionFile), 'utf8').catch(() => '0.0.0'))
-        .trim()
-        .replace(/\+.*$/, '')}-g${hash.slice(0, 12)}`
-    : (await git(['describe', '--match', 'v[0-9]*', '--tags', '--always', hash])).stdout
-        .trim()
-        .replace(/^v/, '');
+  const fileVersion = recipe.versionFile
+    ? (await readFile(join(dest, recipe.versionFile), 'utf8').catch(() => '0.0.0')).trim()
+    : (/^v?(\d+\.\d+\.\d+)/.exec(tag)?.[1] ?? '0.0.0');
   return {
     root: dest,
-    label,
+    label: `${fileVersion.replace(/\+.*$/, '')}-g${hash.slice(0, 12)}`,
     origin: `${gitDir}@${ref}`,
     commit: hash,
     describe,
+    tag,
     copy: false,
   };
 }
 
-/** `go1.22.12`: the newest patch of the Go minor the release's Dockerfile names, else the local go. */
-async function chooseToolchain(env: InstallEnv, recipe: GoRecipe, root: string): Promise<string> {
-  const local = async () =>
-    ((await goJson(env, ['env', '-json', 'GOVERSION'])) as { GOVERSION: string }).GOVERSION;
+/**
+ * The Go the release's Dockerfile names (`go1.25.12`, or the newest patch of `1.22`), else the
+ * local go; with a note when the proxy does not serve the exact patch named.
+ */
+async function chooseToolchain(
+  env: InstallEnv,
+  recipe: GoRecipe,
+  root: string,
+): Promise<{ toolchain: string; note: string | null }> {
+  const local = async () => ({
+    toolchain: ((await goJson(env, ['env', '-json', 'GOVERSION'])) as { GOVERSION: string }).GOVERSION,
+    note: null,
+  });
   const text = recipe.goVersionFile
     ? await readFile(join(root, recipe.goVersionFile), 'utf8').catch(() => '')
     : '';
-  const minor = dockerfileGoMinor(text);
-  if (!minor) return local();
+  const wanted = dockerfileGoVersion(text);
+  if (!wanted) return local();
   const listing = await env.run('go', ['list', '-m', '-versions', 'golang.org/toolchain'], {
     env: buildEnv({ GOFLAGS: '-mod=mod' }),
     cwd: '/',
   });
-  return newestToolchain(listing.stdout, minor, archNames(env.arch).arch) ?? local();
+  const picked = pickToolchain(listing.stdout, wanted, archNames(env.arch).arch);
+  if (!picked) return local();
+  return {
+    toolchain: picked,
+    note:
+      wanted.split('.').length > 2 && picked !== `go${wanted}`
+        ? `the release names go${wanted}, which the module proxy does not serve: built with ${picked}, the newest patch of that minor`
+        : null,
+  };
 }
 
 /** Installed versions of the Debian packages a build needs; a missing one is a usage error. */
@@ -237,18 +259,23 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
         );
       src = await fetchGit(env, recipe, request.gitDir, request.version, join(work, 'src'));
     } else src = await fetchModule(env, recipe, request.version);
-    const toolchain = request.toolchain ?? (await chooseToolchain(env, recipe, src.root));
+    const chosen = request.toolchain
+      ? { toolchain: request.toolchain, note: null }
+      : await chooseToolchain(env, recipe, src.root);
+    const toolchain = chosen.toolchain;
     const dir = componentDir(request.prefix, request.component, `${src.label}+${toolchain}`);
     const cached = await readCached(dir);
-    const binaryPath = join(dir, 'bin', recipe.base.output);
-    if (cached) {
-      env.log(`${request.component} ${src.label}: built before with ${toolchain}, in ${dir}`);
-      return { binary: binaryPath, dir, version: src.label, record: cached, cached: true };
-    }
     const fileVersion = recipe.versionFile
       ? (await readFile(join(src.root, recipe.versionFile), 'utf8')).trim()
       : src.label;
     const { flags, rules, notes, unsupported } = recipeFor(recipe, fileVersion.replace(/\+.*$/, ''));
+    const executables = builtExecutables(flags);
+    const binaries = Object.fromEntries(executables.map((e) => [e.output, join(dir, 'bin', e.output)]));
+    const binaryPath = binaries[flags.output]!;
+    if (cached) {
+      env.log(`${request.component} ${src.label}: built before with ${toolchain}, in ${dir}`);
+      return { binary: binaryPath, binaries, dir, version: src.label, record: cached, cached: true };
+    }
     if (unsupported)
       throw new RbError(
         'INSTALL_UNSUPPORTED',
@@ -268,8 +295,10 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
     const invocation = goInvocation(flags, {
       version: fileVersion,
       commit: src.describe,
-      revision: src.commit ?? src.describe,
       toolchain,
+      tag: src.tag,
+      revision: src.commit ?? '',
+      module: moduleFor(recipe, src.label),
     });
     let root = src.root;
     if (src.copy) {
@@ -278,77 +307,87 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
       await env.run('cp', ['-r', src.root, root]);
       await env.run('chmod', ['-R', 'u+w', root]);
     }
-    for (const args of invocation.steps) {
-      env.log(`${request.component} ${src.label}: go ${args.join(' ')}  (${toolchain})`);
-      await env.run('go', args, { cwd: root, env: buildEnv(invocation.env), timeoutMs: 30 * 60_000 });
+    for (const [i, args] of invocation.steps.entries()) {
+      env.log(
+        `${request.component} ${src.label}: ${stepCommand(args, invocation.stepEnv[i]!)}  (${toolchain})`,
+      );
+      await env.run('go', args, {
+        cwd: root,
+        env: buildEnv({ ...invocation.env, ...invocation.stepEnv[i] }),
+        timeoutMs: 30 * 60_000,
+      });
     }
-    const built = join(root, flags.output);
-    const commitStamps = Object.entries(flags.stamps)
-      .filter(([, template]) => /\{(commit|revision)\}/.test(template))
-      .map(([symbol]) => invocation.stamps[symbol]!);
-    await checkBuilt(env, recipe, built, fileVersion, commitStamps);
+    await checkBuilt(env, recipe, join(root, flags.output), fileVersion, invocation.stamps);
+    for (const e of executables) await checkLinking(join(root, e.output), e.static);
     const record: ComponentBuild = {
       source: request.source,
       origin: src.origin,
       commit: src.commit,
       toolchain,
-      command: invocation.steps.map((a) => ['go', ...a].join(' ')),
+      command: invocation.steps.map((a, i) => stepCommand(a, invocation.stepEnv[i]!)),
       env: invocation.env,
       stamps: invocation.stamps,
       deps,
       rules,
-      notes: src.commit
-        ? notes
-        : [
-            ...notes,
-            `the module proxy does not say which commit ${src.origin} is: the commit stamp is the tag`,
-          ],
+      notes: [
+        ...notes,
+        ...(src.commit ? [] : [`${src.origin}: ${recipe.noCommitNote}`]),
+        ...(chosen.note ? [chosen.note] : []),
+      ],
       builtAt: new Date().toISOString(),
     };
     const out = join(work, 'out');
     await mkdir(join(out, 'bin'), { recursive: true });
-    await rename(built, join(out, 'bin', flags.output));
-    await chmod(join(out, 'bin', flags.output), 0o755);
+    for (const e of executables) {
+      await rename(join(root, e.output), join(out, 'bin', e.output));
+      await chmod(join(out, 'bin', e.output), 0o755);
+    }
     await writeFile(join(out, 'BUILD.json'), `${JSON.stringify(record, null, 2)}\n`);
     await writeFile(join(out, 'SOURCE'), `built from ${src.origin} with ${toolchain}\n`);
     await mkdir(join(request.prefix, request.component), { recursive: true });
     // Another build of the same key may have won the race: its result is as good as ours.
     if (!(await exists(dir))) await rename(out, dir);
-    return { binary: binaryPath, dir, version: src.label, record, cached: false };
+    return { binary: binaryPath, binaries, dir, version: src.label, record, cached: false };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
 
-/** The built binary runs, says the version and the commit stamps it was built with, and is static. */
+/** The built binary runs and says the version and every stamp it was given (its commit, revision). */
 async function checkBuilt(
   env: InstallEnv,
   recipe: GoRecipe,
   binary: string,
   fileVersion: string,
-  commits: string[],
+  stamps: Record<string, string>,
 ): Promise<void> {
   const check = recipe.versionCheck;
-  const r = await env.run(binary, check?.args ?? ['--version'], { allowFailure: true, timeoutMs: 30_000 });
+  const args = check?.args ?? ['--version'];
+  const r = await env.run(binary, args, { allowFailure: true, timeoutMs: 30_000 });
   const output = `${r.stdout}${r.stderr}`;
   const reported = parseReportedVersion(recipe.component, output);
-  const expected = fileVersion.replace(/\+.*$/, '');
-  // The commit stamps (runc: `git describe`; nerdctl: the full hash) must show.
+  const expected = fileVersion.replace(/\+.*$/, '').replace(/^v/, '');
+  const missing = Object.values(stamps).filter((v) => v !== '' && !output.includes(v));
   if (
+    // A recipe's own check may exit non-zero after printing (its `why` says so).
     (r.exitCode !== 0 && !check) ||
     !reported ||
     !sameVersion(expected.replace(/-.*$/, ''), reported) ||
-    !commits.every((c) => output.includes(c))
+    missing.length > 0
   )
     throw new RbError(
       'INSTALL_BUILD',
-      `${binary} ${(check?.args ?? ['--version']).join(' ')} says "${output.trim().split('\n').slice(0, 2).join(' / ')}", expected version ${fileVersion} and ${commits.join(', ')}`,
-      'the recipe no longer stamps this version the way its Makefile does: fix runner/src/install/build-recipe.ts',
+      `${binary} ${args.join(' ')} says "${output.trim().split('\n').slice(0, 2).join(' / ')}", expected version ${fileVersion} and ${missing.join(', ') || 'its stamps'}`,
+      'the recipe no longer stamps this version the way its Makefile does: fix the recipe under runner/src/install/',
     );
-  if (requiredGlibc(await readFile(binary)) !== null)
+}
+
+/** A binary whose release is static needs no shared glibc (one built against the host's may). */
+async function checkLinking(binary: string, isStatic: boolean): Promise<void> {
+  if (isStatic && requiredGlibc(await readFile(binary)) !== null)
     throw new RbError(
       'INSTALL_BUILD',
       `${binary} links glibc dynamically; the release is static`,
-      "check the recipe's -extldflags",
+      "check the recipe's -extldflags and CGO_ENABLED",
     );
 }

@@ -225,7 +225,7 @@ async function useBuild(
     version: built.version,
     source: step.source,
     dir: built.dir,
-    binaries: { [step.component.binaries[0]!.name]: built.binary },
+    binaries: built.binaries,
     reported: version,
     detail: `${output}; built from ${built.record.origin} with ${built.record.toolchain}`,
     createdByThisInstall: !built.cached,

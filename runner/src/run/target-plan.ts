@@ -112,6 +112,8 @@ export function describeEndpoint(
   version: VersionInfo,
   stack: StackState | null,
   handlers: readonly { name: string; oci: OciInfo }[],
+  /** How runtime-bench built the stack's CRI daemon, when it did. */
+  criBuild?: ComponentBuild,
 ): { targets: { resolved: ResolvedTarget; record: Target }[]; components: Component[] } {
   const criVersion = parseSemver(version.runtimeVersion) ?? version.runtimeVersion;
   const components: Component[] = [
@@ -121,6 +123,7 @@ export function describeEndpoint(
       version: criVersion,
       ...(stack ? { path: stack.daemon.path } : {}),
       detail: `${version.runtimeName} ${version.runtimeVersion}, CRI ${version.runtimeApiVersion}`,
+      ...(criBuild ? { build: criBuild } : {}),
     },
     ...(stack?.imageComponents ?? []),
   ];

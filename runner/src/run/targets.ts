@@ -98,7 +98,15 @@ async function prepareEndpoint(config: Config, plan: EndpointPlan, runId: string
     }
     const handlers: { name: string; oci: OciInfo }[] = [];
     for (const name of resolveHandlers(plan, stack)) handlers.push({ name, oci: await ociInfo(name, stack) });
-    const { targets, components } = describeEndpoint(plan, socket, version, stack, handlers);
+    const criBuild = stack ? await readBuildRecord(stack.daemon.path) : null;
+    const { targets, components } = describeEndpoint(
+      plan,
+      socket,
+      version,
+      stack,
+      handlers,
+      criBuild ?? undefined,
+    );
     for (const image of [config.images.bench]) {
       if (!(await client.imageStatus(image))) {
         throw new RbError(

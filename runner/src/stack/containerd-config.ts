@@ -12,6 +12,8 @@ export interface ContainerdConfigInput {
   optDir: string;
   pauseImage: string;
   cniBinDir: string;
+  /** Config version 3 only: the option 2.0 reads (`bin_dir`) or 2.1+ (`bin_dirs`). */
+  cniBinKey?: 'bin_dir' | 'bin_dirs';
   cniConfDir: string;
   /** Needed when we lack CAP_SYS_RESOURCE: the CRI plugin would set oom_score_adj -998 on the pause container. */
   restrictOomScoreAdj: boolean;
@@ -104,7 +106,7 @@ export function renderContainerdConfig(c: ContainerdConfigInput): string {
     `  restrict_oom_score_adj = ${c.restrictOomScoreAdj}`,
     `  enable_cdi = false`,
     `[${runtime}.cni]`,
-    `  bin_dirs = [${q(c.cniBinDir)}]`,
+    c.cniBinKey === 'bin_dir' ? `  bin_dir = ${q(c.cniBinDir)}` : `  bin_dirs = [${q(c.cniBinDir)}]`,
     `  conf_dir = ${q(c.cniConfDir)}`,
     `[${runtime}.containerd]`,
     `  default_runtime_name = ${q(c.defaultHandler)}`,

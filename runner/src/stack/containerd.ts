@@ -11,7 +11,7 @@ import { registryPaths } from './registry-config.ts';
 import { tarLayout } from './images/layout.ts';
 import { shimCgroupPath } from './shim-cgroups.ts';
 import type { StackState } from './state.ts';
-import { containerdConfigVersion, incompatibility } from './versions.ts';
+import { containerdCniBinKey, containerdConfigVersion, incompatibility } from './versions.ts';
 
 function planContainerd(f: StackFacts): DaemonPlan {
   const socket = join(f.stateDir, 'containerd.sock');
@@ -38,6 +38,7 @@ function planContainerd(f: StackFacts): DaemonPlan {
       optDir: join(f.stateDir, 'opt'),
       pauseImage: f.images.pause,
       cniBinDir: f.cniBinDir,
+      cniBinKey: containerdCniBinKey(f.daemon.version),
       cniConfDir: join(f.stateDir, 'cni'),
       restrictOomScoreAdj: f.hostFixes.some((x) => x.id === 'restrict-oom-score-adj'),
       defaultHandler: f.handlers[0]!.name,

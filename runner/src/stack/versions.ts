@@ -80,6 +80,15 @@ export function containerdConfigVersion(containerdVersion: string): 2 | 3 {
 }
 
 /**
+ * The CRI CNI option naming the plugin directory in config version 3: 2.0 reads only `bin_dir`
+ * (a 2.0 given `bin_dirs` looks in /opt/cni/bin), 2.1 added `bin_dirs` and deprecated `bin_dir`,
+ * which later releases dropped (internal/cri/config/config.go of 2.0.14, 2.1.9 and 2.4.2).
+ */
+export function containerdCniBinKey(containerdVersion: string): 'bin_dir' | 'bin_dirs' {
+  return compareVersions(containerdVersion, '2.1.0') >= 0 ? 'bin_dirs' : 'bin_dir';
+}
+
+/**
  * Known combinations that cannot work, with the reason (verified on this kind of host, see
  * shared/docs/stack.md): crun before 1.9 only speaks OCI runtime spec 1.0, which containerd 1.7+
  * no longer produces ("unknown version specified").

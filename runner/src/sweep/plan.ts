@@ -1,13 +1,16 @@
-// A sweep: one OCI runtime at many versions, measured in one interleaved run on one stack (one
-// CRI handler per version), so host drift cannot pass for a version change. Pure: which versions,
-// and the run config that measures exactly their handlers.
+// A sweep: one runtime at many versions, measured in one interleaved run so host drift cannot pass
+// for a version change. An OCI runtime gets one CRI handler per version on one stack; a CRI runtime
+// one stack per version, side by side, each with the same handler. Pure: which versions, and the
+// run config that measures exactly those handlers or stacks.
 import { ConfigSchema, criTargets, type Config } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
-import { OCI_RUNTIMES, parseSpec, type ComponentName } from '../install/components.ts';
+import { COMPONENTS, OCI_RUNTIMES, parseSpec, type ComponentName } from '../install/components.ts';
 import type { InstallRecord } from '../install/record.ts';
 
 export interface SweepSpec {
   component: ComponentName;
+  /** oci: one handler per version on one stack; cri: one stack per version. */
+  kind: 'oci' | 'cri';
   /** `runc@1.1.5..1.4.3`: both ends, resolved against what the source lists. */
   range: { from: string; to: string } | null;
   /** An explicit list (`runc@1.1.5 runc@1.2.0`), in the order given. */
@@ -29,14 +32,11 @@ export function parseSweepSpecs(args: readonly string[]): SweepSpec {
       );
     const spec = parseSpec(`${range[1]}@${range[2]}`);
     parseSpec(`${range[1]}@${range[3]}`);
-    return {
-      component: ociRuntime(spec.name, words[0]!),
-      range: { from: range[2]!, to: range[3]! },
-      versions: [],
-    };
+    const component = sweepable(spec.name, words[0]!);
+    return { component, kind: kindOf(component), range: { from: range[2]!, to: range[3]! }, versions: [] };
   }
   const specs = words.map(parseSpec);
-  const component = ociRuntime(specs[0]!.name, words[0]!);
+  const component = sweepable(specs[0]!.name, words[0]!);
   const versions: string[] = [];
   for (const [i, s] of specs.entries()) {
     if (s.name !== component)
@@ -56,17 +56,79 @@ export function parseSweepSpecs(args: readonly string[]): SweepSpec {
       'a sweep compares at least two versions',
       `e.g. ${component}@1.1.5 ${component}@1.2.0`,
     );
-  return { component, range: null, versions };
+  return { component, kind: kindOf(component), range: null, versions };
 }
 
-function ociRuntime(name: ComponentName, word: string): ComponentName {
-  if (!OCI_RUNTIMES.includes(name))
+const kindOf = (name: ComponentName): 'oci' | 'cri' => (COMPONENTS[name].role === 'cri' ? 'cri' : 'oci');
+
+function sweepable(name: ComponentName, word: string): ComponentName {
+  if (name === 'cri-o')
     throw new RbError(
       'USAGE_SWEEP',
-      `"${word}": ${name} is not an OCI runtime`,
-      'sweeps run one handler per version of an OCI runtime (runc, crun, runsc, youki); for a CRI runtime, run one stack per version',
+      `"${word}": CRI-O versions cannot be installed here one by one yet`,
+      'compare CRI-O builds in one config: one stack per build (README, The local stack)',
+    );
+  if (!OCI_RUNTIMES.includes(name) && name !== 'containerd')
+    throw new RbError(
+      'USAGE_SWEEP',
+      `"${word}": ${name} is not a runtime`,
+      'sweep an OCI runtime (runc, crun, runsc, youki: one handler per version) or containerd (one stack per version)',
     );
   return name;
+}
+
+function refuseKubernetes(base: Config): void {
+  if (base.targets.some((t) => t.kind === 'kubernetes'))
+    throw new RbError(
+      'USAGE_SWEEP',
+      'the config has a kubernetes target',
+      'a sweep runs on local stacks: drop targets from the config',
+    );
+}
+
+/** One stack of a CRI sweep: its name, and the daemon of that version. */
+export interface SweepStack {
+  name: string;
+  version: string;
+  binary: string;
+}
+
+/** The stack of each version of a CRI sweep (`<prefix>-2-0-14`), oldest version first. */
+export function sweepStacks(
+  prefix: string,
+  daemons: readonly { version: string; binary: string }[],
+): SweepStack[] {
+  const stacks = daemons.map((d) => ({
+    ...d,
+    name: `${prefix}-${d.version.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`,
+  }));
+  const long = stacks.find((s) => !/^[a-z0-9][a-z0-9-]{0,30}$/.test(s.name));
+  if (long)
+    throw new RbError(
+      'USAGE_SWEEP',
+      `stack name "${long.name}" is longer than 31 characters`,
+      'give a shorter --name',
+    );
+  return stacks;
+}
+
+/**
+ * The run config of a CRI sweep: one target per stack (`containerd-2.0.14`), each measuring the
+ * same handler, in version order, with the base config's benchmarks, repetitions and parameters.
+ */
+export function criSweepConfig(base: Config, stacks: readonly SweepStack[], handler: string): Config {
+  refuseKubernetes(base);
+  const transport = criTargets(base.targets)[0]?.transport ?? 'grpc';
+  return ConfigSchema.parse({
+    ...base,
+    targets: stacks.map((s) => ({
+      name: `containerd-${s.version}`,
+      stack: s.name,
+      cri: 'containerd',
+      handlers: [handler],
+      transport,
+    })),
+  });
 }
 
 /**
@@ -74,12 +136,7 @@ function ociRuntime(name: ComponentName, word: string): ComponentName {
  * exactly the sweep's handlers (installed versions, oldest first) on one local containerd stack.
  */
 export function sweepConfig(base: Config, stack: string, record: Pick<InstallRecord, 'handlers'>): Config {
-  if (base.targets.some((t) => t.kind === 'kubernetes'))
-    throw new RbError(
-      'USAGE_SWEEP',
-      'the config has a kubernetes target',
-      'a sweep runs on a local stack: drop targets from the config',
-    );
+  refuseKubernetes(base);
   const transport = criTargets(base.targets)[0]?.transport ?? 'grpc';
   return ConfigSchema.parse({
     ...base,

@@ -11,18 +11,18 @@ import { ComponentBuildSchema } from '@runtime-bench/schemas';
 import { buildComponent, realInstallEnv } from '../../src/install/index.ts';
 import { InstallRecordSchema } from '../../src/install/record.ts';
 import { runCli } from '../support/cli.ts';
-import { isRoot, onPath } from '../support/host.ts';
+import { onPath } from '../support/host.ts';
+import {
+  BUILD_PREFIX,
+  buildTestsUnavailable,
+  moduleDir,
+  taggedCheckout,
+} from '../support/module-checkout.ts';
 
-const PREFIX = '/opt/runtime-bench';
+const PREFIX = BUILD_PREFIX;
 /** A first build downloads a Go toolchain and the module's dependencies, then compiles cgo: minutes. */
 const BUILD_BUDGET_MS = 20 * 60_000;
-const unavailable = !isRoot
-  ? 'needs root (writes /opt/runtime-bench)'
-  : !onPath('go')
-    ? 'needs go'
-    : !onPath('file')
-      ? 'needs file(1)'
-      : null;
+const unavailable = buildTestsUnavailable();
 if (unavailable) console.warn(`SKIPPED build tests: ${unavailable}`);
 
 /**
@@ -83,13 +83,7 @@ describe.skipIf(unavailable !== null)('runc built from the Go module proxy', () 
 
   test('the recipe agrees with the Makefile shipped in each module', { timeout: 120_000 }, () => {
     for (const r of RELEASES) {
-      const dir = JSON.parse(
-        execFileSync('go', ['mod', 'download', '-json', `github.com/opencontainers/runc@v${r.version}`], {
-          encoding: 'utf8',
-          cwd: '/',
-          env: { ...process.env, GOFLAGS: '-mod=mod' },
-        }),
-      ).Dir as string;
+      const dir = moduleDir('github.com/opencontainers/runc', `v${r.version}`);
       const build = JSON.parse(
         readFileSync(`${PREFIX}/runc/${r.version}+${readToolchain(r.version)}/BUILD.json`, 'utf8'),
       ) as {
@@ -217,27 +211,11 @@ describe.skipIf(unavailable !== null || !onPath('git'))('runc built from a git c
     { timeout: BUILD_BUDGET_MS },
     async () => {
       // A checkout of runc 1.2.0's tree with an annotated tag, as a maintainer's clone has.
-      const moduleDir = JSON.parse(
-        execFileSync('go', ['mod', 'download', '-json', 'github.com/opencontainers/runc@v1.2.0'], {
-          encoding: 'utf8',
-          cwd: '/',
-          env: { ...process.env, GOFLAGS: '-mod=mod' },
-        }),
-      ).Dir as string;
-      const work = mkdtempSync(join(tmpdir(), 'rb-git-'));
-      const checkout = join(work, 'runc');
-      const git = (...args: string[]) =>
-        execFileSync('git', ['-C', checkout, '-c', 'user.name=t', '-c', 'user.email=t@localhost', ...args], {
-          encoding: 'utf8',
-        }).trim();
-      execFileSync('cp', ['-r', moduleDir, checkout]);
-      execFileSync('chmod', ['-R', 'u+w', checkout]);
-      git('init', '-q');
-      git('add', '-A');
-      git('commit', '-qm', 'runc 1.2.0');
-      git('tag', '-a', 'v1.2.0', '-m', 'v1.2.0');
-      const hash = git('rev-parse', 'HEAD');
-      const describe = git('describe', '--long', '--always');
+      const { work, checkout, hash, describe } = taggedCheckout(
+        'github.com/opencontainers/runc',
+        'v1.2.0',
+        'runc',
+      );
       const built = await buildComponent(env, {
         component: 'runc',
         source: 'git',

@@ -3,13 +3,14 @@ import { RbError } from '../../../src/errors.ts';
 import {
   GO_RECIPES,
   describeCommit,
-  dockerfileGoMinor,
+  dockerfileGoVersion,
   goInvocation,
   localReplacements,
   newestToolchain,
+  pickToolchain,
   recipeFor,
 } from '../../../src/install/build-recipe.ts';
-import { parseGoVersions, selectRange } from '../../../src/install/available.ts';
+import { newestPerMinor, parseGoVersions, selectRange } from '../../../src/install/available.ts';
 import { buildPlan, formatPlan } from '../../../src/install/plan.ts';
 import { compareSemver, inRange } from '../../../src/install/semver.ts';
 
@@ -149,11 +150,22 @@ describe("the nerdctl recipe follows its Makefile's binaries target", () => {
 });
 
 describe('toolchain and commit stamps', () => {
-  test('the Go minor of a Dockerfile', () => {
-    expect(dockerfileGoMinor('ARG GO_VERSION=1.22\nARG BATS_VERSION=v1.9.0\nFROM golang:${GO_VERSION}')).toBe(
-      '1.22',
+  test('the Go of a Dockerfile: a minor (runc) or a patch (containerd)', () => {
+    expect(
+      dockerfileGoVersion('ARG GO_VERSION=1.22\nARG BATS_VERSION=v1.9.0\nFROM golang:${GO_VERSION}'),
+    ).toBe('1.22');
+    expect(dockerfileGoVersion('ARG UBUNTU_VERSION=20.04\nARG GO_VERSION=1.25.12\nARG GO_IMAGE=golang')).toBe(
+      '1.25.12',
     );
-    expect(dockerfileGoMinor('FROM debian')).toBeNull();
+    expect(dockerfileGoVersion('FROM debian')).toBeNull();
+  });
+  test('a named patch when the proxy lists it, else the newest patch of its minor', () => {
+    const listing =
+      'golang.org/toolchain v0.0.1-go1.25.11.linux-amd64 v0.0.1-go1.25.14.linux-amd64 v0.0.1-go1.27.2.linux-amd64';
+    expect(pickToolchain(listing, '1.25.11', 'amd64')).toBe('go1.25.11');
+    expect(pickToolchain(listing, '1.25.12', 'amd64')).toBe('go1.25.14');
+    expect(pickToolchain(listing, '1.25', 'amd64')).toBe('go1.25.14');
+    expect(pickToolchain(listing, '1.27.2', 'arm64')).toBeNull();
   });
   test('the newest patch of that minor the proxy lists, for this architecture', () => {
     const listing =
@@ -183,6 +195,10 @@ describe('what a source lists', () => {
       '1.0.0-rc9',
       '0.1.1',
     ]);
+  });
+  test('the newest release of each minor, in the order given', () => {
+    expect(newestPerMinor(parseGoVersions(listing))).toEqual(['1.5.0', '1.3.0', '1.2.3', '1.1.12', '0.1.1']);
+    expect(newestPerMinor(['2.0.13', '2.0.14', '1.7.35', '2.1.0-rc.1'])).toEqual(['2.0.14', '1.7.35']);
   });
   test('a range: both ends, oldest first, pre-releases only when an end is one', () => {
     const all = parseGoVersions(listing);

@@ -140,4 +140,30 @@ describe('resolveHandlers and describeEndpoint', () => {
     expect(oci[0]!.build).toEqual(build);
     expect(oci[1]).not.toHaveProperty('build');
   });
+  test('so does a CRI daemon runtime-bench built', () => {
+    const build = {
+      source: 'go' as const,
+      origin: 'github.com/containerd/containerd/v2@v2.0.14',
+      commit: null,
+      toolchain: 'go1.25.14',
+      command: ['go build -o containerd ./cmd/containerd'],
+      env: { CGO_ENABLED: '1' },
+      stamps: { 'github.com/containerd/containerd/v2/version.Version': 'v2.0.14' },
+      deps: {},
+      rules: [],
+      notes: [],
+      builtAt: '2026-11-27T00:10:00.000Z',
+    };
+    const version = {
+      version: '0.1.0',
+      runtimeName: 'containerd',
+      runtimeVersion: 'v2.0.14',
+      runtimeApiVersion: 'v1',
+    };
+    const handlers = [{ name: 'runc', oci: { name: 'runc', version: '1.1.5', path: '/usr/sbin/runc' } }];
+    const built = describeEndpoint(plan!, '/run/c.sock', version, stack, handlers, build);
+    expect(built.components.find((c) => c.role === 'cri')!.build).toEqual(build);
+    const plain = describeEndpoint(plan!, '/run/c.sock', version, stack, handlers);
+    expect(plain.components.find((c) => c.role === 'cri')).not.toHaveProperty('build');
+  });
 });

@@ -63,6 +63,10 @@ describe('containerd config', () => {
     );
     expect(doc[`plugins.'io.containerd.cri.v1.runtime'.restrict_oom_score_adj`]).toBe(true);
     expect(doc[`plugins.'io.containerd.cri.v1.runtime'.cni.bin_dirs`]).toEqual(['/usr/lib/cni']);
+    // containerd 2.0 reads only bin_dir: given bin_dirs it looked in /opt/cni/bin.
+    const v20 = parseToml(renderContainerdConfig({ ...input(3), cniBinKey: 'bin_dir' }));
+    expect(v20[`plugins.'io.containerd.cri.v1.runtime'.cni.bin_dir`]).toBe('/usr/lib/cni');
+    expect(v20).not.toHaveProperty(`plugins.'io.containerd.cri.v1.runtime'.cni.bin_dirs`);
     expect(doc[`plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc.options.BinaryName`]).toBe(
       '/usr/sbin/runc',
     );

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   compareVersions,
+  containerdCniBinKey,
   containerdConfigVersion,
   guessOciKind,
   incompatibility,
@@ -42,6 +43,10 @@ describe('version rules', () => {
     expect(containerdConfigVersion('1.7.24')).toBe(2);
     expect(containerdConfigVersion('2.0.0')).toBe(3);
     expect(containerdConfigVersion('2.1.9')).toBe(3);
+    // 2.0 reads only bin_dir; 2.1 added bin_dirs, later releases dropped bin_dir.
+    expect(containerdCniBinKey('2.0.14')).toBe('bin_dir');
+    expect(containerdCniBinKey('2.1.9')).toBe('bin_dirs');
+    expect(containerdCniBinKey('2.4.2')).toBe('bin_dirs');
   });
 
   test('crun before 1.9 does not work with containerd 1.7 and later (stack.md)', () => {
