@@ -20,7 +20,8 @@ export const NERDCTL: GoRecipe = {
     trimpath: false,
     cgo: false,
     stamps: {
-      'github.com/containerd/nerdctl/v2/pkg/version.Version': 'v{version}',
+      // VERSION is `git describe --match 'v[0-9]*' --dirty='.m' --always --tags`: the tag at a release.
+      'github.com/containerd/nerdctl/v2/pkg/version.Version': '{tag}',
       'github.com/containerd/nerdctl/v2/pkg/version.Revision': '{revision}',
     },
     ldflags: ['-s', '-w'],

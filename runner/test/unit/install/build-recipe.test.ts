@@ -128,6 +128,8 @@ describe("the nerdctl recipe follows its Makefile's binaries target", () => {
     const inv = goInvocation(recipeFor(nerdctl, '2.1.3').flags, {
       version: '2.1.3',
       commit: 'v2.1.3-0-gff932385',
+      // The Makefile's VERSION: `git describe --tags` at the release tag.
+      tag: 'v2.1.3',
       revision: 'ff9323859a8d7892d8d72380a17b99395ef9a516',
       toolchain: 'go1.24.11',
     });
