@@ -3,7 +3,7 @@
 import { ConfigSchema, type Config } from '@runtime-bench/schemas';
 import { RbError, parseWithFriendlyErrors } from '@runtime-bench/runner';
 // The install record's type comes from the runner's "./install" entry.
-import { handlerName, type InstallRecord } from '@runtime-bench/runner/install';
+import { handlerName, parseSpecList, type InstallRecord } from '@runtime-bench/runner/install';
 import type { ActionInputs } from './inputs.ts';
 import { criVersion } from './cri.ts';
 
@@ -58,24 +58,19 @@ export function buildRunConfig(base: unknown, inputs: ActionInputs, record: Inst
  * runtime's one handler not accounted for by a pinned version, so no two handlers can swap names.
  */
 export function nightlyHandlers(inputs: ActionInputs, record: InstallRecord): Handler[] {
-  const requests = inputs['oci-runtimes']
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .map((spec) => {
-      const at = spec.indexOf('@');
-      return at < 0 ? { name: spec, version: '' } : { name: spec.slice(0, at), version: spec.slice(at + 1) };
-    });
-  return record.handlers.map((handler) => {
-    const kind = handler.kind ?? handler.name.replace(/-[^-]*$/, '');
+  // The install step parsed these specs already, so a bad one never gets here.
+  const requests = parseSpecList(inputs['oci-runtimes']);
+  const kindOf = (h: Handler): string => h.kind ?? h.name.replace(/-[^-]*$/, '');
+  const renamed = new Set<Handler>();
+  for (const kind of new Set(record.handlers.map(kindOf))) {
     const own = requests.filter((r) => r.name === kind);
-    const moving = own.filter((r) => isMoving(r.version));
-    const pinnedNames = own.filter((r) => !isMoving(r.version)).map((r) => handlerName(kind, r.version));
-    const unpinned = record.handlers.filter(
-      (h) => (h.kind ?? h.name.replace(/-[^-]*$/, '')) === kind && !pinnedNames.includes(h.name),
-    );
-    const pathRequest = own.some((r) => r.version.startsWith('/'));
-    return moving.length === 1 && !pathRequest && unpinned.length === 1 && unpinned[0] === handler
-      ? { ...handler, name: `${kind}-${MOVING}` }
-      : handler;
-  });
+    if (own.some((r) => r.path !== null)) continue;
+    const moving = own.filter((r) => r.version === null || isMoving(r.version));
+    const pinnedNames = own
+      .filter((r) => r.version !== null && !isMoving(r.version))
+      .map((r) => handlerName(kind, r.version!));
+    const unpinned = record.handlers.filter((h) => kindOf(h) === kind && !pinnedNames.includes(h.name));
+    if (moving.length === 1 && unpinned.length === 1) renamed.add(unpinned[0]!);
+  }
+  return record.handlers.map((h) => (renamed.has(h) ? { ...h, name: `${kindOf(h)}-${MOVING}` } : h));
 }
