@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { RbError } from '../errors.ts';
 import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
+import { childEnv } from '../util/child-env.ts';
 import { terminate } from './cleanup.ts';
 import { renderSignaturePolicy } from './crio-config.ts';
 import { which } from './discover.ts';
@@ -21,9 +22,6 @@ import {
   renderRegistryConfig,
   type RegistryState,
 } from './registry-config.ts';
-
-/** The environment the registry runs with: nothing inherited (REGISTRY_* variables override its config). */
-const REGISTRY_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' };
 
 /** A port the kernel considers free on 127.0.0.1 right now. */
 export function freeLoopbackPort(): Promise<number> {
@@ -96,7 +94,14 @@ export async function startRegistry(
     const logFd = openSync(paths.logPath, 'a');
     let pid: number;
     try {
-      pid = spawnDaemon(binary, ['serve', paths.configPath], logFd, REGISTRY_ENV, paths.dir);
+      pid = spawnDaemon(
+        binary,
+        ['serve', paths.configPath],
+        logFd,
+        // The allow-list every daemon gets: no REGISTRY_* variable (they override its config), no token.
+        childEnv(process.env),
+        paths.dir,
+      );
     } finally {
       closeSync(logFd);
     }
