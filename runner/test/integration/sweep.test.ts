@@ -68,13 +68,7 @@ describe.skipIf(unavailable !== null)('sweep runc@1.1.5 runc@1.2.0', () => {
         ['runc-1.1.5', 'runc', '1.1.5'],
         ['runc-1.2.0', 'runc', '1.2.0'],
       ]);
-      for (const t of result.targets) {
-        const lifecycle = result.results.find(
-          (x) => x.target === t.id && x.benchmark === 'operations.container.lifecycle',
-        )!;
-        expect(lifecycle.status).toBe('ok');
-        expect(lifecycle.metrics.find((m) => m.name === 'StartContainer')!.samples).toHaveLength(3);
-      }
+      expectThreeLifecycleRepetitionsEach(result);
       const runcs = result.components.filter((c) => c.role === 'oci');
       expect(runcs.map((c) => [c.version, c.build?.source, c.build?.origin])).toEqual([
         ['1.1.5', 'go', 'github.com/opencontainers/runc@v1.1.5'],
@@ -89,6 +83,17 @@ describe.skipIf(unavailable !== null)('sweep runc@1.1.5 runc@1.2.0', () => {
     },
   );
 });
+
+/** Every target of a sweep ran the lifecycle benchmark: status ok, three StartContainer samples. */
+function expectThreeLifecycleRepetitionsEach(result: RunResult): void {
+  for (const t of result.targets) {
+    const lifecycle = result.results.find(
+      (x) => x.target === t.id && x.benchmark === 'operations.container.lifecycle',
+    )!;
+    expect(lifecycle.status).toBe('ok');
+    expect(lifecycle.metrics.find((m) => m.name === 'StartContainer')!.samples).toHaveLength(3);
+  }
+}
 
 const CTD_PREFIX = testStackName('csw');
 
@@ -106,13 +111,7 @@ describe.skipIf(unavailable !== null)('sweep containerd@1.7.35 containerd@2.0.14
         ['containerd-1.7.35/runc', '1.7.35', 'runc'],
         ['containerd-2.0.14/runc', '2.0.14', 'runc'],
       ]);
-      for (const t of result.targets) {
-        const lifecycle = result.results.find(
-          (x) => x.target === t.id && x.benchmark === 'operations.container.lifecycle',
-        )!;
-        expect(lifecycle.status).toBe('ok');
-        expect(lifecycle.metrics.find((m) => m.name === 'StartContainer')!.samples).toHaveLength(3);
-      }
+      expectThreeLifecycleRepetitionsEach(result);
       const daemons = result.components.filter((c) => c.role === 'cri');
       expect(daemons.map((c) => [c.version, c.build?.origin])).toEqual([
         ['1.7.35', 'github.com/containerd/containerd@v1.7.35'],
