@@ -74,6 +74,25 @@ describe('the engine target in the config', () => {
     ).toThrow(/runtimes/);
   });
 
+  test('containerd: a version for nerdctl targets only', () => {
+    const config = ConfigSchema.parse({
+      targets: [{ kind: 'engine', engine: 'nerdctl', containerd: '1.7.35', runtimes: ['runc'] }],
+    });
+    expect(config.targets[0]).toMatchObject({ engine: 'nerdctl', containerd: '1.7.35' });
+    expect(() =>
+      parseConfig(
+        'targets:\n  - { kind: engine, engine: docker, containerd: 1.7.35, runtimes: [runc] }\n',
+        'e.yaml',
+      ),
+    ).toThrow(/targets\[0\]\.containerd: containerd is a choice of nerdctl targets only/);
+    expect(() =>
+      parseConfig(
+        'targets:\n  - { kind: engine, engine: nerdctl, containerd: latest, runtimes: [runc] }\n',
+        'e.yaml',
+      ),
+    ).toThrow(/targets\[0\]\.containerd: a containerd version, e\.g\. 1\.7\.35/);
+  });
+
   test('engine targets run alone and only engine.* benchmarks', () => {
     const mixed = ConfigSchema.parse({
       targets: [{ kind: 'engine', engine: 'docker', runtimes: ['runc'] }, { stack: 'a' }],
@@ -327,5 +346,37 @@ describe('findEngine', () => {
       cli: join(prefix, 'nerdctl', '2.1.3+go1.24.13', 'bin', 'nerdctl'),
       daemon: join(prefix, 'containerd', '2.1.9', 'bin', 'containerd'),
     });
+  });
+  test('nerdctl with containerd pinned: exactly that installed version, or exit 2 naming the field and the install', async () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'rb-prefix-'));
+    const put = (path: string) => {
+      mkdirSync(join(path, '..'), { recursive: true });
+      writeFileSync(path, '#!/bin/sh\n', { mode: 0o755 });
+    };
+    put(join(prefix, 'nerdctl', '2.1.3+go1.24.13', 'bin', 'nerdctl'));
+    for (const v of ['2.0.14+go1.25.14', '1.7.35+go1.25.14']) {
+      put(join(prefix, 'containerd', v, 'bin', 'containerd'));
+      put(join(prefix, 'containerd', v, 'bin', 'containerd-shim-runc-v2'));
+    }
+    // 1.7.24 has no shim of its own: never taken, even when named.
+    put(join(prefix, 'containerd', '1.7.24', 'bin', 'containerd'));
+    const pin = (version: string) => ({ version, field: 'targets[1].containerd' });
+    for (const v of ['1.7.35', 'v1.7.35'])
+      expect((await findEngine('nerdctl', 'targets[1].engine', prefix, pin(v))).daemon).toBe(
+        join(prefix, 'containerd', '1.7.35+go1.25.14', 'bin', 'containerd'),
+      );
+    for (const v of ['1.7.24', '2.1.9']) {
+      const error = (await findEngine('nerdctl', 'targets[1].engine', prefix, pin(v)).catch(
+        (e: unknown) => e,
+      )) as RbError;
+      expect(error).toBeInstanceOf(RbError);
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toBe(
+        `targets[1].containerd: containerd ${v} is not installed under ${prefix}/containerd (with its runc shim); installed: 2.0.14, 1.7.35`,
+      );
+      expect(error.hint).toMatch(
+        new RegExp(`^runtime-bench install --source go containerd@${v.replace(/\./g, '\\.')},`),
+      );
+    }
   });
 });

@@ -1,0 +1,56 @@
+// Does an OCI runtime take the OCI runtime-spec version nerdctl's containerd writes? Decided
+// before anything is measured, so a runtime that would refuse every container is reported once,
+// with the fix, instead of as a pile of failed repetitions.
+//
+// Neither `--version` nor `features` says which versions a runtime takes: crun 1.8.1 prints
+// "spec: 1.0.0" and has no `features`, yet takes 1.1.x; crun 1.21's `features` says
+// ociVersionMax 1.1.0+dev and it takes 1.3.0; runc 1.1's says 1.0.2-dev and it takes any. So the
+// runtime is asked: `create` of a bundle whose config.json holds nothing but `ociVersion`. Every
+// runtime refuses that config before it makes anything (no process, no linux block); the reason
+// says whether the version was the problem (crun 1.8: "unknown version specified") or the
+// version passed and the content did not (runc: "process property must not be empty").
+
+/** The `ociVersion` of a spec (`ctr oci spec` prints containerd's default one), or null. */
+export function parseSpecVersion(specJson: string): string | null {
+  try {
+    const v = (JSON.parse(specJson) as { ociVersion?: unknown }).ociVersion;
+    return typeof v === 'string' && v.length > 0 ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The probe's config.json: the version and nothing else, so no runtime gets as far as acting. */
+export function probeConfig(specVersion: string): string {
+  return `${JSON.stringify({ ociVersion: specVersion })}\n`;
+}
+
+/**
+ * Whether the probe's error says the version was refused: the runtime's own message then, else
+ * null (it went past the version to the config's missing parts). A probe that *succeeded* would
+ * be a runtime that checks nothing, which takes the version too.
+ */
+export function specRefusedBy(probe: { exitCode: number | null; output: string }): string | null {
+  if (probe.exitCode === 0) return null;
+  const line = probe.output
+    .split('\n')
+    .map((l) => l.replace(/^time="[^"]*"\s+level=\w+\s+msg=/, '').trim())
+    .find((l) => /\bversion\b/i.test(l));
+  return line ?? null;
+}
+
+/** What the refusal of one engine × runtime says: the runtime, the spec, its writer, the fixes. */
+export function specRefusalReason(opts: {
+  runtime: { name: string; version: string };
+  specVersion: string;
+  containerd: string;
+  message: string;
+}): string {
+  const { runtime, specVersion, containerd, message } = opts;
+  return (
+    `${runtime.name} ${runtime.version} refuses OCI runtime spec ${specVersion}, which nerdctl's containerd ${containerd} writes ` +
+    `(${runtime.name} says: ${message}); nothing was run with it. Fix: pin an older containerd in the target ` +
+    `(containerd: "1.7.35", which writes spec 1.1.0; runtime-bench install --source go containerd@1.7.35), ` +
+    `or use a newer ${runtime.name} (e.g. runtime-bench install --source distro --suites trixie ${runtime.name})`
+  );
+}

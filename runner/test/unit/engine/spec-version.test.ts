@@ -1,0 +1,71 @@
+// The pure half of the OCI spec-version check of nerdctl targets: the spec version containerd
+// writes, the probe's config, and the reading of a runtime's answer. The answers are what the
+// runtimes printed for the probe on this host (crun 1.8.1 and 1.21, runc 1.1.5; see
+// spec-version.ts), copied here by hand.
+import { describe, expect, test } from 'vitest';
+import {
+  parseSpecVersion,
+  probeConfig,
+  specRefusalReason,
+  specRefusedBy,
+} from '../../../src/engine/spec-version.ts';
+
+describe('spec version', () => {
+  test('parseSpecVersion: the ociVersion of `ctr oci spec`, else null', () => {
+    expect(parseSpecVersion('{"ociVersion": "1.3.0", "process": {"args": []}}')).toBe('1.3.0');
+    expect(parseSpecVersion('{"process": {}}')).toBeNull();
+    expect(parseSpecVersion('{"ociVersion": ""}')).toBeNull();
+    expect(parseSpecVersion('ctr: not a spec')).toBeNull();
+  });
+
+  test('probeConfig: the version and nothing else', () => {
+    expect(JSON.parse(probeConfig('1.2.1'))).toEqual({ ociVersion: '1.2.1' });
+  });
+
+  test.each([
+    // crun 1.8.1 with spec 1.2.0: refused, in its words.
+    [{ exitCode: 1, output: 'unknown version specified\n' }, 'unknown version specified'],
+    // crun 1.8.1 with 1.1.0, crun 1.21 with 1.3.0: past the version, stopped by the missing linux block.
+    [{ exitCode: 1, output: "invalid config file, no 'linux' block specified\n" }, null],
+    [{ exitCode: 1, output: 'invalid config file, no `linux` block specified\n' }, null],
+    // runc 1.1.5 with any version: logrus-formatted, about the process.
+    [
+      {
+        exitCode: 1,
+        output:
+          'time="2026-11-27T03:18:13Z" level=error msg="runc create failed: process property must not be empty"\n',
+      },
+      null,
+    ],
+    // A runtime that names the version in a logrus line: its message, without the time and level.
+    [
+      {
+        exitCode: 1,
+        output: 'time="2026-11-27T03:18:13Z" level=error msg="unsupported spec version 1.3.0"\n',
+      },
+      '"unsupported spec version 1.3.0"',
+    ],
+    // A runtime that created a container from that config checks nothing: it takes the version.
+    [{ exitCode: 0, output: '' }, null],
+  ])('specRefusedBy(%j) = %j', (probe, expected) => {
+    expect(specRefusedBy(probe)).toBe(expected);
+  });
+
+  test('the refusal names the runtime and its version, the spec, the containerd and both fixes', () => {
+    const reason = specRefusalReason({
+      runtime: { name: 'crun', version: '1.8.1' },
+      specVersion: '1.3.0',
+      containerd: '2.4.2',
+      message: 'unknown version specified',
+    });
+    for (const part of [
+      'crun 1.8.1 refuses OCI runtime spec 1.3.0',
+      "nerdctl's containerd 2.4.2",
+      'crun says: unknown version specified',
+      'containerd: "1.7.35"',
+      'runtime-bench install --source go containerd@1.7.35',
+      'runtime-bench install --source distro --suites trixie crun',
+    ])
+      expect(reason).toContain(part);
+  });
+});
