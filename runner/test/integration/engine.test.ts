@@ -1,16 +1,19 @@
 // Engine targets end to end on the real Docker (Debian's docker.io: a private dockerd per run),
-// Podman (a private storage root per run) and nerdctl (built from a checkout by `runtime-bench
-// install --source git … nerdctl@v2.1.3`, with a private containerd per run), each with runc and crun: `runtime-bench run` of the
-// engine.* benchmarks, then a SIGINT mid-run; after each, nothing of the run may be left —
-// containers, daemons, shims, mounts, cgroups, the private root, the shim's runc state of the
-// run's containerd namespace. Budget: image build (≈ 10 s), daemon starts and image loads
-// (≈ 20 s), 3 engines × 2 runtimes × (2 × 3 runs + 2 × 2 first outputs + one memory bisection
-// of ≈ 10 runs) ≈ 3 min on a loaded host, SIGINT (≈ 30 s), SIGKILL and the run that cleans
-// after it (≈ 1 min).
+// Podman (a private storage root per run) and nerdctl (as `runtime-bench install` builds it, on a
+// private containerd 1.7.35 per run — pinned, so the test does not depend on which other
+// containerd builds exist), each with runc and crun: `runtime-bench run` of the engine.*
+// benchmarks, then a SIGINT mid-run; after each, nothing of the run may be left — containers,
+// daemons, shims and their sockets, mounts, cgroups, network interfaces, iptables rules, the
+// private root, the shim's runc state of the run's containerd namespace. Then nerdctl on a
+// containerd 2.x, whose OCI spec version bookworm's crun refuses: refused before measuring, runc
+// measured. Budget: image build (≈ 10 s), daemon starts and image loads (≈ 20 s), 3 engines × 2
+// runtimes × (2 × 3 runs + 2 × 2 first outputs + one memory bisection of ≈ 10 runs) ≈ 3 min on a
+// loaded host, SIGINT (≈ 30 s), SIGKILL and the run that cleans after it (≈ 1 min), the refusal
+// run (≈ 30 s).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
 import { installedBinDirs } from '../../src/engine/engine.ts';
@@ -28,20 +31,45 @@ const nerdctlInstalled = (): boolean =>
       existsSync(join(DEFAULT_PREFIX, 'nerdctl', v, 'bin', 'nerdctl')),
     ));
 
+/**
+ * The containerd the nerdctl target pins: it writes OCI spec 1.1.0, which every runtime here
+ * takes. scripts/setup-test.sh installs it (and NEWER_CONTAINERD) from the Go module proxy.
+ */
+const NERDCTL_CONTAINERD = '1.7.35';
+/** A containerd writing a newer spec (1.2.0): the refusal test's. */
+const NEWER_CONTAINERD = '2.0.14';
+
+/** The bin/ directory of containerd `version` as `runtime-bench install` built it, shim beside it; or null. */
+function containerdBin(version: string): string | null {
+  const base = join(DEFAULT_PREFIX, 'containerd');
+  const dir = (existsSync(base) ? readdirSync(base) : [])
+    .filter((v) => v === version || v.startsWith(`${version}+`))
+    .map((v) => join(base, v, 'bin'))
+    .find((d) => existsSync(join(d, 'containerd')) && existsSync(join(d, 'containerd-shim-runc-v2')));
+  return dir ?? null;
+}
+
+/** The OCI spec version a containerd writes, as its own ctr prints its default spec. */
+const specOf = (containerd: string): string =>
+  (
+    JSON.parse(execFileSync(join(dirname(containerd), 'ctr'), ['oci', 'spec'], { encoding: 'utf8' })) as {
+      ociVersion: string;
+    }
+  ).ociVersion;
+
 const INSTALL: Record<'docker' | 'podman' | 'nerdctl', string> = {
   docker: 'apt-get install docker.io runc crun',
   podman: 'apt-get install podman runc crun',
-  nerdctl:
-    'runtime-bench install --source git --git-dir <nerdctl checkout> nerdctl@v2.1.3; apt-get install containerd runc crun',
+  nerdctl: `runtime-bench install --source go nerdctl@2.1.2 containerd@${NERDCTL_CONTAINERD} (scripts/setup-test.sh does); apt-get install runc crun`,
 };
 
 /** Why an engine's tests cannot run here (naming the package that brings it), or null. */
 function engineUnavailable(engine: 'docker' | 'podman' | 'nerdctl'): string | null {
   if (!isRoot) return 'needs root (a private daemon, mounts, cgroups)';
-  const need = { docker: ['docker', 'dockerd'], podman: ['podman', 'conmon'], nerdctl: ['containerd'] }[
-    engine
-  ];
+  const need = { docker: ['docker', 'dockerd'], podman: ['podman', 'conmon'], nerdctl: [] }[engine];
   const missing = [...need, 'runc', 'crun', 'busybox', 'catatonit', 'sysbench'].filter((c) => !onPath(c));
+  if (engine === 'nerdctl' && !containerdBin(NERDCTL_CONTAINERD))
+    missing.unshift(`containerd ${NERDCTL_CONTAINERD} (with its runc shim) under ${DEFAULT_PREFIX}`);
   if (engine === 'nerdctl' && !nerdctlInstalled())
     missing.unshift(`nerdctl (not under ${DEFAULT_PREFIX} either)`);
   if (missing.length === 0) return null;
@@ -61,7 +89,7 @@ function config(name: string, runs: number, count: number): string {
     file,
     `name: ${name}
 targets:
-${engines.map((e) => `  - { kind: engine, engine: ${e}, runtimes: [runc, crun] }`).join('\n')}
+${engines.map((e) => `  - { kind: engine, engine: ${e}, runtimes: [runc, crun]${e === 'nerdctl' ? `, containerd: "${NERDCTL_CONTAINERD}"` : ''} }`).join('\n')}
 benchmarks: [engine]
 runs: ${runs}
 runsPerBenchmark: { engine.limits: 1 }
@@ -75,9 +103,27 @@ parameters:
   return file;
 }
 
-/** Nothing of the run with this id is left on the host. */
-function expectNothingLeft(result: RunResult): void {
+/**
+ * What of the host's network and containerd's shared run directory a run may not change: the
+ * network interfaces, the iptables rules (without counters), the shims' sockets in
+ * /run/containerd/s (there whatever containerd's state directory is).
+ */
+function hostState(): { links: string[]; iptables: string[]; shimSockets: string[] } {
+  const lines = (cmd: string, args: string[]): string[] =>
+    onPath(cmd) ? execFileSync(cmd, args, { encoding: 'utf8' }).split('\n').filter(Boolean) : [];
+  return {
+    links: lines('ip', ['-o', 'link', 'show']).map((l) => l.split(':')[1]!.trim()),
+    iptables: lines('iptables-save', [])
+      .filter((l) => !l.startsWith('#'))
+      .map((l) => l.replace(/\[\d+:\d+\]/g, '')),
+    shimSockets: existsSync('/run/containerd/s') ? readdirSync('/run/containerd/s').sort() : [],
+  };
+}
+
+/** Nothing of the run with this id is left on the host; `before`: the host before the run. */
+function expectNothingLeft(result: RunResult, before?: ReturnType<typeof hostState>): void {
   expectRootGone(result.runId.slice(-8));
+  if (before) expect(hostState()).toEqual(before);
 }
 
 /** Nothing of the run root `key` (the run id's random part) is left on the host. */
@@ -103,6 +149,7 @@ function expectRootGone(key: string): void {
 describe.skipIf(engines.length === 0)('engine targets (Docker, Podman, nerdctl) × runc, crun', () => {
   test('run to exit and time to first output: every target measured, engine recorded, nothing left', async () => {
     const out = join(work, 'engines.json');
+    const before = hostState();
     const run = await runCli(['run', '--config', config('engines', 3, 4), '--out', out]);
     expect(run.code, run.stderr).toBe(0);
     const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
@@ -123,12 +170,15 @@ describe.skipIf(engines.length === 0)('engine targets (Docker, Podman, nerdctl) 
       );
     }
     if (engines.includes('nerdctl')) {
-      // nerdctl's containerd is in the result with the version it reports itself, and the
-      // nerdctl runtime-bench built carries its build record.
+      // nerdctl's containerd is the pinned one, in the result with the version it reports itself
+      // and the OCI spec version it writes; the nerdctl runtime-bench built carries its build record.
       const containerd = result.components.find((c) => c.name === 'containerd')!;
       const binary = containerd.path!;
+      expect(binary).toBe(join(containerdBin(NERDCTL_CONTAINERD)!, 'containerd'));
+      expect(containerd.version).toBe(NERDCTL_CONTAINERD);
       const own = execFileSync(binary, ['--version'], { encoding: 'utf8' });
       expect(own).toContain(containerd.version);
+      expect(containerd.detail).toContain(`writes OCI runtime spec ${specOf(binary)}`);
       const nerdctl = result.components.find((c) => c.name === 'nerdctl')!;
       const built = (await installedBinDirs(DEFAULT_PREFIX, 'nerdctl')).length > 0 && !onPath('nerdctl');
       if (built) expect(nerdctl.build?.origin).toMatch(/@v2\.\d+\.\d+$/);
@@ -166,11 +216,12 @@ describe.skipIf(engines.length === 0)('engine targets (Docker, Podman, nerdctl) 
         }
       }
     }
-    expectNothingLeft(result);
+    expectNothingLeft(result, before);
   }, 600_000);
 
   test('SIGINT mid-run: exit 130, an incomplete result with interrupted benchmarks, nothing left', async () => {
     const out = join(work, 'engines-int.json');
+    const before = hostState();
     let sent = false;
     const run = await runCli(['run', '--config', config('engines-int', 50, 2), '--out', out], {
       onStderr: (text, child) => {
@@ -188,7 +239,7 @@ describe.skipIf(engines.length === 0)('engine targets (Docker, Podman, nerdctl) 
     expect(result.results.map((r) => r.status)).toEqual(result.results.map(() => 'interrupted'));
     expect(result.results.map((r) => r.failedAttempts)).toEqual(result.results.map(() => 0));
     expect(result.results[0]!.attempts).toBeGreaterThanOrEqual(1);
-    expectNothingLeft(result);
+    expectNothingLeft(result, before);
   }, 600_000);
 
   test('SIGKILL mid-run leaves the private engines behind; the next run removes them', async () => {
@@ -225,4 +276,65 @@ describe.skipIf(engines.length === 0)('engine targets (Docker, Podman, nerdctl) 
     expectRootGone(left[0]!);
     expectNothingLeft(RunResultSchema.parse(JSON.parse(readFileSync(join(work, 'next.json'), 'utf8'))));
   }, 600_000);
+});
+
+const newer = containerdBin(NEWER_CONTAINERD);
+const refusalUnavailable = !engines.includes('nerdctl')
+  ? 'nerdctl is not available (see above)'
+  : newer
+    ? null
+    : `no containerd ${NEWER_CONTAINERD} under ${DEFAULT_PREFIX} (runtime-bench install --source go containerd@${NEWER_CONTAINERD})`;
+if (refusalUnavailable) console.warn(`SKIPPED the nerdctl spec-version refusal test: ${refusalUnavailable}`);
+
+describe.skipIf(refusalUnavailable !== null)('nerdctl on a containerd writing a newer OCI spec', () => {
+  test('a runtime refusing its spec version: unsupported with the reason before any run, the other measured, nothing left', async () => {
+    const spec = specOf(join(newer!, 'containerd'));
+    const crunVersion = /^crun version (\S+)/.exec(
+      execFileSync('crun', ['--version'], { encoding: 'utf8' }),
+    )![1]!;
+    // Bookworm's crun 1.8 takes spec 1.0.x and 1.1.x only (checked by hand with `crun run` of a
+    // bundle per version); crun ≥ 1.9 and runc take 1.2 and 1.3.
+    const crunRefuses = /^1\.[0-8]\./.test(crunVersion) && !/^1\.[01]\./.test(spec);
+    const file = join(work, 'refusal.yaml');
+    writeFileSync(
+      file,
+      `name: refusal
+targets:
+  - { kind: engine, engine: nerdctl, containerd: "${NEWER_CONTAINERD}", runtimes: [runc, crun] }
+benchmarks: [engine.startup.latency]
+runs: 2
+warmup: 0
+images: { largeSizeMiB: 16 }
+parameters:
+  startup.latency: { count: 1 }
+`,
+    );
+    const out = join(work, 'refusal.json');
+    const before = hostState();
+    const run = await runCli(['run', '--config', file, '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    const containerd = result.components.find((c) => c.name === 'containerd')!;
+    expect(containerd.version).toBe(NEWER_CONTAINERD);
+    expect(containerd.detail).toContain(`writes OCI runtime spec ${spec}`);
+    const runc = result.results.find((r) => r.target === 'nerdctl/runc')!;
+    expect(runc.status, JSON.stringify(runc)).toBe('ok');
+    expect(runc.attempts).toBe(2);
+    const crun = result.results.find((r) => r.target === 'nerdctl/crun')!;
+    if (crunRefuses) {
+      expect(crun.status).toBe('unsupported');
+      // Not one container was tried with it.
+      expect(crun.attempts).toBe(0);
+      expect(crun.failedAttempts).toBe(0);
+      for (const part of [
+        `crun ${crunVersion} refuses OCI runtime spec ${spec}`,
+        `containerd ${NEWER_CONTAINERD}`,
+        'containerd: "1.7.35"',
+        '--suites trixie crun',
+      ])
+        expect(crun.reason).toContain(part);
+      expect(run.stderr).toContain(`nerdctl/crun: not measured: crun ${crunVersion} refuses`);
+    } else expect(crun.status, JSON.stringify(crun)).toBe('ok');
+    expectNothingLeft(result, before);
+  }, 300_000);
 });

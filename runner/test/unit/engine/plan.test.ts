@@ -319,7 +319,7 @@ describe('findEngine', () => {
       expect((error as RbError).message).toMatch(
         /^targets\[2\]\.engine: nerdctl is not installed \(no nerdctl/,
       );
-      expect((error as RbError).hint).toMatch(/runtime-bench install --source git --git-dir .* nerdctl@v/);
+      expect((error as RbError).hint).toMatch(/^runtime-bench install --source go nerdctl@2\.1\.2 containerd@1\.7\.35 /);
     }
   });
   test('installed versions under the prefix, newest first (semantic order, toolchain suffix ignored)', async () => {
