@@ -310,6 +310,11 @@ test('dockerArchiveManifest: one entry per named image, blobs by digest', () => 
 });
 
 describe('findEngine', () => {
+  /** An executable placeholder at `path` (its directories made). */
+  const put = (path: string) => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, '#!/bin/sh\n', { mode: 0o755 });
+  };
   test('nerdctl not installed under the prefix nor on PATH: the field and how to install it', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'rb-prefix-'));
     const error = await findEngine('nerdctl', 'targets[2].engine', empty).catch((e: unknown) => e);
@@ -333,10 +338,6 @@ describe('findEngine', () => {
   });
   test('nerdctl: the newest installed nerdctl, and the newest containerd with its own runc shim beside it', async () => {
     const prefix = mkdtempSync(join(tmpdir(), 'rb-prefix-'));
-    const put = (path: string) => {
-      mkdirSync(join(path, '..'), { recursive: true });
-      writeFileSync(path, '#!/bin/sh\n', { mode: 0o755 });
-    };
     put(join(prefix, 'nerdctl', '2.1.3+go1.24.13', 'bin', 'nerdctl'));
     // 2.4.2 is a build of containerd alone; 2.1.9 has its shim.
     put(join(prefix, 'containerd', '2.4.2+go1.24.13', 'bin', 'containerd'));
@@ -349,10 +350,6 @@ describe('findEngine', () => {
   });
   test('nerdctl with containerd pinned: exactly that installed version, or exit 2 naming the field and the install', async () => {
     const prefix = mkdtempSync(join(tmpdir(), 'rb-prefix-'));
-    const put = (path: string) => {
-      mkdirSync(join(path, '..'), { recursive: true });
-      writeFileSync(path, '#!/bin/sh\n', { mode: 0o755 });
-    };
     put(join(prefix, 'nerdctl', '2.1.3+go1.24.13', 'bin', 'nerdctl'));
     for (const v of ['2.0.14+go1.25.14', '1.7.35+go1.25.14']) {
       put(join(prefix, 'containerd', v, 'bin', 'containerd'));
