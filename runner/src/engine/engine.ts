@@ -22,7 +22,7 @@ import {
   type EngineInfo,
   type EnginePlan,
 } from './plan.ts';
-import { SHIM_STATE_DIR, nerdctlNamespace } from './nerdctl-plan.ts';
+import { SHIM_STATE_DIR, nerdctlNamespace, shimSockets } from './nerdctl-plan.ts';
 
 /**
  * The bin/ directories of what `runtime-bench install` put under `prefix` for `component`, newest
@@ -130,7 +130,7 @@ export async function startEngine(
     if (daemonPid !== null && !(await terminate(daemonPid, 20_000)))
       problems.push(`${plan.engine} daemon (pid ${daemonPid}) did not exit`);
     // Shims, conmon and a managed containerd name the private root on their command line.
-    for (const p of await processesMentioning([plan.root])) await terminate(p.pid, 5_000);
+    problems.push(...(await stopMentioning(plan.root)));
     problems.push(...(await unmountBelow(plan.root)));
     for (const path of [plan.root, ...plan.leftovers])
       await rm(path, { recursive: true, force: true }).catch((e: unknown) =>
@@ -190,6 +190,20 @@ export async function startEngine(
   }
 }
 
+/**
+ * Stops the runtime processes naming `root` (shims, conmon, a containerd) and removes the sockets
+ * a stopped shim leaves outside it; returns what could not be removed.
+ */
+async function stopMentioning(root: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const p of await processesMentioning([root])) {
+    await terminate(p.pid, 5_000);
+    for (const socket of shimSockets(p.cmdline))
+      await rm(socket, { force: true }).catch((e: unknown) => problems.push(`${socket}: ${errorMessage(e)}`));
+  }
+  return problems;
+}
+
 /** The file naming the runtime-bench process that owns a run root. */
 export const OWNER_FILE = 'owner.pid';
 
@@ -221,7 +235,7 @@ export async function reapAbandoned(dir: string, log: (line: string) => void): P
         const daemon = await pidIn(join(runRoot, sub, file));
         if (daemon !== null && (await namesPath(daemon, runRoot))) await terminate(daemon, 20_000);
       }
-    for (const p of await processesMentioning([runRoot])) await terminate(p.pid, 5_000);
+    problems.push(...(await stopMentioning(runRoot)));
     problems.push(...(await unmountBelow(runRoot)));
     const shimState = subs.map((sub) => join(SHIM_STATE_DIR, nerdctlNamespace(key, sub)));
     for (const path of [runRoot, ...shimState])

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findEngine, installedBinDirs } from '../../../src/engine/engine.ts';
+import { shimSockets } from '../../../src/engine/nerdctl-plan.ts';
 import { engineKind } from '../../../src/engine/kind.ts';
 import { onPath } from '../../support/host.ts';
 import {
@@ -324,7 +325,9 @@ describe('findEngine', () => {
       expect((error as RbError).message).toMatch(
         /^targets\[2\]\.engine: nerdctl is not installed \(no nerdctl/,
       );
-      expect((error as RbError).hint).toMatch(/^runtime-bench install --source go nerdctl@2\.1\.2 containerd@1\.7\.35 /);
+      expect((error as RbError).hint).toMatch(
+        /^runtime-bench install --source go nerdctl@2\.1\.2 containerd@1\.7\.35 /,
+      );
     }
   });
   test('installed versions under the prefix, newest first (semantic order, toolchain suffix ignored)', async () => {
@@ -375,5 +378,26 @@ describe('findEngine', () => {
         new RegExp(`^runtime-bench install --source go containerd@${v.replace(/\./g, '\\.')},`),
       );
     }
+  });
+});
+
+describe('shimSockets', () => {
+  test("a runc shim's sockets under /run/containerd/s: sha256 of address/namespace/id (and …/debug), by sha256sum", () => {
+    const cmdline = [
+      '/opt/runtime-bench/containerd/1.7.35+go1.25.14/bin/containerd-shim-runc-v2',
+      '-namespace',
+      'rb-0123abcd-2',
+      '-id',
+      '5f2c',
+      '-address',
+      '/var/lib/runtime-bench/e/0123abcd/2/containerd.sock',
+    ];
+    // printf '%s' "<address>/<namespace>/<id>[/debug]" | sha256sum
+    expect(shimSockets(cmdline)).toEqual([
+      '/run/containerd/s/195c768707d32cbf91ca0f5cfd78838f8ffed7deff1f38b72d67a2a1cf3ab153',
+      '/run/containerd/s/21f59207edcd4d8e5ad63b13cf823fbf204c57f77e4e3bef0af42e2bb8ffce96',
+    ]);
+    expect(shimSockets(['/usr/bin/conmon', '-id', '5f2c'])).toEqual([]);
+    expect(shimSockets(cmdline.slice(0, 5))).toEqual([]);
   });
 });
