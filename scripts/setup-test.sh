@@ -67,13 +67,13 @@ else
 fi
 
 # nerdctl for the engine targets' tests (runner/test/integration/engine.test.ts): nerdctl 2.1.2 and
-# the containerd builds those tests pin — 1.7.35 (writes OCI spec 1.1.0, which bookworm's crun
-# takes) and 2.0.14 (writes 1.2.0, which it refuses) — built from the Go module proxy by
-# `runtime-bench install --source go`, cached by version and toolchain under /opt/runtime-bench (a
-# no-op once built; build-containerd.test.ts builds the same containerd versions and finds them
-# there). nerdctl 2.1.3's cmd/nerdctl imports its nested module mod/tigron, which the proxy's zip
-# leaves out; 2.1.2's does not. Each install keeps a record of its own (not the user's default
-# <prefix>/state/install.json). Cold: ≈ NERDCTL_COLD on 2 cores; RB_SKIP_NERDCTL=1 leaves them out.
+# the containerd those tests pin (1.7.35), built from the Go module proxy by `runtime-bench install
+# --source go`, cached by version and toolchain under /opt/runtime-bench (a no-op once built;
+# build-containerd.test.ts builds the same containerd and finds it there). nerdctl 2.1.3's
+# cmd/nerdctl imports its nested module mod/tigron, which the proxy's zip leaves out; 2.1.2's does
+# not. Each install keeps a record of its own (not the user's default
+# <prefix>/state/install.json). Cold (empty Go caches, 2 cores): nerdctl ≈ 100 s, and the
+# containerd build the build test would otherwise make. RB_SKIP_NERDCTL=1 leaves them out.
 rb_install_go() { # component@version
   local state="/opt/runtime-bench/state/test-${1/@/-}/install.json"
   mkdir -p "$(dirname "$state")"
@@ -82,8 +82,8 @@ rb_install_go() { # component@version
 if [ -n "${RB_SKIP_NERDCTL:-}" ]; then
   log "RB_SKIP_NERDCTL set: nerdctl not built; its engine tests are skipped"
 elif [ -x "$GO" ]; then
-  for c in nerdctl@2.1.2 containerd@1.7.35 containerd@2.0.14; do rb_install_go "$c"; done
-  log "nerdctl 2.1.2, containerd 1.7.35 and 2.0.14 under /opt/runtime-bench"
+  for c in nerdctl@2.1.2 containerd@1.7.35; do rb_install_go "$c"; done
+  log "nerdctl 2.1.2 and containerd 1.7.35 under /opt/runtime-bench"
 else
   log "no Go toolchain (set RB_GO): nerdctl not built; its engine tests are skipped"
 fi

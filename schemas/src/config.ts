@@ -186,7 +186,7 @@ export const EngineTargetConfigSchema = z
       .optional()
       .meta({
         description:
-          'nerdctl only: the containerd version (as `runtime-bench install` put it under /opt/runtime-bench, with its runc shim) nerdctl runs on, e.g. 1.7.35; it decides the OCI spec version the runtimes are given (crun 1.8 takes at most 1.1, which containerd 2.x exceeds). Default: the newest installed one, else containerd on PATH',
+          'nerdctl only: the containerd version (as `runtime-bench install` put it under /opt/runtime-bench, with its runc shim) nerdctl runs on, e.g. 1.7.35, so that what runs does not change when another containerd is installed. Default: the newest installed one, else containerd on PATH',
       }),
   })
   .refine((t) => t.containerd === undefined || t.engine === 'nerdctl', {

@@ -17,7 +17,7 @@ import { guessOciKind } from '../stack/versions.ts';
 import { selectOfKind } from '../suites/registry.ts';
 import { ENGINE_BENCHMARKS, type EngineBenchmark } from './benchmarks.ts';
 import { OWNER_FILE, findEngine, reapAbandoned, startEngine, type RunningEngine } from './engine.ts';
-import { containerdSpecVersion, runtimeSpecRefusal } from './spec-probe.ts';
+import { nerdctlSpecVersion, runtimeSpecRefusal } from './spec-probe.ts';
 import { specRefusalReason } from './spec-version.ts';
 import { parseUlimits, planEngine, runArgs, type RuntimeBinary } from './plan.ts';
 
@@ -133,7 +133,7 @@ async function prepareEngineRun(
       const label = target.name ?? target.engine;
       const cliBuild = await readBuildRecord(bins.cli);
       const specVersion =
-        bins.daemon && target.engine === 'nerdctl' ? await containerdSpecVersion(bins.daemon) : null;
+        target.engine === 'nerdctl' ? await nerdctlSpecVersion(engine, config.images.bench) : null;
       const checked = [];
       for (const r of runtimes) {
         const message = specVersion ? await runtimeSpecRefusal(r.binary, specVersion, runRoot) : null;
@@ -141,7 +141,8 @@ async function prepareEngineRun(
           ? specRefusalReason({
               runtime: r,
               specVersion: specVersion!,
-              containerd: engine.daemon?.version ?? bins.daemon!,
+              nerdctl: engine.info.version,
+              containerd: engine.daemon?.version ?? 'unknown',
               message,
             })
           : null;
@@ -210,7 +211,8 @@ async function prepareEngineRun(
           role: 'cri',
           version: engine.info.version,
           path: engine.plan.cli,
-          detail: `storage ${engine.info.storageDriver}, cgroups ${engine.info.cgroupManager}, network ${engine.info.networkBackend}`,
+          // nerdctl writes its containers' spec itself (its containerd client library's version).
+          detail: `storage ${engine.info.storageDriver}, cgroups ${engine.info.cgroupManager}, network ${engine.info.networkBackend}${specVersion ? `; writes OCI runtime spec ${specVersion}` : ''}`,
           ...(cliBuild ? { build: cliBuild } : {}),
         },
         ...(engine.daemon
@@ -220,7 +222,7 @@ async function prepareEngineRun(
                 role: 'cri' as const,
                 version: engine.daemon.version,
                 path: engine.daemon.path,
-                detail: `${engine.plan.engine}'s private daemon, root ${engine.plan.root}${specVersion ? `; writes OCI runtime spec ${specVersion}` : ''}`,
+                detail: `${engine.plan.engine}'s private daemon, root ${engine.plan.root}`,
               },
             ]
           : []),

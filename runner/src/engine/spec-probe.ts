@@ -1,23 +1,33 @@
-// The side of spec-version.ts that runs things: the spec version a containerd writes, and the
-// probe of an OCI runtime with a config.json that holds only that version.
+// The side of spec-version.ts that runs things: the spec version of a container nerdctl creates,
+// and the probe of an OCI runtime with a config.json that holds only that version.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { which } from '../stack/discover.ts';
+import { join } from 'node:path';
 import { exec } from '../util/exec.ts';
-import { parseSpecVersion, probeConfig, specRefusedBy } from './spec-version.ts';
+import type { RunningEngine } from './engine.ts';
+import { parseInspectSpecVersion, probeConfig, specRefusedBy } from './spec-version.ts';
 
 const PROBE_TIMEOUT_MS = 30_000;
 
 /**
- * The OCI runtime-spec version `containerd` writes into its containers' config.json: `ctr oci
- * spec` (containerd's default spec, printed without a daemon) of the ctr beside it; null when
- * there is no ctr there or it says nothing usable.
+ * The OCI runtime-spec version nerdctl writes into its containers' config.json: that of a
+ * container created (never started: no runtime runs) from `image` on the engine's own daemon,
+ * read back with `container inspect --mode native`, then removed; null when nerdctl does not say.
  */
-export async function containerdSpecVersion(containerd: string): Promise<string | null> {
-  const ctr = await which(join(dirname(containerd), 'ctr'));
-  if (!ctr) return null;
-  const r = await exec(ctr, ['oci', 'spec'], { allowFailure: true, timeoutMs: PROBE_TIMEOUT_MS });
-  return r.exitCode === 0 ? parseSpecVersion(r.stdout) : null;
+export async function nerdctlSpecVersion(engine: RunningEngine, image: string): Promise<string | null> {
+  const g = engine.plan.globalArgs;
+  const name = `rb-spec-${randomBytes(4).toString('hex')}`;
+  const create = await engine.cli(
+    [...g, 'create', '--name', name, '--network', 'none', image, '/bin/true'],
+    60_000,
+  );
+  if (create.exitCode !== 0) return null;
+  try {
+    const inspect = await engine.cli([...g, 'container', 'inspect', '--mode', 'native', name], 60_000);
+    return inspect.exitCode === 0 ? parseInspectSpecVersion(inspect.stdout) : null;
+  } finally {
+    await engine.cli([...g, 'rm', '-f', name], 60_000);
+  }
 }
 
 /**

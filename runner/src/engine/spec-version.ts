@@ -1,7 +1,10 @@
-// Does an OCI runtime take the OCI runtime-spec version nerdctl's containerd writes? Decided
-// before anything is measured, so a runtime that would refuse every container is reported once,
-// with the fix, instead of as a pile of failed repetitions.
+// Does an OCI runtime take the OCI runtime-spec version a nerdctl target's containers get?
+// Decided before anything is measured, so a runtime that would refuse every container is
+// reported once, with the fix, instead of as a pile of failed repetitions.
 //
+// nerdctl writes the spec itself, with the containerd client library it is built with (nerdctl
+// 2.x: containerd 2's, runtime-spec ≥ 1.2), whatever containerd daemon runs under it; so the
+// version is read from a container nerdctl creates (and never starts) on the run's own daemon.
 // Neither `--version` nor `features` says which versions a runtime takes: crun 1.8.1 prints
 // "spec: 1.0.0" and has no `features`, yet takes 1.1.x; crun 1.21's `features` says
 // ociVersionMax 1.1.0+dev and it takes 1.3.0; runc 1.1's says 1.0.2-dev and it takes any. So the
@@ -10,10 +13,14 @@
 // says whether the version was the problem (crun 1.8: "unknown version specified") or the
 // version passed and the content did not (runc: "process property must not be empty").
 
-/** The `ociVersion` of a spec (`ctr oci spec` prints containerd's default one), or null. */
-export function parseSpecVersion(specJson: string): string | null {
+/**
+ * The `ociVersion` of the spec `nerdctl container inspect --mode native <id>` shows (a JSON array
+ * of containers, each with its decoded `Spec`), or null.
+ */
+export function parseInspectSpecVersion(inspectJson: string): string | null {
   try {
-    const v = (JSON.parse(specJson) as { ociVersion?: unknown }).ociVersion;
+    const [first] = JSON.parse(inspectJson) as { Spec?: { ociVersion?: unknown } }[];
+    const v = first?.Spec?.ociVersion;
     return typeof v === 'string' && v.length > 0 ? v : null;
   } catch {
     return null;
@@ -39,18 +46,20 @@ export function specRefusedBy(probe: { exitCode: number | null; output: string }
   return line ?? null;
 }
 
-/** What the refusal of one engine × runtime says: the runtime, the spec, its writer, the fixes. */
+/** What the refusal of one nerdctl × runtime says: the runtime, the spec and its writer, the fix. */
 export function specRefusalReason(opts: {
   runtime: { name: string; version: string };
   specVersion: string;
+  nerdctl: string;
   containerd: string;
   message: string;
 }): string {
-  const { runtime, specVersion, containerd, message } = opts;
+  const { runtime, specVersion, message } = opts;
   return (
-    `${runtime.name} ${runtime.version} refuses OCI runtime spec ${specVersion}, which nerdctl's containerd ${containerd} writes ` +
-    `(${runtime.name} says: ${message}); nothing was run with it. Fix: pin an older containerd in the target ` +
-    `(containerd: "1.7.35", which writes spec 1.1.0; runtime-bench install --source go containerd@1.7.35), ` +
-    `or use a newer ${runtime.name} (e.g. runtime-bench install --source distro --suites trixie ${runtime.name})`
+    `${runtime.name} ${runtime.version} refuses OCI runtime spec ${specVersion}, which nerdctl ${opts.nerdctl} writes ` +
+    `(its own containerd client library's version, whatever the daemon: here containerd ${opts.containerd}) ` +
+    `(${runtime.name} says: ${message}); nothing was run with it. Fix: a newer ${runtime.name} first on PATH ` +
+    `(crun ≥ 1.9 takes 1.2 and 1.3: runtime-bench install --source distro --suites trixie crun@1.21, then ` +
+    `PATH=/opt/runtime-bench/crun/1.21/bin:$PATH), or leave ${runtime.name} out of this target`
   );
 }

@@ -1,21 +1,30 @@
-// The pure half of the OCI spec-version check of nerdctl targets: the spec version containerd
-// writes, the probe's config, and the reading of a runtime's answer. The answers are what the
+// The pure half of the OCI spec-version check of nerdctl targets: the spec version of a container
+// nerdctl created, the probe's config, and the reading of a runtime's answer. The answers are what the
 // runtimes printed for the probe on this host (crun 1.8.1 and 1.21, runc 1.1.5; see
 // spec-version.ts), copied here by hand.
 import { describe, expect, test } from 'vitest';
 import {
-  parseSpecVersion,
+  parseInspectSpecVersion,
   probeConfig,
   specRefusalReason,
   specRefusedBy,
 } from '../../../src/engine/spec-version.ts';
 
 describe('spec version', () => {
-  test('parseSpecVersion: the ociVersion of `ctr oci spec`, else null', () => {
-    expect(parseSpecVersion('{"ociVersion": "1.3.0", "process": {"args": []}}')).toBe('1.3.0');
-    expect(parseSpecVersion('{"process": {}}')).toBeNull();
-    expect(parseSpecVersion('{"ociVersion": ""}')).toBeNull();
-    expect(parseSpecVersion('ctr: not a spec')).toBeNull();
+  test("parseInspectSpecVersion: the ociVersion of the first container's Spec, else null", () => {
+    // The shape of `nerdctl container inspect --mode native` (nerdctl 2.1: native.Container).
+    const inspect = JSON.stringify([
+      {
+        ID: 'rb-spec-0a1b2c3d',
+        Runtime: { Name: 'io.containerd.runc.v2' },
+        Spec: { ociVersion: '1.2.1', process: {} },
+      },
+    ]);
+    expect(parseInspectSpecVersion(inspect)).toBe('1.2.1');
+    expect(parseInspectSpecVersion('[]')).toBeNull();
+    expect(parseInspectSpecVersion('[{"ID": "x"}]')).toBeNull();
+    expect(parseInspectSpecVersion('[{"Spec": {"ociVersion": ""}}]')).toBeNull();
+    expect(parseInspectSpecVersion('time="…" level=fatal msg="no such container"')).toBeNull();
   });
 
   test('probeConfig: the version and nothing else', () => {
@@ -51,20 +60,20 @@ describe('spec version', () => {
     expect(specRefusedBy(probe)).toBe(expected);
   });
 
-  test('the refusal names the runtime and its version, the spec, the containerd and both fixes', () => {
+  test('the refusal names the runtime and its version, the spec, nerdctl and its containerd, the fix', () => {
     const reason = specRefusalReason({
       runtime: { name: 'crun', version: '1.8.1' },
-      specVersion: '1.3.0',
-      containerd: '2.4.2',
+      specVersion: '1.2.1',
+      nerdctl: '2.1.2',
+      containerd: '1.7.35',
       message: 'unknown version specified',
     });
     for (const part of [
-      'crun 1.8.1 refuses OCI runtime spec 1.3.0',
-      "nerdctl's containerd 2.4.2",
+      'crun 1.8.1 refuses OCI runtime spec 1.2.1, which nerdctl 2.1.2 writes',
+      'here containerd 1.7.35',
       'crun says: unknown version specified',
-      'containerd: "1.7.35"',
-      'runtime-bench install --source go containerd@1.7.35',
-      'runtime-bench install --source distro --suites trixie crun',
+      'runtime-bench install --source distro --suites trixie crun@1.21',
+      'PATH=/opt/runtime-bench/crun/1.21/bin:$PATH',
     ])
       expect(reason).toContain(part);
   });
