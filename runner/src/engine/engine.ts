@@ -68,7 +68,7 @@ export async function findEngine(
     if (!daemon)
       throw new RbError(
         'CONFIG_INVALID',
-        `${containerd.field}: containerd ${wanted} is not installed under ${prefix}/containerd (with its runc shim); installed: ${daemonDirs.map(versionOfDir).join(', ') || 'none'}`,
+        `${containerd.field}: containerd ${wanted} is not installed under ${prefix}/containerd (with its runc shim); installed: ${[...new Set(daemonDirs.map(versionOfDir))].join(', ') || 'none'}`,
         `runtime-bench install --source go containerd@${wanted}, or name an installed version (or leave containerd out: the newest installed one)`,
       );
   }
