@@ -57,8 +57,8 @@ export function specRefusalReason(opts: {
   const { runtime, specVersion, message } = opts;
   return (
     `${runtime.name} ${runtime.version} refuses OCI runtime spec ${specVersion}, which nerdctl ${opts.nerdctl} writes ` +
-    `(its own containerd client library's version, whatever the daemon: here containerd ${opts.containerd}) ` +
-    `(${runtime.name} says: ${message}); nothing was run with it. Fix: a newer ${runtime.name} first on PATH ` +
+    `with its own containerd client library, whatever the daemon (here containerd ${opts.containerd}); ` +
+    `${runtime.name} says: ${message}. Nothing was run with it. Fix: a newer ${runtime.name} first on PATH ` +
     `(crun ≥ 1.9 takes 1.2 and 1.3: runtime-bench install --source distro --suites trixie crun@1.21, then ` +
     `PATH=/opt/runtime-bench/crun/1.21/bin:$PATH), or leave ${runtime.name} out of this target`
   );
