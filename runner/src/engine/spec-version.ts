@@ -11,7 +11,8 @@
 // runtime is asked: `create` of a bundle whose config.json holds nothing but `ociVersion`. Every
 // runtime refuses that config before it makes anything (no process, no linux block); the reason
 // says whether the version was the problem (crun 1.8: "unknown version specified") or the
-// version passed and the content did not (runc: "process property must not be empty").
+// version passed and the content did not (runc: "process property must not be empty"; runsc and
+// youki likewise: checked with 1.1.0, 1.2.1 and 1.3.0 on the runtimes this project measures).
 
 /**
  * The `ociVersion` of the spec `nerdctl container inspect --mode native <id>` shows (a JSON array
@@ -33,6 +34,14 @@ export function probeConfig(specVersion: string): string {
 }
 
 /**
+ * A line refusing a version ("unknown version specified", "unsupported spec version 1.3.0"), not
+ * one that merely shows it (runsc prints the whole spec, `&{Version:1.3.0 Process:<nil> …}`, when
+ * it stops at the missing process).
+ */
+const VERSION_REFUSAL =
+  /\b(unknown|unsupported|invalid|incompatible)\b[^:]{0,40}\bversion\b|\bversion\b[^:]{0,40}\b(not supported|unsupported|unknown)\b/i;
+
+/**
  * Whether the probe's error says the version was refused: the runtime's own message then, else
  * null (it went past the version to the config's missing parts). A probe that *succeeded* would
  * be a runtime that checks nothing, which takes the version too.
@@ -42,7 +51,7 @@ export function specRefusedBy(probe: { exitCode: number | null; output: string }
   const line = probe.output
     .split('\n')
     .map((l) => l.replace(/^time="[^"]*"\s+level=\w+\s+msg=/, '').trim())
-    .find((l) => /\bversion\b/i.test(l));
+    .find((l) => VERSION_REFUSAL.test(l));
   return line ?? null;
 }
 

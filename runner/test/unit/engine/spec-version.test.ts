@@ -46,6 +46,15 @@ describe('spec version', () => {
       },
       null,
     ],
+    // runsc 20xx with any version: stopped at the missing process, printing the spec with its version.
+    [
+      {
+        exitCode: 128,
+        output:
+          'FetchSpec failed: reading spec: Spec.Process must be defined: &{Version:1.3.0 Process:<nil> Root:<nil> Hostname: Domainname: Mounts:[] Hooks:<nil> Annotations:map[] Linux:<nil> Solaris:<nil> Windows:<nil> VM:<nil> ZOS:<nil>}\n',
+      },
+      null,
+    ],
     // A runtime that names the version in a logrus line: its message, without the time and level.
     [
       {
