@@ -9,7 +9,8 @@ import { InterruptedError, type Benchmark, type BenchmarkContext } from './types
 
 const CHUNK = 1 << 20;
 const DD_BLOCK = 65536;
-const metricOf = { 'host-to-pod': 'host_to_pod', 'pod-to-host': 'pod_to_host' } as const;
+/** The metric of each direction (engine.network.throughput measures the same through a published port). */
+export const metricOf = { 'host-to-pod': 'host_to_pod', 'pod-to-host': 'pod_to_host' } as const;
 
 const ipToInt = (ip: string): number => ip.split('.').reduce((n, part) => (n << 8) + Number(part), 0) >>> 0;
 
@@ -38,13 +39,13 @@ export function hostAddressFor(
 /** MiB/s of `bytes` in `ms` milliseconds. */
 export const mibPerSecond = (bytes: number, ms: number): number => bytes / 2 ** 20 / (ms / 1000);
 
-function deadlineFor(ctx: BenchmarkContext, bytes: number): number {
+export function deadlineFor(ctx: Pick<BenchmarkContext, 'callTimeoutSeconds'>, bytes: number): number {
   // A pessimistic 5 MiB/s bounds how long a transfer may take.
   return ctx.callTimeoutSeconds * 1000 + (bytes / (5 * 2 ** 20)) * 1000;
 }
 
 /** Runs `stop` when the run is interrupted, so a long transfer does not hold up the cleanup. */
-function onAbort(ctx: BenchmarkContext, stop: () => void): void {
+export function onAbort(ctx: Pick<BenchmarkContext, 'signal'>, stop: () => void): void {
   if (ctx.signal.aborted) stop();
   else ctx.signal.addEventListener('abort', stop, { once: true });
 }
