@@ -1,10 +1,11 @@
 // What a CNI network leaves in the host's iptables after its last container is gone: the portmap
 // and firewall plugins create their shared chains (CNI-HOSTPORT-DNAT, CNI-FORWARD, …) and the
 // jumps into them once, and never remove them. Pure: from `iptables-save` before the engine's
-// network existed and after its teardown, the commands that remove the chains that are new and
-// hold no container's rule — a chain with a DNAT (a live port mapping) or a rule for one address
-// (a live container's masquerade or forward rule) stays, with every chain that jumps into it, and
-// so does everything that was there before.
+// network existed and after its teardown, the commands that remove the chains that are new, with
+// the jumps into them. A table where a new chain still holds a container's rule — a DNAT (a live
+// port mapping) or a match on one address (a live container's masquerade or forward rule) — is
+// someone else's live network, which those shared chains serve: it is left as it is, and so is
+// everything that was there before.
 
 export interface SavedTable {
   chains: Set<string>;
@@ -81,20 +82,9 @@ export function leftoverCommands(before: string, after: string): string[][] {
   const commands: string[][] = [];
   for (const [name, table] of parseIptablesSave(after)) {
     const existed = old.get(name)?.chains ?? new Set<string>();
-    const removable = new Set(
-      [...table.chains].filter(
-        (c) => !existed.has(c) && !table.rules.some((r) => r.chain === c && containerRule(r.args)),
-      ),
-    );
-    // The greatest set of those whose rules jump into no user chain outside the set.
-    const staying = (t: string | null): boolean => t !== null && table.chains.has(t) && !removable.has(t);
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (const c of removable)
-        if (table.rules.some((r) => r.chain === c && staying(targetOf(r.args))) && removable.delete(c))
-          changed = true;
-    }
-    if (removable.size === 0) continue;
+    const removable = new Set([...table.chains].filter((c) => !existed.has(c)));
+    const live = table.rules.some((r) => removable.has(r.chain) && containerRule(r.args));
+    if (removable.size === 0 || live) continue;
     for (const r of table.rules)
       if (!removable.has(r.chain) && removable.has(targetOf(r.args) ?? ''))
         commands.push(['-t', name, '-D', r.chain, ...r.args]);
