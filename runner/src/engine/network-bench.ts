@@ -78,8 +78,8 @@ async function withListener(
   ctx: EngineContext,
   params: NetworkParameters,
   command: string[],
-  transfer: (hostPort: number) => Promise<number>,
-): Promise<number> {
+  transfer: (hostPort: number) => Promise<Transfer>,
+): Promise<Transfer> {
   const hostPort = await freeLoopbackPort();
   const name = `rb-net-${randomBytes(6).toString('hex')}`;
   let result: ExecResult | null = null;
@@ -117,6 +117,12 @@ async function withListener(
   }
 }
 
+/** A transfer's throughput and the bytes the far side counted. */
+interface Transfer {
+  mibPerSecond: number;
+  bytes: number;
+}
+
 const connectTo = (port: number): Promise<Socket> =>
   new Promise((resolve, reject) => {
     const s = connect({ host: '127.0.0.1', port }, () => resolve(s));
@@ -128,7 +134,7 @@ const connectTo = (port: number): Promise<Socket> =>
  * arrives until the host's end of stream and writes the count back. Timed from the connection to
  * that count: a short transfer is an error, never a fast result.
  */
-async function hostToContainer(ctx: EngineContext, params: NetworkParameters): Promise<number> {
+async function hostToContainer(ctx: EngineContext, params: NetworkParameters): Promise<Transfer> {
   const command = ['/bin/nc', '-l', '-p', String(params.port), '-e', '/bin/sh', '-c', 'wc -c'];
   return withListener(ctx, params, command, async (hostPort) => {
     const socket = await connectTo(hostPort);
@@ -174,7 +180,7 @@ async function hostToContainer(ctx: EngineContext, params: NetworkParameters): P
     const counted = Number(reply.trim());
     if (!/^\d+$/.test(reply.trim()) || counted !== params.bytes)
       throw new Error(`the container counted ${reply.trim() || 'nothing'} of ${params.bytes} bytes`);
-    return mibPerSecond(counted, ms);
+    return { mibPerSecond: mibPerSecond(counted, ms), bytes: counted };
   });
 }
 
@@ -182,7 +188,7 @@ async function hostToContainer(ctx: EngineContext, params: NetworkParameters): P
  * Container → host: dd | nc in the container streams whole blocks to the host's connection, which
  * counts them until the container's end of stream; timed from the connection to that end.
  */
-async function containerToHost(ctx: EngineContext, params: NetworkParameters): Promise<number> {
+async function containerToHost(ctx: EngineContext, params: NetworkParameters): Promise<Transfer> {
   const blocks = Math.ceil(params.bytes / DD_BLOCK);
   const expected = blocks * DD_BLOCK;
   const command = [
@@ -217,7 +223,7 @@ async function containerToHost(ctx: EngineContext, params: NetworkParameters): P
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     socket.destroy();
     if (bytes !== expected) throw new Error(`received ${bytes} of ${expected} bytes from the container`);
-    return mibPerSecond(bytes, ms);
+    return { mibPerSecond: mibPerSecond(bytes, ms), bytes };
   });
 }
 
@@ -225,9 +231,17 @@ export const engineNetworkThroughput: EngineBenchmark<NetworkParameters> = {
   definition: {
     name: 'engine.network.throughput',
     description:
-      "The runc-crun study's transfer through a published port, at engine level: per direction a container on the engine's private bridge network with its port published on 127.0.0.1 only (Docker: docker-proxy; Podman, nerdctl: CNI portmap); host → container streams `bytes` into busybox nc, whose `wc -c` reports the count received; container → host streams dd | nc to the host, which counts. Timed on the host from the connection to the far side's end; a short count is an error. The metrics are network.throughput's, which streams the same over the CNI bridge to the pod's address with no port publishing.",
+      "The runc-crun study's transfer through a published port, at engine level: per direction a container on the engine's private bridge network with its port published on 127.0.0.1 only (Docker: docker-proxy; Podman, nerdctl: CNI portmap); host → container streams `bytes` into busybox nc, whose `wc -c` reports the count received; container → host streams dd | nc to the host, which counts. Timed on the host from the connection to the far side's end; a short count is an error (the counts are the *_bytes metrics). The throughput metrics are network.throughput's, which streams the same over the CNI bridge to the pod's address with no port publishing.",
     origin: ['runc-crun'],
-    metrics: networkBenchmark.definition.metrics,
+    metrics: [
+      ...networkBenchmark.definition.metrics,
+      ...(['host_to_pod', 'pod_to_host'] as const).map((m) => ({
+        name: `${m}_bytes`,
+        unit: 'bytes' as const,
+        direction: 'higher' as const,
+        description: `bytes the far side counted (${m.replace(/_/g, ' ')}); anything but the whole transfer fails the repetition`,
+      })),
+    ],
   },
   network: 'bridge, one port published on 127.0.0.1',
   parameters: (config) => config.parameters['network.throughput'],
@@ -238,11 +252,13 @@ export const engineNetworkThroughput: EngineBenchmark<NetworkParameters> = {
       if (ctx.signal.aborted) throw new InterruptedError();
       const metric = metricOf[direction];
       failures.push(
-        await part(gathered, [metric], direction, async () => {
-          gathered.values[metric] =
+        await part(gathered, [metric, `${metric}_bytes`], direction, async () => {
+          const t =
             direction === 'host-to-pod'
               ? await hostToContainer(ctx, params)
               : await containerToHost(ctx, params);
+          gathered.values[metric] = t.mibPerSecond;
+          gathered.values[`${metric}_bytes`] = t.bytes;
         }),
       );
     }
