@@ -5,7 +5,7 @@
 // plugins created and never remove, and the sysctls (ip_forward, route_localnet) they may set.
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { errorMessage } from '../errors.ts';
 import { which } from '../stack/discover.ts';
 import { exec, type ExecResult } from '../util/exec.ts';
@@ -70,7 +70,11 @@ export async function deleteLink(name: string): Promise<string[]> {
  * the file `network create` wrote to `dir`, before any container makes the bridge.
  */
 async function nameBridge(dir: string, name: string, bridge: string): Promise<void> {
-  const files = (await readdir(dir)).filter((f) => f.includes(name));
+  // nerdctl keeps a non-default namespace's networks in a subdirectory named after it.
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((e) => e.isFile() && e.name.includes(name))
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
   let renamed = 0;
   for (const f of files) {
     const text = await readFile(join(dir, f), 'utf8');
