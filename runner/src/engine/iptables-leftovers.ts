@@ -83,7 +83,10 @@ export function leftoverCommands(before: string, after: string): string[][] {
   for (const [name, table] of parseIptablesSave(after)) {
     const existed = old.get(name)?.chains ?? new Set<string>();
     const removable = new Set([...table.chains].filter((c) => !existed.has(c)));
-    const live = table.rules.some((r) => removable.has(r.chain) && containerRule(r.args));
+    // In a new chain, or jumping into one (the bridge plugin's masquerade: `-A POSTROUTING -s <ip>/32 -j CNI-…`).
+    const live = table.rules.some(
+      (r) => (removable.has(r.chain) || removable.has(targetOf(r.args) ?? '')) && containerRule(r.args),
+    );
     if (removable.size === 0 || live) continue;
     for (const r of table.rules)
       if (!removable.has(r.chain) && removable.has(targetOf(r.args) ?? ''))
