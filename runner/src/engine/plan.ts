@@ -130,7 +130,9 @@ export function planEngine(opts: {
           pidfile,
           '--host',
           `unix://${socket}`,
-          // No bridge, no iptables rules: the runs use --network none, and nothing is left on the host.
+          // No default bridge and no iptables rules: the runs use --network none, except
+          // engine.network.throughput's, on a bridge network of the run's own (network.ts) whose
+          // published port docker-proxy serves; nothing is left on the host.
           '--bridge=none',
           '--iptables=false',
           '--ip6tables=false',
