@@ -7,12 +7,18 @@ import { readFile } from 'node:fs/promises';
 import { connect, createServer, type Socket } from 'node:net';
 import type { NetworkParameters } from '@runtime-bench/schemas';
 import { finish, part, type Gathered } from '../suites/kit.ts';
-import { deadlineFor, metricOf, mibPerSecond, networkBenchmark, onAbort } from '../suites/network.ts';
+import {
+  deadlineFor,
+  metricOf,
+  mibPerSecond,
+  networkBenchmark,
+  onAbort,
+  streamZeros,
+} from '../suites/network.ts';
 import { InterruptedError } from '../suites/types.ts';
 import { sleep, type ExecResult } from '../util/exec.ts';
 import type { EngineBenchmark, EngineContext } from './benchmarks.ts';
 
-const CHUNK = 1 << 20;
 const DD_BLOCK = 65536;
 const tail = (text: string): string => text.trim().split('\n').slice(-2).join(' | ');
 
@@ -130,6 +136,41 @@ const connectTo = (port: number): Promise<Socket> =>
   });
 
 /**
+ * Reads `socket` to the far side's end of stream, handing what arrives to `onData`; fails on a
+ * socket error, after the transfer's deadline, or when the run is interrupted.
+ */
+function untilEnd(
+  ctx: EngineContext,
+  socket: Socket,
+  what: string,
+  bytes: number,
+  onData: (d: Buffer) => void,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`${what} transfer timed out`));
+    }, deadlineFor(ctx, bytes));
+    onAbort(ctx, () => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(new InterruptedError());
+    });
+    socket.on('data', onData);
+    socket.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    socket.on('end', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+const msSince = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
+
+/**
  * Host → container: nc in the container hands the connection to `wc -c`, which counts what
  * arrives until the host's end of stream and writes the count back. Timed from the connection to
  * that count: a short transfer is an error, never a fast result.
@@ -139,44 +180,11 @@ async function hostToContainer(ctx: EngineContext, params: NetworkParameters): P
   return withListener(ctx, params, command, async (hostPort) => {
     const socket = await connectTo(hostPort);
     const t0 = process.hrtime.bigint();
-    const reply = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new Error('host → container transfer timed out'));
-      }, deadlineFor(ctx, params.bytes));
-      onAbort(ctx, () => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(new InterruptedError());
-      });
-      let text = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (d: string) => (text += d));
-      socket.on('error', (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      socket.on('end', () => {
-        clearTimeout(timer);
-        resolve(text);
-      });
-      const chunk = Buffer.alloc(CHUNK);
-      let left = params.bytes;
-      const pump = (): void => {
-        while (left > 0) {
-          const n = Math.min(CHUNK, left);
-          left -= n;
-          if (!socket.write(n === CHUNK ? chunk : chunk.subarray(0, n))) {
-            socket.once('drain', pump);
-            return;
-          }
-        }
-        socket.end();
-      };
-      pump();
-    });
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    socket.destroy();
+    let reply = '';
+    const done = untilEnd(ctx, socket, 'host → container', params.bytes, (d) => (reply += d.toString()));
+    streamZeros(socket, params.bytes);
+    await done.finally(() => socket.destroy());
+    const ms = msSince(t0);
     const counted = Number(reply.trim());
     if (!/^\d+$/.test(reply.trim()) || counted !== params.bytes)
       throw new Error(`the container counted ${reply.trim() || 'nothing'} of ${params.bytes} bytes`);
@@ -199,29 +207,11 @@ async function containerToHost(ctx: EngineContext, params: NetworkParameters): P
   return withListener(ctx, params, command, async (hostPort) => {
     const socket = await connectTo(hostPort);
     const t0 = process.hrtime.bigint();
-    const bytes = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new Error('container → host transfer timed out'));
-      }, deadlineFor(ctx, expected));
-      onAbort(ctx, () => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(new InterruptedError());
-      });
-      let n = 0;
-      socket.on('data', (d: Buffer) => (n += d.length));
-      socket.on('error', (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      socket.on('end', () => {
-        clearTimeout(timer);
-        resolve(n);
-      });
-    });
-    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    socket.destroy();
+    let bytes = 0;
+    await untilEnd(ctx, socket, 'container → host', expected, (d) => (bytes += d.length)).finally(() =>
+      socket.destroy(),
+    );
+    const ms = msSince(t0);
     if (bytes !== expected) throw new Error(`received ${bytes} of ${expected} bytes from the container`);
     return { mibPerSecond: mibPerSecond(bytes, ms), bytes };
   });

@@ -75,6 +75,28 @@ async function connectWithRetry(
   }
 }
 
+/**
+ * Writes `bytes` zero bytes to `socket` as fast as it drains, then ends it; the function returned
+ * says how many are still unsent.
+ */
+export function streamZeros(socket: Socket, bytes: number): () => number {
+  const chunk = Buffer.alloc(CHUNK);
+  let left = bytes;
+  const pump = (): void => {
+    while (left > 0) {
+      const n = Math.min(CHUNK, left);
+      left -= n;
+      if (!socket.write(n === CHUNK ? chunk : chunk.subarray(0, n))) {
+        socket.once('drain', pump);
+        return;
+      }
+    }
+    socket.end();
+  };
+  pump();
+  return () => left;
+}
+
 /** Host → pod: busybox nc listens in the pod and discards; the host streams `bytes` and times until the pod closes. */
 async function hostToPod(
   ctx: BenchmarkContext,
@@ -106,30 +128,19 @@ async function hostToPod(
       socket.destroy();
       reject(new InterruptedError());
     });
-    const chunk = Buffer.alloc(CHUNK);
-    let left = params.bytes;
+    // Events come after this synchronous start, so the handlers below see every one.
+    const unsent = streamZeros(socket, params.bytes);
     socket.on('error', (e) => {
       clearTimeout(timer);
       reject(e);
     });
     socket.on('close', () => {
       clearTimeout(timer);
+      const left = unsent();
       if (left > 0) reject(new Error(`the pod closed the connection with ${left} bytes unsent`));
       else resolve(Number(process.hrtime.bigint() - t0) / 1e6);
     });
     socket.resume();
-    const pump = (): void => {
-      while (left > 0) {
-        const n = Math.min(CHUNK, left);
-        left -= n;
-        if (!socket.write(n === CHUNK ? chunk : chunk.subarray(0, n))) {
-          socket.once('drain', pump);
-          return;
-        }
-      }
-      socket.end();
-    };
-    pump();
   });
   await ctx.cri.stopContainer(id, 0);
   await ctx.cri.removeContainer(id);

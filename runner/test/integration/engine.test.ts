@@ -17,7 +17,7 @@ import { installedBinDirs } from '../../src/engine/engine.ts';
 import { ENGINES_DIR } from '../../src/engine/kind.ts';
 import { SHIM_STATE_DIR } from '../../src/engine/nerdctl-plan.ts';
 import { DEFAULT_PREFIX } from '../../src/install/plan.ts';
-import { runCli } from '../support/cli.ts';
+import { runCli, runCliSignalled } from '../support/cli.ts';
 import { hostNetwork } from '../support/host-network.ts';
 import { cgroupsNamed, isRoot, mountsUnder, onPath, processesUnder } from '../support/host.ts';
 
@@ -173,16 +173,9 @@ describe.skipIf(engines.length === 0)('engine targets (Docker, Podman, nerdctl) 
 
   test('SIGINT mid-run: exit 130, an incomplete result with interrupted benchmarks, nothing left', async () => {
     const out = join(work, 'engines-int.json');
-    let sent = false;
-    const run = await runCli(['run', '--config', config('engines-int', 50, 2), '--out', out], {
-      onStderr: (text, child) => {
-        if (!sent && /run 1\/50: ok/.test(text)) {
-          sent = true;
-          child.kill('SIGINT');
-        }
-      },
-    });
-    expect(sent, run.stderr).toBe(true);
+    const args = ['run', '--config', config('engines-int', 50, 2), '--out', out];
+    const run = await runCliSignalled(args, /run 1\/50: ok/, 'SIGINT');
+    expect(run.sent, run.stderr).toBe(true);
     expect(run.code, run.stderr).toBe(130);
     const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(result.status).toBe('incomplete');
@@ -286,16 +279,9 @@ parameters:
   test('SIGINT mid-run: exit 130, interrupted, nothing of the networks left', async () => {
     const before = hostNetwork();
     const out = join(work, 'net-int.json');
-    let sent = false;
-    const run = await runCli(['run', '--config', netConfig('net-int', 50), '--out', out], {
-      onStderr: (text, child) => {
-        if (!sent && /run 1\/50: ok/.test(text)) {
-          sent = true;
-          child.kill('SIGINT');
-        }
-      },
-    });
-    expect(sent, run.stderr).toBe(true);
+    const args = ['run', '--config', netConfig('net-int', 50), '--out', out];
+    const run = await runCliSignalled(args, /run 1\/50: ok/, 'SIGINT');
+    expect(run.sent, run.stderr).toBe(true);
     expect(run.code, run.stderr).toBe(130);
     const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(result.status).toBe('incomplete');
