@@ -64,7 +64,7 @@ function config(name: string, runs: number, count: number): string {
 targets:
 ${engines.map((e) => `  - { kind: engine, engine: ${e}, runtimes: [runc, crun] }`).join('\n')}
 benchmarks: [engine]
-skip: [engine.network] # engine-network.test.ts
+skip: [engine.network] # the published-port tests at the end of this file
 runs: ${runs}
 runsPerBenchmark: { engine.limits: 1 }
 warmup: 0
