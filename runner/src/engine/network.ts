@@ -131,7 +131,7 @@ export function engineNetwork(
         );
       const after = await iptablesSaves();
       for (const [family, text] of after) {
-        for (const args of leftoverCommands(before.iptables.get(family) ?? '', text)) {
+        for (const args of leftoverCommands(before.iptables.get(family) ?? '', text, created.name)) {
           const r = await exec(family, ['-w', ...args], { allowFailure: true, timeoutMs: 30_000 });
           if (r.exitCode !== 0) problems.push(`${family} ${args.join(' ')}: ${r.stderr.trim()}`);
         }

@@ -319,6 +319,7 @@ describe.skipIf(!engines.includes('nerdctl'))('nerdctl with a crun that takes it
 targets:
   - { kind: engine, engine: nerdctl, containerd: "${NERDCTL_CONTAINERD}", runtimes: [runc, crun] }
 benchmarks: [engine]
+skip: [engine.network] # the published-port tests at the end of this file
 runs: 2
 runsPerBenchmark: { engine.limits: 1 }
 warmup: 0
