@@ -231,7 +231,7 @@ describe('iptables leftovers of a CNI network', () => {
 
   // What nerdctl 2.1.2 left after `run --rm` with a published port on the run's network
   // rb-d9977215-2 (its CNI DEL never ran), as iptables-save printed it here, one container of four.
-  const c = (n: string) => `\"name: \\\"rb-d9977215-2\\\" id: \\\"rb-d9977215-2-${n}\\\"\"`;
+  const c = (n: string) => `"name: \\"rb-d9977215-2\\" id: \\"rb-d9977215-2-${n}\\""`;
   const NERDCTL = `*nat
 :POSTROUTING ACCEPT [0:0]
 :CNI-229f3acae05b4c6cb94ccd34 - [0:0]
