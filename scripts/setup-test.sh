@@ -66,6 +66,28 @@ else
   log "no Go toolchain (set RB_GO): Kubernetes not built; the cluster-mode tests are skipped"
 fi
 
+# nerdctl for the engine targets' tests (runner/test/integration/engine.test.ts): nerdctl 2.1.2 and
+# the containerd those tests pin (1.7.35), built from the Go module proxy by `runtime-bench install
+# --source go`, cached by version and toolchain under /opt/runtime-bench (a no-op once built;
+# build-containerd.test.ts builds the same containerd and finds it there). nerdctl 2.1.3's
+# cmd/nerdctl imports its nested module mod/tigron, which the proxy's zip leaves out; 2.1.2's does
+# not. Each install keeps a record of its own (not the user's default
+# <prefix>/state/install.json). Cold (empty Go caches, 2 cores): nerdctl ≈ 100 s, and the
+# containerd build the build test would otherwise make. RB_SKIP_NERDCTL=1 leaves them out.
+rb_install_go() { # component@version
+  local state="/opt/runtime-bench/state/test-${1/@/-}/install.json"
+  mkdir -p "$(dirname "$state")"
+  (cd "$repo" && PATH="$(dirname "$GO"):$PATH" pnpm exec runtime-bench install --source go --state "$state" "$1")
+}
+if [ -n "${RB_SKIP_NERDCTL:-}" ]; then
+  log "RB_SKIP_NERDCTL set: nerdctl not built; its engine tests are skipped"
+elif [ -x "$GO" ]; then
+  for c in nerdctl@2.1.2 containerd@1.7.35; do rb_install_go "$c"; done
+  log "nerdctl 2.1.2 and containerd 1.7.35 under /opt/runtime-bench"
+else
+  log "no Go toolchain (set RB_GO): nerdctl not built; its engine tests are skipped"
+fi
+
 cd "$repo"
 CI=true pnpm install --frozen-lockfile --reporter=append-only >/dev/null
 log "workspace dependencies installed"

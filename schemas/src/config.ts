@@ -155,29 +155,44 @@ export type EngineName = z.output<typeof EngineNameSchema>;
  * --runtime …`), with a private daemon and storage root per run, so the host's own engine is
  * never touched. Each runtime is a target of its own.
  */
-export const EngineTargetConfigSchema = z.strictObject({
-  kind: z.literal('engine'),
-  engine: EngineNameSchema,
-  name: z
-    .string()
-    .min(1)
-    .optional()
-    .meta({ description: 'label of the engine in target ids; default: the engine' }),
-  runtimes: z
-    .array(z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, { message: 'an OCI runtime name, e.g. runc or crun' }))
-    .min(1)
-    .superRefine((runtimes, ctx) =>
-      checkUnique(
-        runtimes,
-        (r) => r,
-        (i) => [i],
-        (r) => `"${r}"`,
-        'runtimes',
-        ctx,
-      ),
-    )
-    .meta({ description: 'OCI runtimes (found on PATH) to run containers with, e.g. [runc, crun]' }),
-});
+export const EngineTargetConfigSchema = z
+  .strictObject({
+    kind: z.literal('engine'),
+    engine: EngineNameSchema,
+    name: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'label of the engine in target ids; default: the engine' }),
+    runtimes: z
+      .array(
+        z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, { message: 'an OCI runtime name, e.g. runc or crun' }),
+      )
+      .min(1)
+      .superRefine((runtimes, ctx) =>
+        checkUnique(
+          runtimes,
+          (r) => r,
+          (i) => [i],
+          (r) => `"${r}"`,
+          'runtimes',
+          ctx,
+        ),
+      )
+      .meta({ description: 'OCI runtimes (found on PATH) to run containers with, e.g. [runc, crun]' }),
+    containerd: z
+      .string()
+      .regex(/^v?\d+\.\d+\.\d+\S*$/, { message: 'a containerd version, e.g. 1.7.35' })
+      .optional()
+      .meta({
+        description:
+          'nerdctl only: the containerd version (as `runtime-bench install` put it under /opt/runtime-bench, with its runc shim) nerdctl runs on, e.g. 1.7.35, so that what runs does not change when another containerd is installed. Default: the newest installed one, else containerd on PATH',
+      }),
+  })
+  .refine((t) => t.containerd === undefined || t.engine === 'nerdctl', {
+    message: 'containerd is a choice of nerdctl targets only (Docker and Podman bring their own)',
+    path: ['containerd'],
+  });
 export type EngineTargetConfig = z.output<typeof EngineTargetConfigSchema>;
 
 /** A target of the config: a CRI endpoint (no `kind`, or kind "cri"), a Kubernetes cluster or an engine. */

@@ -2,7 +2,7 @@
 // root (Podman) under the run's own directory, the images loaded offline from a docker-archive of the stack's OCI layout,
 // and a teardown that leaves nothing: containers, daemon and shims, mounts, cgroups, the root.
 import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { EngineName } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 import { removeCgroupsNamed } from '../stack/cgroups.ts';
@@ -22,7 +22,7 @@ import {
   type EngineInfo,
   type EnginePlan,
 } from './plan.ts';
-import { SHIM_STATE_DIR, nerdctlNamespace } from './nerdctl-plan.ts';
+import { SHIM_STATE_DIR, nerdctlNamespace, shimSockets } from './nerdctl-plan.ts';
 import { engineNetwork, reapNetworks, type EngineNetwork } from './network.ts';
 
 /**
@@ -37,15 +37,20 @@ export async function installedBinDirs(prefix: string, component: string): Promi
   return versions.sort((a, b) => compareSemver(key(b), key(a))).map((v) => join(prefix, component, v, 'bin'));
 }
 
+/** A containerd build's version from its directory name (`2.0.14+go1.25.14` → `2.0.14`). */
+const versionOfDir = (binDir: string): string => basename(dirname(binDir)).replace(/\+.*$/, '');
+
 /**
  * The engine's binaries, or an error naming the field and the package to install. nerdctl and
  * its containerd are taken from what `runtime-bench install` placed under `prefix` (newest
- * first), then from PATH.
+ * first), then from PATH; `containerd` (a nerdctl target's pin) takes exactly that installed
+ * version and nothing else.
  */
 export async function findEngine(
   engine: EngineName,
   field: string,
   prefix = DEFAULT_PREFIX,
+  containerd?: { version: string; field: string },
 ): Promise<{ cli: string; daemon: string | null }> {
   const names = ENGINE_BINARIES[engine];
   const dirs = async (component: string | null): Promise<string[]> =>
@@ -56,7 +61,18 @@ export async function findEngine(
   const daemonDirs = [];
   for (const dir of await dirs(names.daemon))
     if (await which(join(dir, 'containerd-shim-runc-v2'))) daemonDirs.push(dir);
-  const daemon = names.daemon ? await which(names.daemon, daemonDirs) : null;
+  let daemon = names.daemon ? await which(names.daemon, daemonDirs) : null;
+  if (containerd) {
+    const wanted = containerd.version.replace(/^v/, '');
+    const dir = daemonDirs.find((d) => versionOfDir(d) === wanted);
+    daemon = dir ? await which(join(dir, 'containerd')) : null;
+    if (!daemon)
+      throw new RbError(
+        'CONFIG_INVALID',
+        `${containerd.field}: containerd ${wanted} is not installed under ${prefix}/containerd (with its runc shim); installed: ${[...new Set(daemonDirs.map(versionOfDir))].join(', ') || 'none'}`,
+        `runtime-bench install --source go containerd@${wanted}, or name an installed version (or leave containerd out: the newest installed one)`,
+      );
+  }
   const missing = [!cli && names.cli, names.daemon && !daemon && names.daemon].filter(Boolean);
   if (missing.length > 0)
     throw new RbError(
@@ -119,7 +135,7 @@ export async function startEngine(
     if (daemonPid !== null && !(await terminate(daemonPid, 20_000)))
       problems.push(`${plan.engine} daemon (pid ${daemonPid}) did not exit`);
     // Shims, conmon and a managed containerd name the private root on their command line.
-    for (const p of await processesMentioning([plan.root])) await terminate(p.pid, 5_000);
+    problems.push(...(await stopMentioning(plan.root)));
     problems.push(...(await unmountBelow(plan.root)));
     for (const path of [plan.root, ...plan.leftovers])
       await rm(path, { recursive: true, force: true }).catch((e: unknown) =>
@@ -181,6 +197,20 @@ export async function startEngine(
   }
 }
 
+/**
+ * Stops the runtime processes naming `root` (shims, conmon, a containerd) and removes the sockets
+ * a stopped shim leaves outside it; returns what could not be removed.
+ */
+async function stopMentioning(root: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const p of await processesMentioning([root])) {
+    await terminate(p.pid, 5_000);
+    for (const socket of shimSockets(p.cmdline))
+      await rm(socket, { force: true }).catch((e: unknown) => problems.push(`${socket}: ${errorMessage(e)}`));
+  }
+  return problems;
+}
+
 /** The file naming the runtime-bench process that owns a run root. */
 export const OWNER_FILE = 'owner.pid';
 
@@ -212,7 +242,7 @@ export async function reapAbandoned(dir: string, log: (line: string) => void): P
         const daemon = await pidIn(join(runRoot, sub, file));
         if (daemon !== null && (await namesPath(daemon, runRoot))) await terminate(daemon, 20_000);
       }
-    for (const p of await processesMentioning([runRoot])) await terminate(p.pid, 5_000);
+    problems.push(...(await stopMentioning(runRoot)));
     problems.push(...(await unmountBelow(runRoot)));
     const shimState = subs.map((sub) => join(SHIM_STATE_DIR, nerdctlNamespace(key, sub)));
     for (const path of [runRoot, ...shimState])

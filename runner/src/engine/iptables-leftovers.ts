@@ -5,7 +5,10 @@
 // the jumps into them. A table where a new chain still holds a container's rule — a DNAT (a live
 // port mapping) or a match on one address (a live container's masquerade or forward rule) — is
 // someone else's live network, which those shared chains serve: it is left as it is, and so is
-// everything that was there before.
+// everything that was there before. Rules whose comment names the run's own network (the bridge
+// plugin's `name: "<network>" id: "<container>"`) are the run's containers' — all gone at the
+// teardown — even when the engine never ran its CNI DEL (nerdctl 2.1.2 after `run --rm` with a
+// published port): they go, and so do the new chains only they used.
 
 export interface SavedTable {
   chains: Set<string>;
@@ -73,23 +76,39 @@ const targetOf = (args: readonly string[]): string | null => {
   return i >= 0 ? (args[i + 1] ?? null) : null;
 };
 
+/** Does the rule's comment name CNI network `network` (`name: "<network>" id: …`)? */
+const namesNetwork = (args: readonly string[], network: string): boolean =>
+  args.some((a, i) => args[i - 1] === '--comment' && a.includes(`name: "${network}"`));
+
 /**
  * The iptables argument lists that remove what `after` holds beyond `before` and nobody uses:
- * first the jumps into those chains, then the chains (flushed, then deleted).
+ * first the rules of `own` (the run's CNI network, whose containers are gone), then the jumps
+ * into those chains, then the chains (flushed, then deleted).
  */
-export function leftoverCommands(before: string, after: string): string[][] {
+export function leftoverCommands(before: string, after: string, own?: string): string[][] {
   const old = parseIptablesSave(before);
   const commands: string[][] = [];
   for (const [name, table] of parseIptablesSave(after)) {
     const existed = old.get(name)?.chains ?? new Set<string>();
-    const removable = new Set([...table.chains].filter((c) => !existed.has(c)));
+    const ours = (r: { args: string[] }): boolean => own !== undefined && namesNetwork(r.args, own);
+    const rest = table.rules.filter((r) => !ours(r));
+    const added = new Set([...table.chains].filter((c) => !existed.has(c)));
     // In a new chain, or jumping into one (the bridge plugin's masquerade: `-A POSTROUTING -s <ip>/32 -j CNI-…`).
-    const live = table.rules.some(
-      (r) => (removable.has(r.chain) || removable.has(targetOf(r.args) ?? '')) && containerRule(r.args),
+    const live = rest.some(
+      (r) => (added.has(r.chain) || added.has(targetOf(r.args) ?? '')) && containerRule(r.args),
     );
-    if (removable.size === 0 || live) continue;
+    // Beside someone's live container only the new chains of our own rules go, if nothing else uses them.
+    const removable = live
+      ? new Set(
+          [...added].filter(
+            (c) =>
+              table.rules.some((r) => r.chain === c && ours(r)) &&
+              !rest.some((r) => r.chain === c || targetOf(r.args) === c),
+          ),
+        )
+      : added;
     for (const r of table.rules)
-      if (!removable.has(r.chain) && removable.has(targetOf(r.args) ?? ''))
+      if (!removable.has(r.chain) && (ours(r) || removable.has(targetOf(r.args) ?? '')))
         commands.push(['-t', name, '-D', r.chain, ...r.args]);
     for (const c of removable) commands.push(['-t', name, '-F', c]);
     for (const c of removable) commands.push(['-t', name, '-X', c]);

@@ -17,6 +17,8 @@ import { guessOciKind } from '../stack/versions.ts';
 import { selectOfKind } from '../suites/registry.ts';
 import { ENGINE_BENCHMARKS, type EngineBenchmark, type EngineContext } from './benchmarks.ts';
 import { OWNER_FILE, findEngine, reapAbandoned, startEngine, type RunningEngine } from './engine.ts';
+import { nerdctlSpecVersion, runtimeSpecRefusal } from './spec-probe.ts';
+import { specRefusalReason } from './spec-version.ts';
 import { parseUlimits, planEngine, runArgs, type RuntimeBinary } from './plan.ts';
 
 /**
@@ -46,7 +48,10 @@ interface Prepared {
   engine: RunningEngine;
   /** How runtime-bench built the engine's CLI (nerdctl from source), else null. */
   cliBuild: ComponentBuild | null;
-  runtimes: (RuntimeBinary & { version: string; detail: string })[];
+  /** The OCI runtime-spec version nerdctl's containerd writes; null for Docker and Podman. */
+  specVersion: string | null;
+  /** Each runtime with, when it refuses that spec version, the reason (nothing is run with it). */
+  runtimes: (RuntimeBinary & { version: string; detail: string; refusal: string | null })[];
 }
 
 async function resolveRuntimes(
@@ -93,7 +98,12 @@ async function prepareEngineRun(
       found.push({
         target,
         index,
-        bins: await findEngine(target.engine, field(index, 'engine')),
+        bins: await findEngine(
+          target.engine,
+          field(index, 'engine'),
+          undefined,
+          target.containerd ? { version: target.containerd, field: field(index, 'containerd') } : undefined,
+        ),
         runtimes: await resolveRuntimes(target, index),
       });
     for (const p of await reapAbandoned(ENGINES_DIR, log)) log(`cleanup: ${p}`);
@@ -120,8 +130,26 @@ async function prepareEngineRun(
         path: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
       });
       const engine = await startEngine(plan, archive, log);
+      const label = target.name ?? target.engine;
       const cliBuild = await readBuildRecord(bins.cli);
-      engines.push({ target, label: target.name ?? target.engine, engine, cliBuild, runtimes });
+      const specVersion =
+        target.engine === 'nerdctl' ? await nerdctlSpecVersion(engine, config.images.bench) : null;
+      const checked = [];
+      for (const r of runtimes) {
+        const message = specVersion ? await runtimeSpecRefusal(r.binary, specVersion, runRoot) : null;
+        const refusal = message
+          ? specRefusalReason({
+              runtime: r,
+              specVersion: specVersion!,
+              nerdctl: engine.info.version,
+              containerd: engine.daemon?.version ?? 'unknown',
+              message,
+            })
+          : null;
+        if (refusal) log(`${label}/${r.name}: not measured: ${refusal}`);
+        checked.push({ ...r, refusal });
+      }
+      engines.push({ target, label, engine, cliBuild, specVersion, runtimes: checked });
     }
     await rm(archive, { force: true });
   } catch (error) {
@@ -130,7 +158,7 @@ async function prepareEngineRun(
   }
   const slots: Slot[] = selected.flatMap((b) =>
     engines.flatMap(({ label, engine, runtimes }) =>
-      runtimes.map(({ name }) => {
+      runtimes.map(({ name, refusal }) => {
         const params = b.parameters(config);
         const context: EngineContext = {
           images: config.images,
@@ -160,10 +188,13 @@ async function prepareEngineRun(
             return r.exitCode === 0 && Number.isInteger(pid) && pid > 0 ? pid : null;
           },
           remove: async (container) => {
-            await engine.cli([...engine.plan.globalArgs, 'rm', '-f', container], config.callTimeoutSeconds * 1000);
+            await engine.cli(
+              [...engine.plan.globalArgs, 'rm', '-f', container],
+              config.callTimeoutSeconds * 1000,
+            );
           },
         };
-        return newSlot(
+        const slot = newSlot(
           b.definition,
           `${label}/${name}`,
           // The target names the engine and the runtime; the parameters are what two targets
@@ -171,6 +202,9 @@ async function prepareEngineRun(
           { ...(params as Record<string, unknown>), network: b.network ?? 'none' },
           () => b.iterate(context, params),
         );
+        // Refused before measuring: the orchestrator runs no repetition of an unsupported slot.
+        if (refusal) slot.accumulator.unsupported = refusal;
+        return slot;
       }),
     ),
   );
@@ -200,13 +234,14 @@ async function prepareEngineRun(
           },
         })),
       );
-      const components: Component[] = described.flatMap(({ engine, cliBuild, runtimes }) => [
+      const components: Component[] = described.flatMap(({ engine, cliBuild, specVersion, runtimes }) => [
         {
           name: engine.plan.engine,
           role: 'cri',
           version: engine.info.version,
           path: engine.plan.cli,
-          detail: `storage ${engine.info.storageDriver}, cgroups ${engine.info.cgroupManager}, network ${engine.network.backend() ?? engine.info.networkBackend}`,
+          // nerdctl writes its containers' spec itself (its containerd client library's version).
+          detail: `storage ${engine.info.storageDriver}, cgroups ${engine.info.cgroupManager}, network ${engine.network.backend() ?? engine.info.networkBackend}${specVersion ? `; writes OCI runtime spec ${specVersion}` : ''}`,
           ...(cliBuild ? { build: cliBuild } : {}),
         },
         ...(engine.daemon

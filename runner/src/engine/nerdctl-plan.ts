@@ -2,6 +2,7 @@
 // directory under the run's private root, no CRI plugin, no NRI socket), and the nerdctl global
 // flags that point every command at it (its own namespace, data root, CNI directories and an
 // empty nerdctl.toml, so /etc/nerdctl and the host's containerd are never read or touched).
+import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { EnginePlan, RuntimeBinary, Ulimits } from './plan.ts';
 
@@ -14,6 +15,29 @@ export const CNI_PLUGIN_DIR = '/usr/lib/cni';
  * unique per run and target so that directory is ours to remove.
  */
 export const SHIM_STATE_DIR = '/run/containerd/runc';
+
+/**
+ * The sockets a containerd-shim-runc-v2 listens on, from its command line (`-namespace ns -id id
+ * -address <containerd.sock>`): /run/containerd/s/<sha256 of address/ns/id> and, containerd 2,
+ * the same of …/debug — there whatever containerd's state directory is (containerd's
+ * shim.SocketAddress). A shim killed rather than shut down leaves them. [] for other processes.
+ */
+export function shimSockets(cmdline: readonly string[]): string[] {
+  if (!(cmdline[0] ?? '').endsWith('containerd-shim-runc-v2')) return [];
+  const flag = (name: string): string | undefined => {
+    const i = cmdline.indexOf(name);
+    return i < 0 ? undefined : cmdline[i + 1];
+  };
+  const [ns, id, address] = [flag('-namespace'), flag('-id'), flag('-address')];
+  if (!ns || !id || !address) return [];
+  const hash = (path: string): string =>
+    join(SHIM_SOCKET_DIR, createHash('sha256').update(path).digest('hex'));
+  const base = join(address, ns, id);
+  return [hash(base), hash(join(base, 'debug'))];
+}
+
+/** Where every containerd shim's socket is (containerd's default state directory's s/). */
+export const SHIM_SOCKET_DIR = '/run/containerd/s';
 
 /** The containerd namespace of one nerdctl target: `rb-<run key>-<target index>`. */
 export function nerdctlNamespace(runKey: string, targetDir: string): string {

@@ -147,10 +147,13 @@ function untilEnd(
   onData: (d: Buffer) => void,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`${what} transfer timed out`));
-    }, deadlineFor(ctx, bytes));
+    const timer = setTimeout(
+      () => {
+        socket.destroy();
+        reject(new Error(`${what} transfer timed out`));
+      },
+      deadlineFor(ctx, bytes),
+    );
     onAbort(ctx, () => {
       clearTimeout(timer);
       socket.destroy();

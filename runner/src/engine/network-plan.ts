@@ -66,14 +66,16 @@ export function parseRoutes(procNetRoute: string): [number, number][] {
     // /proc/net/route prints the address as the little-endian 32-bit number it is in memory.
     return (((v & 0xff) << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)) >>> 0;
   };
-  return procNetRoute
-    .split('\n')
-    .slice(1)
-    .map((l) => l.trim().split(/\s+/))
-    .filter((f) => f.length >= 8 && /^[0-9A-Fa-f]{8}$/.test(f[1]!) && /^[0-9A-Fa-f]{8}$/.test(f[7]!))
-    .map((f) => [swap(f[1]!), swap(f[7]!)] as [number, number])
-    // The default route (mask 0) overlaps everything and says nothing about local subnets.
-    .filter(([, mask]) => mask !== 0);
+  return (
+    procNetRoute
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim().split(/\s+/))
+      .filter((f) => f.length >= 8 && /^[0-9A-Fa-f]{8}$/.test(f[1]!) && /^[0-9A-Fa-f]{8}$/.test(f[7]!))
+      .map((f) => [swap(f[1]!), swap(f[7]!)] as [number, number])
+      // The default route (mask 0) overlaps everything and says nothing about local subnets.
+      .filter(([, mask]) => mask !== 0)
+  );
 }
 
 /**
@@ -88,7 +90,7 @@ export function freeSubnet(procNetRoute: string, start: number): string {
     const mask = 0xffffff00;
     const overlaps = routes.some(([r, m]) => {
       const common = (m & mask) >>> 0;
-      return ((r & common) >>> 0) === ((net & common) >>> 0);
+      return (r & common) >>> 0 === (net & common) >>> 0;
     });
     if (!overlaps) return `10.213.${third}.0/24`;
   }

@@ -105,7 +105,9 @@ export function engineNetwork(
     created = net;
     const r = await cli([...plan.globalArgs, ...net.createArgs], 60_000);
     if (r.exitCode !== 0)
-      throw new Error(`${plan.engine} network create ${net.name} failed: ${r.stderr.trim() || r.stdout.trim()}`);
+      throw new Error(
+        `${plan.engine} network create ${net.name} failed: ${r.stderr.trim() || r.stdout.trim()}`,
+      );
     if (net.configDir) await nameBridge(net.configDir, net.name, net.bridge);
     return net;
   };
@@ -129,7 +131,7 @@ export function engineNetwork(
         );
       const after = await iptablesSaves();
       for (const [family, text] of after) {
-        for (const args of leftoverCommands(before.iptables.get(family) ?? '', text)) {
+        for (const args of leftoverCommands(before.iptables.get(family) ?? '', text, created.name)) {
           const r = await exec(family, ['-w', ...args], { allowFailure: true, timeoutMs: 30_000 });
           if (r.exitCode !== 0) problems.push(`${family} ${args.join(' ')}: ${r.stderr.trim()}`);
         }
@@ -137,7 +139,9 @@ export function engineNetwork(
       for (const [path, value] of before.sysctls) {
         const now = (await readFile(path, 'utf8').catch(() => value)).trim();
         if (now !== value)
-          await writeFile(path, `${value}\n`).catch((e: unknown) => problems.push(`${path}: ${errorMessage(e)}`));
+          await writeFile(path, `${value}\n`).catch((e: unknown) =>
+            problems.push(`${path}: ${errorMessage(e)}`),
+          );
       }
       return problems;
     },

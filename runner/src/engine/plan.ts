@@ -10,7 +10,7 @@ export const ENGINE_PACKAGES: Record<EngineName, string> = {
   docker: 'apt-get install docker.io',
   podman: 'apt-get install podman',
   nerdctl:
-    'runtime-bench install --source git --git-dir <checkout of github.com/containerd/nerdctl> nerdctl@v2.1.3 (dependencies from the Go module proxy), containerd (runtime-bench install containerd@2.1.9, or apt-get install containerd)',
+    'runtime-bench install --source go nerdctl@2.1.2 containerd@1.7.35 (from the Go module proxy; nerdctl 2.1.3 only from a checkout: --source git --git-dir <checkout> nerdctl@v2.1.3), or apt-get install containerd for the containerd',
 };
 
 /** The binaries an engine needs: its CLI, and for Docker its daemon. */

@@ -305,17 +305,6 @@ export function builtExecutables(flags: GoBuildFlags): { output: string; static:
   ];
 }
 
-/**
- * The directories of a go.mod's local `replace … => ./dir` directives. A nested module there is
- * left out of the module proxy's zip (runc 1.2.8 and 1.3.3 replace selinux with
- * ./internal/third_party/selinux), so such a version builds only from a git checkout.
- */
-export function localReplacements(goMod: string): string[] {
-  return [...goMod.matchAll(/^\s*(?:replace\s+)?\S+(?:\s+v\S+)?\s+=>\s+(\.{1,2}\/\S*)\s*$/gm)].map(
-    (m) => m[1]!,
-  );
-}
-
 /** The Go of `ARG GO_VERSION=1.22` (runc: a minor) or `=1.25.12` (containerd: a patch) in a Dockerfile, or null. */
 export function dockerfileGoVersion(text: string): string | null {
   const m = /^ARG GO_VERSION=(\d+\.\d+(?:\.\d+)?)\b/m.exec(text);

@@ -13,7 +13,6 @@ import {
   builtExecutables,
   describeCommit,
   dockerfileGoVersion,
-  localReplacements,
   goInvocation,
   goRecipe,
   moduleFor,
@@ -24,6 +23,7 @@ import {
   type GoRecipe,
 } from './build-recipe.ts';
 import { archNames, type ComponentName } from './components.ts';
+import { localReplacementModules, modulePath, packageNeedsModule, realSourceTree } from './go-imports.ts';
 import { requiredGlibc } from './debian.ts';
 import type { InstallEnv } from './env.ts';
 import { componentDir } from './plan.ts';
@@ -283,8 +283,19 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
         unsupported,
       );
     const goMod = await readFile(join(src.root, 'go.mod'), 'utf8');
+    // A nested module the proxy's copy leaves out matters only when the package imports it.
     const absent = [];
-    for (const dir of localReplacements(goMod)) if (!(await exists(join(src.root, dir)))) absent.push(dir);
+    for (const r of localReplacementModules(goMod)) {
+      if (await exists(join(src.root, r.dir))) continue;
+      const own = modulePath(goMod);
+      if (own && !(await packageNeedsModule(realSourceTree, src.root, own, flags.package, r.module))) {
+        env.log(
+          `${request.component} ${src.label}: ${r.dir} (${r.module}) is not in this copy; ${flags.package} does not import it`,
+        );
+        continue;
+      }
+      absent.push(r.dir);
+    }
     if (absent.length > 0)
       throw new RbError(
         'INSTALL_UNSUPPORTED',

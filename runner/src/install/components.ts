@@ -206,13 +206,13 @@ export const COMPONENTS: Record<ComponentName, ComponentInfo> = {
     name: 'nerdctl',
     role: 'tool',
     binaries: [{ name: 'nerdctl' }],
-    // nerdctl 2.x links its test helper module mod/tigron, a nested module the module proxy's zip
-    // leaves out: it builds from a checkout (dependencies still from the Go module proxy).
+    // Built from source: the Go module proxy (2.0.4, 2.1.2), or a checkout for the versions whose
+    // cmd/nerdctl imports the nested module mod/tigron that the proxy's zip leaves out (2.1.3).
     unsupported: {
       release:
-        'nerdctl is built from source: runtime-bench install --source git --git-dir <nerdctl checkout> nerdctl@v2.1.3',
+        'nerdctl is built from source: runtime-bench install --source go nerdctl@2.1.2 (or --source git --git-dir <nerdctl checkout> nerdctl@v2.1.3)',
       distro:
-        'Debian has no nerdctl package; runtime-bench install --source git --git-dir <nerdctl checkout> nerdctl@v2.1.3',
+        'Debian has no nerdctl package; runtime-bench install --source go nerdctl@2.1.2 (or --source git --git-dir <nerdctl checkout> nerdctl@v2.1.3)',
     },
     versionArgs: ['--version'],
   },

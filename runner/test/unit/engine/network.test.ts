@@ -228,4 +228,48 @@ describe('iptables leftovers of a CNI network', () => {
     );
     expect(leftoverCommands(EMPTY, masq)).toEqual([]);
   });
+
+  // What nerdctl 2.1.2 left after `run --rm` with a published port on the run's network
+  // rb-d9977215-2 (its CNI DEL never ran), as iptables-save printed it here, one container of four.
+  const c = (n: string) => `"name: \\"rb-d9977215-2\\" id: \\"rb-d9977215-2-${n}\\""`;
+  const NERDCTL = `*nat
+:POSTROUTING ACCEPT [0:0]
+:CNI-229f3acae05b4c6cb94ccd34 - [0:0]
+-A POSTROUTING -s 10.213.2.2/32 -m comment --comment ${c('9492fb62')} -j CNI-229f3acae05b4c6cb94ccd34
+-A CNI-229f3acae05b4c6cb94ccd34 -d 10.213.2.0/24 -m comment --comment ${c('9492fb62')} -j ACCEPT
+-A CNI-229f3acae05b4c6cb94ccd34 ! -d 224.0.0.0/4 -m comment --comment ${c('9492fb62')} -j MASQUERADE
+COMMIT
+`;
+  test("the run's own network's container rules go even though they look live; another network's stay", () => {
+    const comment = 'name: "rb-d9977215-2" id: "rb-d9977215-2-9492fb62"';
+    expect(leftoverCommands(EMPTY, NERDCTL, 'rb-d9977215-2')).toEqual([
+      [
+        '-t',
+        'nat',
+        '-D',
+        'POSTROUTING',
+        '-s',
+        '10.213.2.2/32',
+        '-m',
+        'comment',
+        '--comment',
+        comment,
+        '-j',
+        'CNI-229f3acae05b4c6cb94ccd34',
+      ],
+      ['-t', 'nat', '-F', 'CNI-229f3acae05b4c6cb94ccd34'],
+      ['-t', 'nat', '-X', 'CNI-229f3acae05b4c6cb94ccd34'],
+    ]);
+    // Without knowing the network, or for another run's network, a /32 masquerade is a live container's.
+    expect(leftoverCommands(EMPTY, NERDCTL)).toEqual([]);
+    expect(leftoverCommands(EMPTY, NERDCTL, 'rb-d9977215-1')).toEqual([]);
+    // Beside someone else's live container (its own new chain): ours go, theirs stay.
+    const both = NERDCTL.replace(
+      'COMMIT',
+      ':CNI-4f1e - [0:0]\n-A POSTROUTING -s 10.88.0.5/32 -j CNI-4f1e\n-A CNI-4f1e ! -d 224.0.0.0/4 -j MASQUERADE\nCOMMIT',
+    );
+    expect(leftoverCommands(EMPTY, both, 'rb-d9977215-2')).toEqual(
+      leftoverCommands(EMPTY, NERDCTL, 'rb-d9977215-2'),
+    );
+  });
 });

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findEngine, installedBinDirs } from '../../../src/engine/engine.ts';
+import { shimSockets } from '../../../src/engine/nerdctl-plan.ts';
 import { engineKind } from '../../../src/engine/kind.ts';
 import { onPath } from '../../support/host.ts';
 import {
@@ -72,6 +73,25 @@ describe('the engine target in the config', () => {
     expect(() =>
       parseConfig('targets:\n  - { kind: engine, engine: docker, runtimes: [runc, runc] }\n', 'e.yaml'),
     ).toThrow(/runtimes/);
+  });
+
+  test('containerd: a version for nerdctl targets only', () => {
+    const config = ConfigSchema.parse({
+      targets: [{ kind: 'engine', engine: 'nerdctl', containerd: '1.7.35', runtimes: ['runc'] }],
+    });
+    expect(config.targets[0]).toMatchObject({ engine: 'nerdctl', containerd: '1.7.35' });
+    expect(() =>
+      parseConfig(
+        'targets:\n  - { kind: engine, engine: docker, containerd: 1.7.35, runtimes: [runc] }\n',
+        'e.yaml',
+      ),
+    ).toThrow(/targets\[0\]\.containerd: containerd is a choice of nerdctl targets only/);
+    expect(() =>
+      parseConfig(
+        'targets:\n  - { kind: engine, engine: nerdctl, containerd: latest, runtimes: [runc] }\n',
+        'e.yaml',
+      ),
+    ).toThrow(/targets\[0\]\.containerd: a containerd version, e\.g\. 1\.7\.35/);
   });
 
   test('engine targets run alone and only engine.* benchmarks', () => {
@@ -291,6 +311,11 @@ test('dockerArchiveManifest: one entry per named image, blobs by digest', () => 
 });
 
 describe('findEngine', () => {
+  /** An executable placeholder at `path` (its directories made). */
+  const put = (path: string) => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, '#!/bin/sh\n', { mode: 0o755 });
+  };
   test('nerdctl not installed under the prefix nor on PATH: the field and how to install it', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'rb-prefix-'));
     const error = await findEngine('nerdctl', 'targets[2].engine', empty).catch((e: unknown) => e);
@@ -300,7 +325,9 @@ describe('findEngine', () => {
       expect((error as RbError).message).toMatch(
         /^targets\[2\]\.engine: nerdctl is not installed \(no nerdctl/,
       );
-      expect((error as RbError).hint).toMatch(/runtime-bench install --source git --git-dir .* nerdctl@v/);
+      expect((error as RbError).hint).toMatch(
+        /^runtime-bench install --source go nerdctl@2\.1\.2 containerd@1\.7\.35 /,
+      );
     }
   });
   test('installed versions under the prefix, newest first (semantic order, toolchain suffix ignored)', async () => {
@@ -314,10 +341,6 @@ describe('findEngine', () => {
   });
   test('nerdctl: the newest installed nerdctl, and the newest containerd with its own runc shim beside it', async () => {
     const prefix = mkdtempSync(join(tmpdir(), 'rb-prefix-'));
-    const put = (path: string) => {
-      mkdirSync(join(path, '..'), { recursive: true });
-      writeFileSync(path, '#!/bin/sh\n', { mode: 0o755 });
-    };
     put(join(prefix, 'nerdctl', '2.1.3+go1.24.13', 'bin', 'nerdctl'));
     // 2.4.2 is a build of containerd alone; 2.1.9 has its shim.
     put(join(prefix, 'containerd', '2.4.2+go1.24.13', 'bin', 'containerd'));
@@ -327,5 +350,54 @@ describe('findEngine', () => {
       cli: join(prefix, 'nerdctl', '2.1.3+go1.24.13', 'bin', 'nerdctl'),
       daemon: join(prefix, 'containerd', '2.1.9', 'bin', 'containerd'),
     });
+  });
+  test('nerdctl with containerd pinned: exactly that installed version, or exit 2 naming the field and the install', async () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'rb-prefix-'));
+    put(join(prefix, 'nerdctl', '2.1.3+go1.24.13', 'bin', 'nerdctl'));
+    for (const v of ['2.0.14+go1.25.14', '1.7.35+go1.25.14']) {
+      put(join(prefix, 'containerd', v, 'bin', 'containerd'));
+      put(join(prefix, 'containerd', v, 'bin', 'containerd-shim-runc-v2'));
+    }
+    // 1.7.24 has no shim of its own: never taken, even when named.
+    put(join(prefix, 'containerd', '1.7.24', 'bin', 'containerd'));
+    const pin = (version: string) => ({ version, field: 'targets[1].containerd' });
+    for (const v of ['1.7.35', 'v1.7.35'])
+      expect((await findEngine('nerdctl', 'targets[1].engine', prefix, pin(v))).daemon).toBe(
+        join(prefix, 'containerd', '1.7.35+go1.25.14', 'bin', 'containerd'),
+      );
+    for (const v of ['1.7.24', '2.1.9']) {
+      const error = (await findEngine('nerdctl', 'targets[1].engine', prefix, pin(v)).catch(
+        (e: unknown) => e,
+      )) as RbError;
+      expect(error).toBeInstanceOf(RbError);
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toBe(
+        `targets[1].containerd: containerd ${v} is not installed under ${prefix}/containerd (with its runc shim); installed: 2.0.14, 1.7.35`,
+      );
+      expect(error.hint).toMatch(
+        new RegExp(`^runtime-bench install --source go containerd@${v.replace(/\./g, '\\.')},`),
+      );
+    }
+  });
+});
+
+describe('shimSockets', () => {
+  test("a runc shim's sockets under /run/containerd/s: sha256 of address/namespace/id (and …/debug), by sha256sum", () => {
+    const cmdline = [
+      '/opt/runtime-bench/containerd/1.7.35+go1.25.14/bin/containerd-shim-runc-v2',
+      '-namespace',
+      'rb-0123abcd-2',
+      '-id',
+      '5f2c',
+      '-address',
+      '/var/lib/runtime-bench/e/0123abcd/2/containerd.sock',
+    ];
+    // printf '%s' "<address>/<namespace>/<id>[/debug]" | sha256sum
+    expect(shimSockets(cmdline)).toEqual([
+      '/run/containerd/s/195c768707d32cbf91ca0f5cfd78838f8ffed7deff1f38b72d67a2a1cf3ab153',
+      '/run/containerd/s/21f59207edcd4d8e5ad63b13cf823fbf204c57f77e4e3bef0af42e2bb8ffce96',
+    ]);
+    expect(shimSockets(['/usr/bin/conmon', '-id', '5f2c'])).toEqual([]);
+    expect(shimSockets(cmdline.slice(0, 5))).toEqual([]);
   });
 });

@@ -5,7 +5,6 @@ import {
   describeCommit,
   dockerfileGoVersion,
   goInvocation,
-  localReplacements,
   newestToolchain,
   pickToolchain,
   recipeFor,
@@ -244,21 +243,5 @@ describe('the install plan of the build sources', () => {
     expect(() => plan('git', ['runc@main'], { gitDir: 'relative/runc' })).toThrow(/absolute/);
     expect(() => plan('go', ['runc@1.2.0'], { toolchain: 'gcc' })).toThrow(/not a Go toolchain/);
     expect(plan('go', ['runc@1.2.0'], { toolchain: 'go1.23.4' }).toolchain).toBe('go1.23.4');
-  });
-});
-
-describe('local replacements of a go.mod', () => {
-  test('the ./ directories, in a replace block or on one line; module replacements are not', () => {
-    const goMod = [
-      'module github.com/opencontainers/runc',
-      'replace github.com/opencontainers/selinux => ./internal/third_party/selinux',
-      'replace golang.org/x/sys v0.1.0 => golang.org/x/sys v0.2.0',
-      'replace (',
-      '\tgithub.com/a/b v1.0.0 => ../b',
-      '\tgithub.com/c/d => github.com/e/d v1.0.0',
-      ')',
-    ].join('\n');
-    expect(localReplacements(goMod)).toEqual(['./internal/third_party/selinux', '../b']);
-    expect(localReplacements('module x\n\ngo 1.22\n')).toEqual([]);
   });
 });

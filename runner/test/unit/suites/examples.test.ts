@@ -18,11 +18,15 @@ describe('example configs', () => {
     },
   );
 
-  test('engines.yaml: Docker and Podman × runc, crun, every engine benchmark', async () => {
+  test('engines.yaml: Docker, Podman and nerdctl (containerd pinned) × runc, crun, every engine benchmark', async () => {
     const config = await loadConfig(example('engines'));
     expect(
-      config.targets.map((t) => (t.kind === 'engine' ? `${t.engine}:${t.runtimes.join(',')}` : t.kind)),
-    ).toEqual(['docker:runc,crun', 'podman:runc,crun']);
+      config.targets.map((t) =>
+        t.kind === 'engine'
+          ? `${t.engine}:${t.runtimes.join(',')}${t.containerd ? `@${t.containerd}` : ''}`
+          : t.kind,
+      ),
+    ).toEqual(['docker:runc,crun', 'podman:runc,crun', 'nerdctl:runc,crun@1.7.35']);
     expect(engineKind(config, 'engines.yaml')).toBeDefined();
     expect(runsFor(config, 'engine.limits.memory.min')).toBe(6);
     expect(runsFor(config, 'engine.startup.latency')).toBe(10);
