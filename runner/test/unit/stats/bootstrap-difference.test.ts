@@ -17,7 +17,10 @@ const fixture = loadFixture<{ difference: DifferenceCase[] }>('bootstrap-differe
 
 describe('bootstrap CI of the difference of medians agrees with the exact bootstrap distribution', () => {
   test.each(fixture.difference)('$name', (c) => {
-    const ci = bootstrapDifferenceOfMediansCI(c.baseline, c.candidate, { confidence: c.confidence, seed: 2026 });
+    const ci = bootstrapDifferenceOfMediansCI(c.baseline, c.candidate, {
+      confidence: c.confidence,
+      seed: 2026,
+    });
     expectClose(ci.estimate, c.estimate);
     expect(ci.confidence).toBe(c.confidence);
     expect(ci.lower).toBeGreaterThanOrEqual(c.lowerRange[0]);
