@@ -11,6 +11,8 @@ export interface EngineCounterpart {
   cri: string;
   /** The metrics both report under one name (engine.* benchmarks keep the CRI-level names). */
   metrics: readonly string[];
+  /** The metrics the end of a run prints (the rest are in `compare`). */
+  headline: readonly string[];
   /** The span the engine side times, in words. */
   engineSpan: string;
   /** The span the CRI side times, in words. */
@@ -28,6 +30,7 @@ export const ENGINE_COUNTERPARTS: readonly EngineCounterpart[] = [
     // and error threshold are the same parameters); total_time and the error counts are left out:
     // the CRI side's total holds its removals, and errors are compared as rates by `compare`.
     metrics: ['latency_min', 'latency_median', 'latency_mean', 'latency_p90', 'latency_p99', 'latency_max'],
+    headline: ['latency_median'],
     engineSpan:
       'host clock before `<engine> run --rm --network none` starts → the CLI exits: the CLI, the engine API, the container and its namespaces, /bin/true, the wait and the removal',
     criSpan:
@@ -39,6 +42,7 @@ export const ENGINE_COUNTERPARTS: readonly EngineCounterpart[] = [
     engine: 'engine.startup.first-output',
     cri: 'startup.first-output',
     metrics: ['small_pod_to_output', 'large_pod_to_output'],
+    headline: ['small_pod_to_output', 'large_pod_to_output'],
     engineSpan:
       'host clock before `<engine> run --rm` starts → the container’s own reading of the same clock',
     criSpan:
@@ -50,6 +54,7 @@ export const ENGINE_COUNTERPARTS: readonly EngineCounterpart[] = [
     engine: 'engine.limits.memory.min',
     cri: 'limits.memory.min',
     metrics: ['bytes'],
+    headline: ['bytes'],
     engineSpan: 'the smallest `--memory` under which `<engine> run --rm` of /bin/true exits 0 (bisection)',
     criSpan: 'the smallest container memory limit under which the CRI runs /bin/true to exit 0 (bisection)',
     difference:

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { ENGINE_BENCHMARKS } from '../../../src/engine/benchmarks.ts';
 import { ENGINE_COUNTERPARTS, sameOciRuntime } from '../../../src/engine/counterparts.ts';
 import { BENCHMARKS } from '../../../src/suites/registry.ts';
+import { endOfRunReport } from '../../../src/run/report.ts';
 import { compareRuns, engineOverhead, overheadReport, renderCompare } from '../../../src/compare/index.ts';
 import { expectClose, loadFixture } from '../stats/fixtures.ts';
 import {
@@ -194,5 +195,18 @@ describe('compare shows the overhead', () => {
     expect(new Set(report.engineOverhead.map((r) => `${r.engineTarget}>${r.criTarget}`))).toEqual(
       new Set(['podman/runc>containerd/runc']),
     );
+  });
+});
+
+describe('the end of a run shows the overhead', () => {
+  test('one headline metric per benchmark pair, and where the rest is', () => {
+    const run = syntheticEngineRun([CONTAINERD, DOCKER, PODMAN], samples);
+    const out = endOfRunReport(run, '/tmp/r.json').join('\n');
+    const f = fixture.rows.find((r) => r.engineTarget === 'podman/runc' && r.metric === 'latency_median')!;
+    expect(out).toContain(
+      `podman/runc (podman 4.3.1): engine overhead on engine.startup.latency latency_median = +${Number(f.difference.toPrecision(4))} ms`,
+    );
+    expect(out).toContain('runtime-bench compare /tmp/r.json');
+    expect(out).not.toContain('latency_p99 =');
   });
 });
