@@ -127,7 +127,7 @@ export function engineOverheadView(index: SiteIndex): EngineGroup[] {
         const engineSide = sideOf(index, eo, rt, `${counterpart.engine} ${metric}`);
         let criSide: Side =
           criRt === null
-            ? { kind: 'missing', why: noCriLevel! }
+            ? { kind: 'missing', why: `no CRI-level ${e.ociName} ${e.ociVersion} on this host` }
             : sideOf(index, co, criRt, `${counterpart.cri} ${metric} of ${c!.targetId}`);
         const differ =
           co &&
