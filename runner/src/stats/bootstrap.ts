@@ -60,19 +60,7 @@ export function bootstrapRatioOfMediansCI(
     throw new RangeError('ratio of medians: baseline values must be > 0 (the ratio is undefined otherwise)');
   if (candidate.some((v) => v < 0))
     throw new RangeError('ratio of medians: candidate values must be ≥ 0 (the ratio is undefined otherwise)');
-  const { confidence, resamples, rng } = resolve(options);
-  const a = Float64Array.from(baseline);
-  const b = Float64Array.from(candidate);
-  const scratchA = new Float64Array(a.length);
-  const scratchB = new Float64Array(b.length);
-  const stats = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    // Baseline first, then candidate: the order fixes which random numbers each one gets.
-    const ma = resampledMedian(a, scratchA, rng);
-    const mb = resampledMedian(b, scratchB, rng);
-    stats[r] = mb / ma;
-  }
-  return interval(median(candidate) / median(baseline), stats, confidence);
+  return twoSampleBootstrap(baseline, candidate, options, (mb, ma) => mb / ma);
 }
 
 /**
@@ -89,6 +77,20 @@ export function bootstrapDifferenceOfMediansCI(
 ): ConfidenceInterval {
   assertFiniteSamples(baseline, 'baseline');
   assertFiniteSamples(candidate, 'candidate');
+  return twoSampleBootstrap(baseline, candidate, options, (mb, ma) => mb - ma);
+}
+
+/**
+ * The percentile bootstrap of a statistic of two independent samples' medians: both resampled
+ * independently, baseline first, then candidate (the order fixes which random numbers each one
+ * gets), `statistic(candidate median, baseline median)` of each resample.
+ */
+function twoSampleBootstrap(
+  baseline: readonly number[],
+  candidate: readonly number[],
+  options: BootstrapOptions,
+  statistic: (candidateMedian: number, baselineMedian: number) => number,
+): ConfidenceInterval {
   const { confidence, resamples, rng } = resolve(options);
   const a = Float64Array.from(baseline);
   const b = Float64Array.from(candidate);
@@ -96,11 +98,10 @@ export function bootstrapDifferenceOfMediansCI(
   const scratchB = new Float64Array(b.length);
   const stats = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
-    // Baseline first, then candidate, as for the ratio.
     const ma = resampledMedian(a, scratchA, rng);
-    stats[r] = resampledMedian(b, scratchB, rng) - ma;
+    stats[r] = statistic(resampledMedian(b, scratchB, rng), ma);
   }
-  return interval(median(candidate) - median(baseline), stats, confidence);
+  return interval(statistic(median(candidate), median(baseline)), stats, confidence);
 }
 
 function resolve(options: BootstrapOptions): { confidence: number; resamples: number; rng: Rng } {

@@ -28,6 +28,28 @@ export interface SyntheticEngineTarget {
   parameters?: (benchmark: string) => Record<string, unknown>;
 }
 
+/** containerd 1.6.20 with runc 1.1.5 over the CRI, and Docker and Podman with the same runc. */
+export const CONTAINERD_RUNC: SyntheticEngineTarget = {
+  id: 'containerd/runc',
+  cri: 'containerd',
+  criVersion: '1.6.20',
+  oci: 'runc',
+  ociVersion: '1.1.5',
+};
+export const DOCKER_RUNC: SyntheticEngineTarget = {
+  ...CONTAINERD_RUNC,
+  id: 'docker/runc',
+  cri: 'docker',
+  criVersion: '20.10.24',
+  engine: true,
+};
+export const PODMAN_RUNC: SyntheticEngineTarget = {
+  ...DOCKER_RUNC,
+  id: 'podman/runc',
+  cri: 'podman',
+  criVersion: '4.3.1',
+};
+
 const DEFINITIONS: BenchmarkDefinition[] = [...BENCHMARKS, ...ENGINE_BENCHMARKS].map((b) => b.definition);
 
 function targetRecord(t: SyntheticEngineTarget): Target {

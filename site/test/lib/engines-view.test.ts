@@ -6,9 +6,11 @@ import { describe, expect, test } from 'vitest';
 import { buildIndex } from '../../src/lib/index-builder.ts';
 import { engineOverheadView } from '../../src/lib/views/engines.ts';
 import {
+  CONTAINERD_RUNC,
+  DOCKER_RUNC,
+  PODMAN_RUNC,
   syntheticEngineRun,
   type SampleTable,
-  type SyntheticEngineTarget,
 } from '../../../runner/test/support/engine-run.ts';
 import { loaded } from './fixtures.ts';
 
@@ -32,25 +34,9 @@ const fixture = (
   ) as { overhead: { samples: SampleTable; rows: FixtureRow[] } }
 ).overhead;
 
-const CONTAINERD: SyntheticEngineTarget = {
-  id: 'containerd/runc',
-  cri: 'containerd',
-  criVersion: '1.6.20',
-  oci: 'runc',
-  ociVersion: '1.1.5',
-};
-const DOCKER: SyntheticEngineTarget = {
-  ...CONTAINERD,
-  id: 'docker/runc',
-  cri: 'docker',
-  criVersion: '20.10.24',
-  engine: true,
-};
-const PODMAN: SyntheticEngineTarget = { ...DOCKER, id: 'podman/runc', cri: 'podman', criVersion: '4.3.1' };
-
 describe('engineOverheadView', () => {
   test('one run with both kinds: medians, difference, interval and ratio as scipy says', () => {
-    const run = syntheticEngineRun([CONTAINERD, DOCKER, PODMAN], fixture.samples);
+    const run = syntheticEngineRun([CONTAINERD_RUNC, DOCKER_RUNC, PODMAN_RUNC], fixture.samples);
     const groups = engineOverheadView(buildIndex(loaded(run)));
     expect(groups.map((g) => [g.targetId, g.engine, g.engineVersion, g.sameRun])).toEqual([
       ['docker/runc', 'docker', '20.10.24', true],
@@ -74,16 +60,16 @@ describe('engineOverheadView', () => {
   });
 
   test('a CRI side from another run only on the same host; else the group says there is none', () => {
-    const cri = syntheticEngineRun([CONTAINERD], fixture.samples, {
+    const cri = syntheticEngineRun([CONTAINERD_RUNC], fixture.samples, {
       runId: '20261121T070000Z-0000aaaa',
       startedAt: '2026-11-21T07:00:00.000Z',
     });
-    const engine = syntheticEngineRun([DOCKER], fixture.samples, { runId: '20261121T080000Z-0000bbbb' });
+    const engine = syntheticEngineRun([DOCKER_RUNC], fixture.samples, { runId: '20261121T080000Z-0000bbbb' });
     const [g] = engineOverheadView(buildIndex(loaded(cri, engine)));
     expect(g!.sameRun).toBe(false);
     expect(g!.criTarget).toMatch(/^containerd\/runc /);
     expect(g!.rows.every((r) => r.difference !== null)).toBe(true);
-    const elsewhere = syntheticEngineRun([CONTAINERD], fixture.samples, {
+    const elsewhere = syntheticEngineRun([CONTAINERD_RUNC], fixture.samples, {
       runId: '20261121T070000Z-0000aaaa',
       startedAt: '2026-11-21T07:00:00.000Z',
       hostname: 'another-host',
@@ -97,8 +83,8 @@ describe('engineOverheadView', () => {
   test('other parameters on the CRI side (beyond the engine-only network) give no number', () => {
     const run = syntheticEngineRun(
       [
-        { ...CONTAINERD, parameters: () => ({ count: 20 }) },
-        { ...DOCKER, parameters: () => ({ count: 50, network: 'none' }) },
+        { ...CONTAINERD_RUNC, parameters: () => ({ count: 20 }) },
+        { ...DOCKER_RUNC, parameters: () => ({ count: 50, network: 'none' }) },
       ],
       fixture.samples,
     );
@@ -106,8 +92,8 @@ describe('engineOverheadView', () => {
     expect(g!.rows.every((r) => r.difference === null && r.criSide.kind === 'missing')).toBe(true);
     const same = syntheticEngineRun(
       [
-        { ...CONTAINERD, parameters: () => ({ count: 20 }) },
-        { ...DOCKER, parameters: () => ({ count: 20, network: 'none' }) },
+        { ...CONTAINERD_RUNC, parameters: () => ({ count: 20 }) },
+        { ...DOCKER_RUNC, parameters: () => ({ count: 20, network: 'none' }) },
       ],
       fixture.samples,
     );

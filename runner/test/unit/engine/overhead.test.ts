@@ -9,6 +9,9 @@ import { endOfRunReport } from '../../../src/run/report.ts';
 import { compareRuns, engineOverhead, overheadReport, renderCompare } from '../../../src/compare/index.ts';
 import { expectClose, loadFixture } from '../stats/fixtures.ts';
 import {
+  CONTAINERD_RUNC,
+  DOCKER_RUNC,
+  PODMAN_RUNC,
   syntheticEngineRun,
   type SampleTable,
   type SyntheticEngineTarget,
@@ -31,24 +34,13 @@ const fixture = loadFixture<{ overhead: { samples: SampleTable; rows: FixtureRow
   'bootstrap-difference.json',
 ).overhead;
 
-const CONTAINERD: SyntheticEngineTarget = {
-  id: 'containerd/runc',
-  cri: 'containerd',
-  criVersion: '1.6.20',
-  oci: 'runc',
-  ociVersion: '1.1.5',
-};
-const DOCKER: SyntheticEngineTarget = {
-  id: 'docker/runc',
-  cri: 'docker',
-  criVersion: '20.10.24',
-  oci: 'runc',
-  ociVersion: '1.1.5',
-  engine: true,
-};
-const PODMAN: SyntheticEngineTarget = { ...DOCKER, id: 'podman/runc', cri: 'podman', criVersion: '4.3.1' };
 // crun under docker with no CRI-level crun in the run: no row
-const DOCKER_CRUN: SyntheticEngineTarget = { ...DOCKER, id: 'docker/crun', oci: 'crun', ociVersion: '1.8.1' };
+const DOCKER_CRUN: SyntheticEngineTarget = {
+  ...DOCKER_RUNC,
+  id: 'docker/crun',
+  oci: 'crun',
+  ociVersion: '1.8.1',
+};
 
 const samples: SampleTable = {
   ...fixture.samples,
@@ -85,7 +77,7 @@ describe('the counterpart table', () => {
 });
 
 describe('engine overhead within one run', () => {
-  const run = syntheticEngineRun([CONTAINERD, DOCKER, PODMAN, DOCKER_CRUN], samples);
+  const run = syntheticEngineRun([CONTAINERD_RUNC, DOCKER_RUNC, PODMAN_RUNC, DOCKER_CRUN], samples);
   const rows = engineOverhead([run], { seed: 2026 });
 
   test('one row per engine target × counterpart metric it reported, beside the CRI-level target of its runtime', () => {
@@ -126,7 +118,7 @@ describe('engine overhead within one run', () => {
 
   test('parameters that differ beyond the engine-only network give no number, and say why', () => {
     const differing = syntheticEngineRun(
-      [CONTAINERD, { ...DOCKER, parameters: () => ({ count: 50, network: 'none' }) }],
+      [CONTAINERD_RUNC, { ...DOCKER_RUNC, parameters: () => ({ count: 50, network: 'none' }) }],
       samples,
     );
     const r = engineOverhead([differing]);
@@ -137,7 +129,7 @@ describe('engine overhead within one run', () => {
     }
     // the network parameter alone (every engine slot has it) does not count
     const same = syntheticEngineRun(
-      [CONTAINERD, { ...DOCKER, parameters: () => ({ network: 'none' }) }],
+      [CONTAINERD_RUNC, { ...DOCKER_RUNC, parameters: () => ({ network: 'none' }) }],
       samples,
     );
     expect(engineOverhead([same]).every((row) => row.difference !== null)).toBe(true);
@@ -145,8 +137,8 @@ describe('engine overhead within one run', () => {
 });
 
 describe('engine overhead across runs', () => {
-  const criRun = syntheticEngineRun([CONTAINERD], samples, { runId: '20261121T080000Z-0000aaaa' });
-  const engineRun = syntheticEngineRun([DOCKER], samples, {
+  const criRun = syntheticEngineRun([CONTAINERD_RUNC], samples, { runId: '20261121T080000Z-0000aaaa' });
+  const engineRun = syntheticEngineRun([DOCKER_RUNC], samples, {
     runId: '20261121T090000Z-0000bbbb',
     startedAt: '2026-11-21T09:00:00.000Z',
   });
@@ -155,13 +147,13 @@ describe('engine overhead across runs', () => {
     expect(rows.length).toBe(2);
     expect(rows.every((r) => !r.sameRun && r.criRunId === criRun.runId)).toBe(true);
     expect(rows[0]!.notes[0]).toMatch(/another time/);
-    const elsewhere = syntheticEngineRun([CONTAINERD], samples, { hostname: 'other-host' });
+    const elsewhere = syntheticEngineRun([CONTAINERD_RUNC], samples, { hostname: 'other-host' });
     expect(engineOverhead([elsewhere, engineRun])).toEqual([]);
   });
 });
 
 describe('compare shows the overhead', () => {
-  const run = syntheticEngineRun([CONTAINERD, DOCKER, PODMAN, DOCKER_CRUN], samples);
+  const run = syntheticEngineRun([CONTAINERD_RUNC, DOCKER_RUNC, PODMAN_RUNC, DOCKER_CRUN], samples);
   test('one file alone: the overhead report, in every format, JSON fields added only', () => {
     const report = overheadReport({ run, label: 'r.json' }, { seed: 2026 });
     expect(report.rows).toEqual([]);
@@ -200,7 +192,7 @@ describe('compare shows the overhead', () => {
 
 describe('the end of a run shows the overhead', () => {
   test('one headline metric per benchmark pair, and where the rest is', () => {
-    const run = syntheticEngineRun([CONTAINERD, DOCKER, PODMAN], samples);
+    const run = syntheticEngineRun([CONTAINERD_RUNC, DOCKER_RUNC, PODMAN_RUNC], samples);
     const out = endOfRunReport(run, '/tmp/r.json').join('\n');
     const f = fixture.rows.find((r) => r.engineTarget === 'podman/runc' && r.metric === 'latency_median')!;
     expect(out).toContain(

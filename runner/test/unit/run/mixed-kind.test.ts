@@ -7,6 +7,7 @@ import {
   type BenchmarkDefinition,
   type HostFingerprint,
 } from '@runtime-bench/schemas';
+import { sampleRunResult } from '../../../../schemas/test/sample.ts';
 import { combineKinds, criPartOf } from '../../../src/run/mixed-kind.ts';
 import { targetKindOf } from '../../../src/run/kinds.ts';
 import { newSlot } from '../../../src/run/orchestrate.ts';
@@ -55,16 +56,7 @@ describe('the selection of a mixed config', () => {
 });
 
 const host = (fixes: string[]): HostFingerprint => ({
-  hostname: 'h',
-  kernel: '6.1.0',
-  os: 'Debian GNU/Linux 12 (bookworm)',
-  arch: 'x86_64',
-  cpuModel: 'Test CPU',
-  cpus: 2,
-  memoryBytes: 4 * 2 ** 30,
-  virtualization: null,
-  cgroup: { mode: 'v2', v2Controllers: ['cpu', 'memory'] },
-  capabilities: { effective: '1ffffffffff', sysAdmin: true, sysResource: true },
+  ...sampleRunResult().host,
   hostFixes: fixes.map((id) => ({ id, condition: id, action: id, applied: true })),
 });
 const def = (name: string): BenchmarkDefinition => ({
