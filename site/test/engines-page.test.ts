@@ -164,6 +164,24 @@ describe('engine targets on the site', () => {
         );
       await runs.page.close();
 
+      // an engine metric's page and its CRI-level counterpart's link to each other
+      const slug = (benchmark: string) => `/benchmark/${benchmark}/latency-median/`;
+      for (const [from, to] of [
+        ['engine.startup.latency', 'startup.latency'],
+        ['startup.latency', 'engine.startup.latency'],
+      ] as const) {
+        const b = await visit(slug(from));
+        const link = b.page.locator('p.counterpart a').first();
+        expect(await link.getAttribute('href')).toBe(slug(to));
+        expect((await link.textContent())!.trim()).toBe(`${to} · latency_median`);
+        // the engines' version charts name them as engines (the chart specs are in the page)
+        const html = await b.page.content();
+        for (const t of engines)
+          expect(html.includes(`${t.cri.name} version (container engine)`)).toBe(from.startsWith('engine.'));
+        expect(b.problems).toEqual([]);
+        await b.page.close();
+      }
+
       const home = await visit('/');
       expect(await home.page.locator('a.engine-link').count()).toBe(1);
       expect(await home.page.locator('header nav a[href="/engines/"]').count()).toBe(1);
