@@ -1,13 +1,17 @@
 // CRI and engine targets in one config: the selection split between the two kinds, and the
 // combined kind through the one pipeline (plain fake kinds: their order, one document, close).
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
   ConfigSchema,
   RunResultSchema,
+  runsFor,
   type BenchmarkDefinition,
   type HostFingerprint,
 } from '@runtime-bench/schemas';
 import { sampleRunResult } from '../../../../schemas/test/sample.ts';
+import { loadConfig } from '../../../src/config/load.ts';
+import { ENGINE_COUNTERPARTS } from '../../../src/engine/counterparts.ts';
 import { combineKinds, criPartOf } from '../../../src/run/mixed-kind.ts';
 import { targetKindOf } from '../../../src/run/kinds.ts';
 import { newSlot } from '../../../src/run/orchestrate.ts';
@@ -20,6 +24,17 @@ const TARGETS = [
 ];
 
 describe('the selection of a mixed config', () => {
+  test('examples/engine-overhead.yaml: CRI and engine targets, every engine benchmark with its CRI-level counterpart', async () => {
+    const file = join(import.meta.dirname, '..', '..', '..', '..', 'examples', 'engine-overhead.yaml');
+    const config = await loadConfig(file);
+    expect(targetKindOf(config, file)).toBeDefined();
+    const cri = criPartOf(config, file).benchmarks;
+    for (const c of ENGINE_COUNTERPARTS) {
+      expect(config.benchmarks).toContain(c.engine);
+      expect(cri).toContain(c.cri);
+      expect(runsFor(config, c.engine)).toBe(runsFor(config, c.cri));
+    }
+  });
   test('the CRI kind gets the prefixes naming CRI-level benchmarks; engine.* stay with the engine kind', () => {
     const config = ConfigSchema.parse({
       targets: TARGETS,
