@@ -18,24 +18,36 @@ import {
   wallClockNs,
 } from '../suites/startup.ts';
 import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
+import type { ExecResult } from '../util/exec.ts';
+import { engineNetworkThroughput } from './network-bench.ts';
+import type { PublishedRun } from './plan.ts';
 
 /** One container run through the engine's CLI, as a benchmark sees it. */
 export interface EngineContext {
   /**
    * Runs `command` in `image` with `--rm` under the slot's runtime (under a memory limit when
-   * given); resolves when the CLI exits.
+   * given; on the engine's private network with a port published on 127.0.0.1 when `published`
+   * says so, killed after its `timeoutMs`); resolves when the CLI exits.
    */
   run(
     image: string,
     command: readonly string[],
     memoryBytes?: number,
-  ): Promise<{ exitCode: number; stdout: string; stderr: string }>;
+    published?: Omit<PublishedRun, 'network'> & { timeoutMs: number },
+  ): Promise<ExecResult>;
+  /** The host pid of a named container's first process, or null while it is not running. */
+  pidOf(name: string): Promise<number | null>;
+  /** Removes a named container whatever its state. */
+  remove(name: string): Promise<void>;
   images: Pick<Config['images'], 'bench' | 'large'>;
   signal: AbortSignal;
+  callTimeoutSeconds: number;
 }
 
 export interface EngineBenchmark<P> {
   definition: BenchmarkDefinition;
+  /** The containers' network, recorded with the parameters; default "none". */
+  network?: string;
   parameters(config: Config): P;
   iterate(ctx: EngineContext, params: P): Promise<IterationOutcome>;
 }
@@ -134,4 +146,5 @@ export const ENGINE_BENCHMARKS: readonly EngineBenchmark<never>[] = [
   engineStartupLatency as EngineBenchmark<never>,
   engineFirstOutput as EngineBenchmark<never>,
   engineMemoryMin as EngineBenchmark<never>,
+  engineNetworkThroughput as EngineBenchmark<never>,
 ];

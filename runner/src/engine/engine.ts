@@ -23,6 +23,7 @@ import {
   type EnginePlan,
 } from './plan.ts';
 import { SHIM_STATE_DIR, nerdctlNamespace } from './nerdctl-plan.ts';
+import { engineNetwork, reapNetworks, type EngineNetwork } from './network.ts';
 
 /**
  * The bin/ directories of what `runtime-bench install` put under `prefix` for `component`, newest
@@ -73,6 +74,8 @@ export interface RunningEngine {
   daemon: (EngineDaemon & { path: string }) | null;
   /** Runs the CLI with the plan's environment; never throws for a non-zero exit. */
   cli(args: readonly string[], timeoutMs: number): Promise<ExecResult>;
+  /** Its private bridge network, created on first use (a published port), removed by teardown. */
+  network: EngineNetwork;
   /** Removes everything of the engine; returns what could not be removed. Idempotent. */
   teardown(): Promise<string[]>;
 }
@@ -97,6 +100,7 @@ export async function startEngine(
     exec(plan.cli, args, { env, allowFailure: true, timeoutMs, cwd: plan.root });
   let daemonPid: number | null = null;
   let torn = false;
+  const network = engineNetwork(plan, cli);
   const teardown = async (): Promise<string[]> => {
     if (torn) return [];
     torn = true;
@@ -110,6 +114,7 @@ export async function startEngine(
         const r = await cli([...plan.globalArgs, ...rmArgs, ...list], 60_000);
         if (r.exitCode !== 0) problems.push(`${plan.engine} rm: ${r.stderr.trim()}`);
       }
+      problems.push(...(await network.remove()));
     }
     if (daemonPid !== null && !(await terminate(daemonPid, 20_000)))
       problems.push(`${plan.engine} daemon (pid ${daemonPid}) did not exit`);
@@ -121,6 +126,7 @@ export async function startEngine(
         problems.push(`${path}: ${errorMessage(e)}`),
       );
     problems.push(...(await removeCgroupsNamed([plan.cgroupName], 1, { withChildren: true })));
+    problems.push(...(await network.sweep()));
     return problems;
   };
   try {
@@ -165,6 +171,7 @@ export async function startEngine(
       info: parseEngineInfo(plan.engine, info, version),
       daemon: reported && plan.daemon ? { ...reported, path: plan.daemon.binary } : null,
       cli,
+      network,
       teardown,
     };
   } catch (error) {
@@ -214,6 +221,7 @@ export async function reapAbandoned(dir: string, log: (line: string) => void): P
       );
     const cgroups = (['docker', 'podman', 'nerdctl'] as const).map((e) => engineCgroupName(key, e));
     problems.push(...(await removeCgroupsNamed(cgroups, 1, { withChildren: true })));
+    problems.push(...(await reapNetworks(key)));
   }
   return problems;
 }

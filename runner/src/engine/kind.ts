@@ -15,7 +15,7 @@ import { buildImageLayout } from '../stack/images/build.ts';
 import { tarDockerArchive } from '../stack/images/layout.ts';
 import { guessOciKind } from '../stack/versions.ts';
 import { selectOfKind } from '../suites/registry.ts';
-import { ENGINE_BENCHMARKS, type EngineBenchmark } from './benchmarks.ts';
+import { ENGINE_BENCHMARKS, type EngineBenchmark, type EngineContext } from './benchmarks.ts';
 import { OWNER_FILE, findEngine, reapAbandoned, startEngine, type RunningEngine } from './engine.ts';
 import { parseUlimits, planEngine, runArgs, type RuntimeBinary } from './plan.ts';
 
@@ -135,21 +135,43 @@ async function prepareEngineRun(
     engines.flatMap(({ label, engine, runtimes }) =>
       runtimes.map(({ name }) => {
         const params = b.parameters(config);
-        const context = {
+        const context: EngineContext = {
           images: config.images,
           signal: ctx.signal,
-          run: (image: string, command: readonly string[], memoryBytes?: number) =>
-            engine.cli(
-              runArgs(engine.plan, name, image, command, runId.toLowerCase(), memoryBytes),
+          callTimeoutSeconds: config.callTimeoutSeconds,
+          run: async (image, command, memoryBytes, published) => {
+            const network = published ? (await engine.network.ensure()).name : '';
+            return engine.cli(
+              runArgs(
+                engine.plan,
+                name,
+                image,
+                command,
+                runId.toLowerCase(),
+                memoryBytes,
+                published && { ...published, network },
+              ),
+              published?.timeoutMs ?? config.callTimeoutSeconds * 1000,
+            );
+          },
+          pidOf: async (container) => {
+            const r = await engine.cli(
+              [...engine.plan.globalArgs, 'inspect', '--format', '{{.State.Pid}}', container],
               config.callTimeoutSeconds * 1000,
-            ),
+            );
+            const pid = Number(r.stdout.trim());
+            return r.exitCode === 0 && Number.isInteger(pid) && pid > 0 ? pid : null;
+          },
+          remove: async (container) => {
+            await engine.cli([...engine.plan.globalArgs, 'rm', '-f', container], config.callTimeoutSeconds * 1000);
+          },
         };
         return newSlot(
           b.definition,
           `${label}/${name}`,
           // The target names the engine and the runtime; the parameters are what two targets
           // must share to be compared (docker/runc against podman/runc, or against yesterday's).
-          { ...(params as Record<string, unknown>), network: 'none' },
+          { ...(params as Record<string, unknown>), network: b.network ?? 'none' },
           () => b.iterate(context, params),
         );
       }),
@@ -174,7 +196,11 @@ async function prepareEngineRun(
           handler: r.name,
           oci: { name: guessOciKind(r.name) ?? r.name, version: r.version, path: r.binary },
           transport: 'engine',
-          engine: { name: engine.plan.engine, ...engine.info },
+          engine: {
+            name: engine.plan.engine,
+            ...engine.info,
+            networkBackend: engine.network.backend() ?? engine.info.networkBackend,
+          },
         })),
       );
       const components: Component[] = described.flatMap(({ engine, cliBuild, runtimes }) => [
@@ -183,7 +209,7 @@ async function prepareEngineRun(
           role: 'cri',
           version: engine.info.version,
           path: engine.plan.cli,
-          detail: `storage ${engine.info.storageDriver}, cgroups ${engine.info.cgroupManager}, network ${engine.info.networkBackend}`,
+          detail: `storage ${engine.info.storageDriver}, cgroups ${engine.info.cgroupManager}, network ${engine.network.backend() ?? engine.info.networkBackend}`,
           ...(cliBuild ? { build: cliBuild } : {}),
         },
         ...(engine.daemon

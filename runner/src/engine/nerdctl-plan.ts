@@ -109,6 +109,7 @@ export function planNerdctl(opts: {
       writesPidfile: false,
     },
     leftovers: [join(SHIM_STATE_DIR, namespace)],
+    networkConfigDir: join(root, 'cni'),
     infoArgs: ['info', '--format', '{{json .}}'],
     versionArgs: ['version', '--format', '{{json .}}'],
   };

@@ -49,6 +49,8 @@ export interface EnginePlan {
   /** `info` in JSON, and (nerdctl) `version` in JSON: what the result records about the engine. */
   infoArgs: string[];
   versionArgs: string[] | null;
+  /** Where the engine keeps its network definitions (Podman, nerdctl); null for Docker's daemon. */
+  networkConfigDir: string | null;
   /** The cgroup (by name, in every hierarchy) the run's containers go below; removed at the end. */
   cgroupName: string;
   runtimes: RuntimeBinary[];
@@ -99,6 +101,7 @@ export function planEngine(opts: {
     ulimits: opts.ulimits,
     leftovers: [],
     versionArgs: null,
+    networkConfigDir: engine === 'podman' ? join(root, 'net') : null,
   };
   if (engine === 'docker') {
     if (!opts.daemon) throw new Error('planEngine: docker needs dockerd');
@@ -127,7 +130,9 @@ export function planEngine(opts: {
           pidfile,
           '--host',
           `unix://${socket}`,
-          // No bridge, no iptables rules: the runs use --network none, and nothing is left on the host.
+          // No default bridge and no iptables rules: the runs use --network none, except
+          // engine.network.throughput's, on a bridge network of the run's own (network.ts) whose
+          // published port docker-proxy serves; nothing is left on the host.
           '--bridge=none',
           '--iptables=false',
           '--ip6tables=false',
@@ -172,7 +177,7 @@ export function planEngine(opts: {
         XDG_RUNTIME_DIR: run,
         XDG_CONFIG_HOME: join(root, 'config'),
       },
-      dirs: [storage, run, join(root, 'tmp'), join(root, 'config')],
+      dirs: [storage, run, join(root, 'tmp'), join(root, 'config'), join(root, 'net')],
       files: [
         {
           path: join(root, 'storage.conf'),
@@ -186,6 +191,9 @@ export function planEngine(opts: {
             'events_logger = "none"',
             '[engine.runtimes]',
             ...opts.runtimes.map((r) => `${r.name} = [${toml(r.binary)}]`),
+            // Networks (engine.network.throughput's) are defined here, never in /etc/cni/net.d.
+            '[network]',
+            `network_config_dir = ${toml(join(root, 'net'))}`,
             '',
           ].join('\n'),
         },
@@ -198,8 +206,18 @@ export function planEngine(opts: {
   return planNerdctl({ ...opts, daemon: opts.daemon, runKey, cgroupName });
 }
 
+/** A container on the engine's private network with one port published on the host's loopback. */
+export interface PublishedRun {
+  network: string;
+  /** The container's name, so the benchmark can find its process and remove it. */
+  name: string;
+  hostPort: number;
+  containerPort: number;
+}
+
 /**
- * The CLI arguments of one `run --rm` of `command` in `image` under `runtime`, no network;
+ * The CLI arguments of one `run --rm` of `command` in `image` under `runtime`, no network unless
+ * `published` puts it on the private network with a port published on 127.0.0.1 only;
  * `memoryBytes` sets the container's memory limit (`--memory`).
  */
 export function runArgs(
@@ -209,6 +227,7 @@ export function runArgs(
   command: readonly string[],
   runLabel: string,
   memoryBytes?: number,
+  published?: PublishedRun,
 ): string[] {
   // nerdctl takes a runc-compatible binary by path (containerd-shim-runc-v2 runs it as BinaryName).
   const runtimeArg =
@@ -218,8 +237,16 @@ export function runArgs(
     '--rm',
     '--runtime',
     runtimeArg,
-    '--network',
-    'none',
+    ...(published
+      ? [
+          '--network',
+          published.network,
+          '--name',
+          published.name,
+          '--publish',
+          `127.0.0.1:${published.hostPort}:${published.containerPort}`,
+        ]
+      : ['--network', 'none']),
     '--label',
     `runtime-bench.run=${runLabel}`,
   ];

@@ -9,7 +9,8 @@ import { InterruptedError, type Benchmark, type BenchmarkContext } from './types
 
 const CHUNK = 1 << 20;
 const DD_BLOCK = 65536;
-const metricOf = { 'host-to-pod': 'host_to_pod', 'pod-to-host': 'pod_to_host' } as const;
+/** The metric of each direction (engine.network.throughput measures the same through a published port). */
+export const metricOf = { 'host-to-pod': 'host_to_pod', 'pod-to-host': 'pod_to_host' } as const;
 
 const ipToInt = (ip: string): number => ip.split('.').reduce((n, part) => (n << 8) + Number(part), 0) >>> 0;
 
@@ -38,13 +39,13 @@ export function hostAddressFor(
 /** MiB/s of `bytes` in `ms` milliseconds. */
 export const mibPerSecond = (bytes: number, ms: number): number => bytes / 2 ** 20 / (ms / 1000);
 
-function deadlineFor(ctx: BenchmarkContext, bytes: number): number {
+export function deadlineFor(ctx: Pick<BenchmarkContext, 'callTimeoutSeconds'>, bytes: number): number {
   // A pessimistic 5 MiB/s bounds how long a transfer may take.
   return ctx.callTimeoutSeconds * 1000 + (bytes / (5 * 2 ** 20)) * 1000;
 }
 
 /** Runs `stop` when the run is interrupted, so a long transfer does not hold up the cleanup. */
-function onAbort(ctx: BenchmarkContext, stop: () => void): void {
+export function onAbort(ctx: Pick<BenchmarkContext, 'signal'>, stop: () => void): void {
   if (ctx.signal.aborted) stop();
   else ctx.signal.addEventListener('abort', stop, { once: true });
 }
@@ -72,6 +73,28 @@ async function connectWithRetry(
       await sleep(50);
     }
   }
+}
+
+/**
+ * Writes `bytes` zero bytes to `socket` as fast as it drains, then ends it; the function returned
+ * says how many are still unsent.
+ */
+export function streamZeros(socket: Socket, bytes: number): () => number {
+  const chunk = Buffer.alloc(CHUNK);
+  let left = bytes;
+  const pump = (): void => {
+    while (left > 0) {
+      const n = Math.min(CHUNK, left);
+      left -= n;
+      if (!socket.write(n === CHUNK ? chunk : chunk.subarray(0, n))) {
+        socket.once('drain', pump);
+        return;
+      }
+    }
+    socket.end();
+  };
+  pump();
+  return () => left;
 }
 
 /** Host → pod: busybox nc listens in the pod and discards; the host streams `bytes` and times until the pod closes. */
@@ -105,30 +128,19 @@ async function hostToPod(
       socket.destroy();
       reject(new InterruptedError());
     });
-    const chunk = Buffer.alloc(CHUNK);
-    let left = params.bytes;
+    // Events come after this synchronous start, so the handlers below see every one.
+    const unsent = streamZeros(socket, params.bytes);
     socket.on('error', (e) => {
       clearTimeout(timer);
       reject(e);
     });
     socket.on('close', () => {
       clearTimeout(timer);
+      const left = unsent();
       if (left > 0) reject(new Error(`the pod closed the connection with ${left} bytes unsent`));
       else resolve(Number(process.hrtime.bigint() - t0) / 1e6);
     });
     socket.resume();
-    const pump = (): void => {
-      while (left > 0) {
-        const n = Math.min(CHUNK, left);
-        left -= n;
-        if (!socket.write(n === CHUNK ? chunk : chunk.subarray(0, n))) {
-          socket.once('drain', pump);
-          return;
-        }
-      }
-      socket.end();
-    };
-    pump();
   });
   await ctx.cri.stopContainer(id, 0);
   await ctx.cri.removeContainer(id);

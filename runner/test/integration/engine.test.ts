@@ -17,7 +17,8 @@ import { installedBinDirs } from '../../src/engine/engine.ts';
 import { ENGINES_DIR } from '../../src/engine/kind.ts';
 import { SHIM_STATE_DIR } from '../../src/engine/nerdctl-plan.ts';
 import { DEFAULT_PREFIX } from '../../src/install/plan.ts';
-import { runCli } from '../support/cli.ts';
+import { runCli, runCliSignalled } from '../support/cli.ts';
+import { hostNetwork } from '../support/host-network.ts';
 import { cgroupsNamed, isRoot, mountsUnder, onPath, processesUnder } from '../support/host.ts';
 
 /** nerdctl as runtime-bench installs it (newest build under the prefix), or on PATH. */
@@ -63,6 +64,7 @@ function config(name: string, runs: number, count: number): string {
 targets:
 ${engines.map((e) => `  - { kind: engine, engine: ${e}, runtimes: [runc, crun] }`).join('\n')}
 benchmarks: [engine]
+skip: [engine.network] # the published-port tests at the end of this file
 runs: ${runs}
 runsPerBenchmark: { engine.limits: 1 }
 warmup: 0
@@ -171,16 +173,9 @@ describe.skipIf(engines.length === 0)('engine targets (Docker, Podman, nerdctl) 
 
   test('SIGINT mid-run: exit 130, an incomplete result with interrupted benchmarks, nothing left', async () => {
     const out = join(work, 'engines-int.json');
-    let sent = false;
-    const run = await runCli(['run', '--config', config('engines-int', 50, 2), '--out', out], {
-      onStderr: (text, child) => {
-        if (!sent && /run 1\/50: ok/.test(text)) {
-          sent = true;
-          child.kill('SIGINT');
-        }
-      },
-    });
-    expect(sent, run.stderr).toBe(true);
+    const args = ['run', '--config', config('engines-int', 50, 2), '--out', out];
+    const run = await runCliSignalled(args, /run 1\/50: ok/, 'SIGINT');
+    expect(run.sent, run.stderr).toBe(true);
     expect(run.code, run.stderr).toBe(130);
     const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(result.status).toBe('incomplete');
@@ -224,5 +219,74 @@ describe.skipIf(engines.length === 0)('engine targets (Docker, Podman, nerdctl) 
     expect(next.stderr).toContain(`removing what an earlier run left in ${join(ENGINES_DIR, left[0]!)}`);
     expectRootGone(left[0]!);
     expectNothingLeft(RunResultSchema.parse(JSON.parse(readFileSync(join(work, 'next.json'), 'utf8'))));
+  }, 600_000);
+});
+
+// engine.network.throughput: a container per direction on each engine's private bridge network
+// with its port published on 127.0.0.1 (Docker's docker-proxy, Podman's and nerdctl's CNI
+// portmap). The far side's byte counts are in the result; after a run and after a SIGINT the host
+// holds nothing of the networks: rules, chains, bridges, veths, listeners, IPAM leases, sysctls.
+// Budget: image build and engine starts (≈ 1 min), targets × 2 runs × 2 directions of 32 MiB
+// (≈ 2 min), the SIGINT run (≈ 1.5 min).
+describe.skipIf(engines.length === 0)('engine.network.throughput: a port published on loopback', () => {
+  const BYTES = 32 * 1024 * 1024;
+  // nerdctl × crun depends on which containerd nerdctl gets (the tests above); the network's
+  // path does not depend on the OCI runtime, so nerdctl runs it with runc here.
+  const netRuntimes = (e: string): string => (e === 'nerdctl' ? 'runc' : 'runc, crun');
+  const netConfig = (name: string, runs: number): string => {
+    const file = join(work, `${name}.yaml`);
+    writeFileSync(
+      file,
+      `name: ${name}
+targets:
+${engines.map((e) => `  - { kind: engine, engine: ${e}, runtimes: [${netRuntimes(e)}] }`).join('\n')}
+benchmarks: [engine.network]
+runs: ${runs}
+warmup: 0
+images: { largeSizeMiB: 16 }
+parameters:
+  network.throughput: { bytes: ${BYTES} }
+`,
+    );
+    return file;
+  };
+
+  test('every target: the far side counted every byte both ways; nothing of the networks left', async () => {
+    const before = hostNetwork();
+    const out = join(work, 'net.json');
+    const run = await runCli(['run', '--config', netConfig('net', 2), '--out', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(result.status).toBe('complete');
+    for (const t of result.targets) expect(t.engine?.networkBackend, t.id).not.toBe('none');
+    expect(result.results.map((r) => r.target)).toEqual(
+      engines.flatMap((e) => netRuntimes(e).split(', ').map((r) => `${e}/${r}`)),
+    );
+    for (const r of result.results) {
+      expect(r.status, JSON.stringify(r)).toBe('ok');
+      expect(r.failedAttempts).toBe(0);
+      expect(r.parameters).toMatchObject({ bytes: BYTES, network: 'bridge, one port published on 127.0.0.1' });
+      const m = (name: string): number[] => r.metrics.find((x) => x.name === name)!.samples;
+      // The container's wc -c, and the host's count of dd's whole 64 KiB blocks.
+      expect(m('host_to_pod_bytes')).toEqual([BYTES, BYTES]);
+      expect(m('pod_to_host_bytes')).toEqual([BYTES, BYTES]);
+      for (const v of [...m('host_to_pod'), ...m('pod_to_host')]) expect(v).toBeGreaterThan(0);
+    }
+    expect(hostNetwork()).toEqual(before);
+    expectNothingLeft(result);
+  }, 600_000);
+
+  test('SIGINT mid-run: exit 130, interrupted, nothing of the networks left', async () => {
+    const before = hostNetwork();
+    const out = join(work, 'net-int.json');
+    const args = ['run', '--config', netConfig('net-int', 50), '--out', out];
+    const run = await runCliSignalled(args, /run 1\/50: ok/, 'SIGINT');
+    expect(run.sent, run.stderr).toBe(true);
+    expect(run.code, run.stderr).toBe(130);
+    const result = RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(result.status).toBe('incomplete');
+    expect(result.results.map((r) => r.status)).toEqual(result.results.map(() => 'interrupted'));
+    expect(hostNetwork()).toEqual(before);
+    expectNothingLeft(result);
   }, 600_000);
 });

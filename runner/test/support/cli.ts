@@ -31,3 +31,24 @@ export function runCli(
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
+
+/**
+ * Runs the CLI and sends it `signal` once its stderr matches `when`; `sent` says whether it was
+ * (a run that ended first never saw the signal).
+ */
+export async function runCliSignalled(
+  args: string[],
+  when: RegExp,
+  signal: NodeJS.Signals,
+): Promise<CliResult & { sent: boolean }> {
+  let sent = false;
+  const r = await runCli(args, {
+    onStderr: (text, child) => {
+      if (!sent && when.test(text)) {
+        sent = true;
+        child.kill(signal);
+      }
+    },
+  });
+  return { ...r, sent };
+}

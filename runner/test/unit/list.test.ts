@@ -15,6 +15,7 @@ test('CRI, engine and Kubernetes benchmarks, each once, grouped by target kind i
     'engine.startup.latency',
     'engine.startup.first-output',
     'engine.limits.memory.min',
+    'engine.network.throughput',
   ]);
   // The engine benchmarks run with their CRI counterparts' parameters (defaults from the schema).
   expect(engine[0]!.parameters).toMatchObject({ count: 1000, command: ['/bin/true'] });
