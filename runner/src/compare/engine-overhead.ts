@@ -122,16 +122,23 @@ function sharedParameters(p: Record<string, unknown>): string {
   return canonicalJson(rest);
 }
 
-/** The CRI-level targets an engine target is paired with: its own run's first, else another run's on the same host. */
+/**
+ * The CRI-level targets an engine target is paired with for one benchmark pair: those of the same
+ * OCI runtime version with a result of the CRI-level benchmark, in its own run first, else in
+ * other runs on the same host.
+ */
 function counterpartTargets(
   runs: readonly RunResult[],
   run: RunResult,
   engine: Target,
-): { run: RunResult; target: Target }[] {
+  criBenchmark: string,
+): { run: RunResult; target: Target; result: BenchmarkResult }[] {
   const of = (r: RunResult) =>
-    r.targets
-      .filter((t) => isCriLevelTarget(t) && sameOciRuntime(engine, t))
-      .map((target) => ({ run: r, target }));
+    r.targets.flatMap((target) => {
+      const result =
+        isCriLevelTarget(target) && sameOciRuntime(engine, target) && resultOf(r, criBenchmark, target.id);
+      return result ? [{ run: r, target, result }] : [];
+    });
   const own = of(run);
   if (own.length > 0) return own;
   const key = hostKey(run.host);
@@ -141,7 +148,7 @@ function counterpartTargets(
 function rowsOf(
   c: EngineCounterpart,
   engineSide: { run: RunResult; target: Target; result: BenchmarkResult },
-  criSide: { run: RunResult; target: Target; result: BenchmarkResult | undefined },
+  criSide: { run: RunResult; target: Target; result: BenchmarkResult },
   bootstrap: BootstrapOptions,
 ): EngineOverheadRow[] {
   const { run, target, result } = engineSide;
@@ -174,8 +181,7 @@ function rowsOf(
     );
   const cri = criSide.result;
   let blocked: string | null = null;
-  if (!cri) blocked = `no ${c.cri} result for ${criSide.target.id}`;
-  else if (cri.status !== 'ok')
+  if (cri.status !== 'ok')
     blocked = `${c.cri} on ${criSide.target.id} is ${cri.status}${cri.reason ? `: ${cri.reason}` : ''}`;
   else if (result.status !== 'ok')
     blocked = `${c.engine} on ${target.id} is ${result.status}${result.reason ? `: ${result.reason}` : ''}`;
@@ -184,7 +190,7 @@ function rowsOf(
   return c.metrics.flatMap((name) => {
     const em = result.metrics.find((m) => m.name === name);
     if (!em) return [];
-    const cm = cri?.metrics.find((m) => m.name === name);
+    const cm = cri.metrics.find((m) => m.name === name);
     const notes = [...shared];
     let estimate = overheadEstimate([], [], bootstrap);
     if (blocked) notes.push(`${blocked}: no overhead`);
@@ -196,9 +202,9 @@ function rowsOf(
 }
 
 /**
- * Every engine target of `runs` beside every CRI-level target of the same OCI runtime version
- * (own run first, else another run on the identical host), one row per counterpart metric the
- * engine target reported. Rows follow the runs, then the counterpart table, then the targets.
+ * Every engine target of `runs` beside every CRI-level target of the same OCI runtime version that
+ * ran the counterpart benchmark (own run first, else another run on the identical host), one row
+ * per counterpart metric the engine target reported. Rows follow the runs, then the counterpart table, then the targets.
  */
 export function engineOverhead(
   runs: readonly RunResult[],
@@ -219,18 +225,11 @@ export function engineOverhead(
         const result = resultOf(run, c.engine, target.id);
         if (!result) continue;
         if (wanted && !wanted.has(target.id)) continue;
-        const all = counterpartTargets(unique, run, target);
+        const all = counterpartTargets(unique, run, target, c.cri);
         // an explicit CRI-level target (compare --baseline-target containerd/runc) narrows the pairs
         const named = all.filter((c) => wanted?.has(c.target.id));
         for (const cri of named.length > 0 ? named : all)
-          rows.push(
-            ...rowsOf(
-              c,
-              { run, target, result },
-              { ...cri, result: resultOf(cri.run, c.cri, cri.target.id) },
-              bootstrap,
-            ),
-          );
+          rows.push(...rowsOf(c, { run, target, result }, cri, bootstrap));
       }
   return rows;
 }

@@ -60,6 +60,18 @@ export const ENGINE_COUNTERPARTS: readonly EngineCounterpart[] = [
     difference:
       "what the engine puts into the container's memory cgroup, or its own floor (Docker refuses limits under 6 MiB)",
   },
+  {
+    engine: 'engine.network.throughput',
+    cri: 'network.throughput',
+    metrics: ['host_to_pod', 'pod_to_host'],
+    headline: ['host_to_pod'],
+    engineSpan:
+      'the transfer between the host and a container port published on 127.0.0.1 (docker-proxy or CNI portmap on the engine’s bridge network), from the connection to the far side’s end',
+    criSpan:
+      'the same transfer between the host and the pod’s own address on the CNI bridge, no port publishing',
+    difference:
+      'what the published port and the engine’s network path cost (negative: slower through the engine)',
+  },
 ];
 
 /** The counterpart of an engine-level benchmark, or undefined for any other benchmark. */

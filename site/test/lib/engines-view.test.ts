@@ -80,6 +80,23 @@ describe('engineOverheadView', () => {
     expect(lone!.rows.every((r) => r.difference === null && r.criSide.kind === 'missing')).toBe(true);
   });
 
+  test('per benchmark pair, the CRI side is a target that ran its CRI-level benchmark', () => {
+    // the engine's own run has the CRI target without any result; an older run on the host has it
+    const { 'containerd/runc': _cri, ...engineOnly } = fixture.samples;
+    const own = syntheticEngineRun([CONTAINERD_RUNC, DOCKER_RUNC], engineOnly, {
+      runId: '20261121T080000Z-0000bbbb',
+    });
+    const older = syntheticEngineRun([CONTAINERD_RUNC], fixture.samples, {
+      runId: '20261121T070000Z-0000aaaa',
+      startedAt: '2026-11-21T07:00:00.000Z',
+    });
+    const [g] = engineOverheadView(buildIndex(loaded(older, own)));
+    expect(g!.sameRun).toBe(false);
+    expect(g!.rows.every((r) => r.criSide.kind === 'value' && r.criSide.runs[0]!.runId === older.runId)).toBe(
+      true,
+    );
+  });
+
   test('other parameters on the CRI side (beyond the engine-only network) give no number', () => {
     const run = syntheticEngineRun(
       [

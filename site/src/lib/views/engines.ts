@@ -32,9 +32,9 @@ export interface EngineGroup {
   engineVersion: string;
   oci: string;
   ociVersion: string;
-  /** the CRI-level target beside it (with versions), or null when none ran this OCI runtime version */
+  /** the CRI-level target(s) beside it (with versions), or null when none ran this OCI runtime version */
   criTarget: string | null;
-  /** the CRI side comes from the engine's own run (else from another run on the same host) */
+  /** every CRI side comes from the engine's own run (else some from another run on the same host) */
   sameRun: boolean;
   /** why there is no CRI side at all, in a sentence; null when there is one */
   noCriLevel: string | null;
@@ -49,29 +49,33 @@ function withoutNetwork(json: string): string {
   return JSON.stringify(rest);
 }
 
+/** The run targets with any metric of `benchmark` (its first metric's rows). */
+function ranBenchmark(index: SiteIndex, benchmark: string): Set<number> {
+  const first = index.metrics.find((m) => m.benchmark === benchmark);
+  return new Set(first ? (index.rowsOf(first.key)?.runTarget ?? []) : []);
+}
+
 /**
- * The CRI-level run target beside an engine run target: the same OCI runtime name and version in
- * the engine's own run first; else the newest run on the same host (hostname and host class) that
- * has one. Null when there is none.
+ * The CRI-level run target beside an engine run target for one benchmark pair: the same OCI
+ * runtime name and version with a result of the CRI-level benchmark, in the engine's own run
+ * first; else in the newest run on the same host (hostname and host class). Null when none.
  */
-function criCounterpart(index: SiteIndex, engineRt: number): number | null {
+function criCounterpart(index: SiteIndex, engineRt: number, ran: ReadonlySet<number>): number | null {
   const e = index.runTargets[engineRt]!;
   const run = index.runs[e.run]!;
   let best: number | null = null;
-  index.runTargets.forEach((t, rt) => {
-    if (!isCriLevel(t) || t.ociName !== e.ociName || t.ociVersion !== e.ociVersion) return;
+  for (const rt of ran) {
+    const t = index.runTargets[rt]!;
+    if (!isCriLevel(t) || t.ociName !== e.ociName || t.ociVersion !== e.ociVersion) continue;
     const r = index.runs[t.run]!;
+    const bestRun = best === null ? null : index.runTargets[best]!.run;
     if (t.run === e.run) {
-      if (best === null || index.runTargets[best]!.run !== e.run) best = rt;
-      return;
+      if (bestRun !== e.run || rt < best!) best = rt;
+      continue;
     }
-    if (r.hostname !== run.hostname || r.hostClassId !== run.hostClassId) return;
-    if (
-      best === null ||
-      (index.runTargets[best]!.run !== e.run && r.time > index.runs[index.runTargets[best]!.run]!.time)
-    )
-      best = rt;
-  });
+    if (r.hostname !== run.hostname || r.hostClassId !== run.hostClassId || bestRun === e.run) continue;
+    if (bestRun === null || r.time > index.runs[bestRun]!.time) best = rt;
+  }
   return best;
 }
 
@@ -110,24 +114,27 @@ export function engineOverheadView(index: SiteIndex): EngineGroup[] {
   });
   const hosts = new Map(index.hostClasses.map((h) => [h.id, h]));
   const groups: EngineGroup[] = [];
+  const ran = new Map(ENGINE_COUNTERPARTS.map((c) => [c.cri, ranBenchmark(index, c.cri)]));
   for (const rt of newest.values()) {
     const e = index.runTargets[rt]!;
-    const criRt = criCounterpart(index, rt);
-    const c = criRt === null ? null : index.runTargets[criRt]!;
-    const noCriLevel = c
-      ? null
-      : `No CRI-level run (transport grpc or crictl) of ${e.ociName} ${e.ociVersion} on this host: run the CRI targets in the same config as the engine targets to have a number beside the engine's.`;
     const rows: EnginePairRow[] = [];
-    for (const counterpart of ENGINE_COUNTERPARTS)
+    const beside = new Set<number>();
+    for (const counterpart of ENGINE_COUNTERPARTS) {
+      const criRt = criCounterpart(index, rt, ran.get(counterpart.cri)!);
+      const c = criRt === null ? null : index.runTargets[criRt]!;
       for (const metric of counterpart.metrics) {
         const eo = observation(index, counterpart.engine, metric, rt);
         // a metric the engine target did not report (the index lists every defined one)
         if (!eo || (eo.status === 'ok' && eo.samples.length === 0)) continue;
+        if (criRt !== null) beside.add(criRt);
         const co = criRt === null ? null : observation(index, counterpart.cri, metric, criRt);
         const engineSide = sideOf(index, eo, rt, `${counterpart.engine} ${metric}`);
         let criSide: Side =
           criRt === null
-            ? { kind: 'missing', why: `no CRI-level ${e.ociName} ${e.ociVersion} on this host` }
+            ? {
+                kind: 'missing',
+                why: `no CRI-level ${e.ociName} ${e.ociVersion} with ${counterpart.cri} on this host`,
+              }
             : sideOf(index, co, criRt, `${counterpart.cri} ${metric} of ${c!.targetId}`);
         const differ =
           co &&
@@ -146,6 +153,8 @@ export function engineOverheadView(index: SiteIndex): EngineGroup[] {
           criSide,
         });
       }
+    }
+    const sides = [...beside].map((x) => index.runTargets[x]!);
     groups.push({
       host: hosts.get(e.hostClassId)!,
       targetId: e.targetId,
@@ -153,9 +162,15 @@ export function engineOverheadView(index: SiteIndex): EngineGroup[] {
       engineVersion: e.criVersion,
       oci: e.ociName,
       ociVersion: e.ociVersion,
-      criTarget: c ? `${c.targetId} (${comboLabel(c)})` : null,
-      sameRun: c !== null && c.run === e.run,
-      noCriLevel,
+      criTarget:
+        sides.length > 0
+          ? [...new Set(sides.map((c) => `${c.targetId} (${comboLabel(c)})`))].join(', ')
+          : null,
+      sameRun: sides.length > 0 && sides.every((c) => c.run === e.run),
+      noCriLevel:
+        sides.length > 0
+          ? null
+          : `No CRI-level run (transport grpc or crictl) of ${e.ociName} ${e.ociVersion} with these benchmarks on this host: run the CRI targets in the same config as the engine targets to have a number beside the engine's.`,
       rows,
     });
   }
