@@ -1,6 +1,7 @@
 // A synthetic result holding CRI-level and engine targets of one run, built from given samples with
 // the real benchmark definitions (units, directions): for the engine-overhead tests of compare and
 // of the site. Invented numbers, never a measurement.
+import { readFileSync } from 'node:fs';
 import {
   RunResultSchema,
   type BenchmarkDefinition,
@@ -125,4 +126,29 @@ export function syntheticEngineRun(
     benchmarks: DEFINITIONS.filter((d) => used.has(d.name)),
     results,
   });
+}
+
+/** One expected row of generate_difference.py's engine-overhead case (scipy: exact bootstrap). */
+export interface OverheadFixtureRow {
+  engineTarget: string;
+  criTarget: string;
+  engineBenchmark: string;
+  criBenchmark: string;
+  metric: string;
+  engineMedian: number;
+  criMedian: number;
+  difference: number;
+  lowerRange: [number, number];
+  upperRange: [number, number];
+  ratio: number;
+}
+
+/** The samples and expected rows of the engine-overhead case of bootstrap-difference.json. */
+export function overheadFixture(): { samples: SampleTable; rows: OverheadFixtureRow[] } {
+  const url = new URL('../fixtures/stats/bootstrap-difference.json', import.meta.url);
+  return (
+    JSON.parse(readFileSync(url, 'utf8')) as {
+      overhead: { samples: SampleTable; rows: OverheadFixtureRow[] };
+    }
+  ).overhead;
 }

@@ -1,7 +1,6 @@
 // The engines view (engine-level beside CRI-level for one OCI runtime version), from results built
 // with the runner's synthetic engine-run helper and the samples of generate_difference.py, whose
 // medians, differences and exact-bootstrap interval ranges (scipy) are the expectations.
-import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { buildIndex } from '../../src/lib/index-builder.ts';
 import { engineOverheadView } from '../../src/lib/views/engines.ts';
@@ -10,29 +9,11 @@ import {
   DOCKER_RUNC,
   PODMAN_RUNC,
   syntheticEngineRun,
-  type SampleTable,
+  overheadFixture,
 } from '../../../runner/test/support/engine-run.ts';
 import { loaded } from './fixtures.ts';
 
-interface FixtureRow {
-  engineTarget: string;
-  engineBenchmark: string;
-  metric: string;
-  engineMedian: number;
-  criMedian: number;
-  difference: number;
-  lowerRange: [number, number];
-  upperRange: [number, number];
-  ratio: number;
-}
-const fixture = (
-  JSON.parse(
-    readFileSync(
-      new URL('../../../runner/test/fixtures/stats/bootstrap-difference.json', import.meta.url),
-      'utf8',
-    ),
-  ) as { overhead: { samples: SampleTable; rows: FixtureRow[] } }
-).overhead;
+const fixture = overheadFixture();
 
 describe('engineOverheadView', () => {
   test('one run with both kinds: medians, difference, interval and ratio as scipy says', () => {

@@ -7,7 +7,7 @@ import { ENGINE_COUNTERPARTS, sameOciRuntime } from '../../../src/engine/counter
 import { BENCHMARKS } from '../../../src/suites/registry.ts';
 import { endOfRunReport } from '../../../src/run/report.ts';
 import { compareRuns, engineOverhead, overheadReport, renderCompare } from '../../../src/compare/index.ts';
-import { expectClose, loadFixture } from '../stats/fixtures.ts';
+import { expectClose } from '../stats/fixtures.ts';
 import {
   CONTAINERD_RUNC,
   DOCKER_RUNC,
@@ -15,24 +15,10 @@ import {
   syntheticEngineRun,
   type SampleTable,
   type SyntheticEngineTarget,
+  overheadFixture,
 } from '../../support/engine-run.ts';
 
-interface FixtureRow {
-  engineTarget: string;
-  criTarget: string;
-  engineBenchmark: string;
-  criBenchmark: string;
-  metric: string;
-  engineMedian: number;
-  criMedian: number;
-  difference: number;
-  lowerRange: [number, number];
-  upperRange: [number, number];
-  ratio: number;
-}
-const fixture = loadFixture<{ overhead: { samples: SampleTable; rows: FixtureRow[] } }>(
-  'bootstrap-difference.json',
-).overhead;
+const fixture = overheadFixture();
 
 // crun under docker with no CRI-level crun in the run: no row
 const DOCKER_CRUN: SyntheticEngineTarget = {
