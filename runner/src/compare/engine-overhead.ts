@@ -106,9 +106,10 @@ export interface EngineOverheadOptions {
 
 /**
  * The host's fingerprint without the fixes a kind applied (a CRI stack's fixes, none for an engine
- * run): two runs are on the same host when everything else is identical, hostname included.
+ * run): two runs are on the same host when everything else is identical, hostname included. The
+ * site pairs runs across by the same key.
  */
-function hostKey(host: HostFingerprint): string {
+export function hostKey(host: HostFingerprint): string {
   const { hostFixes: _fixes, ...rest } = host;
   return canonicalJson(rest);
 }

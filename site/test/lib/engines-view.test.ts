@@ -55,6 +55,9 @@ describe('engineOverheadView', () => {
       startedAt: '2026-11-21T07:00:00.000Z',
       hostname: 'another-host',
     });
+    // same hostname and host class, another kernel build: not the identical host either
+    const rebooted = { ...cri, host: { ...cri.host, kernel: `${cri.host.kernel}-2` } };
+    expect(engineOverheadView(buildIndex(loaded(rebooted, engine)))[0]!.criTarget).toBeNull();
     const [lone] = engineOverheadView(buildIndex(loaded(elsewhere, engine)));
     expect(lone!.criTarget).toBeNull();
     expect(lone!.noCriLevel).toMatch(/No CRI-level run .* of runc 1\.1\.5/);

@@ -58,7 +58,8 @@ function ranBenchmark(index: SiteIndex, benchmark: string): Set<number> {
 /**
  * The CRI-level run target beside an engine run target for one benchmark pair: the same OCI
  * runtime name and version with a result of the CRI-level benchmark, in the engine's own run
- * first; else in the newest run on the same host (hostname and host class). Null when none.
+ * first; else in the newest run on the identical host (the whole fingerprint but its fixes, as
+ * `compare` pairs runs). Null when none.
  */
 function criCounterpart(index: SiteIndex, engineRt: number, ran: ReadonlySet<number>): number | null {
   const e = index.runTargets[engineRt]!;
@@ -73,7 +74,7 @@ function criCounterpart(index: SiteIndex, engineRt: number, ran: ReadonlySet<num
       if (bestRun !== e.run || rt < best!) best = rt;
       continue;
     }
-    if (r.hostname !== run.hostname || r.hostClassId !== run.hostClassId || bestRun === e.run) continue;
+    if (r.hostKey !== run.hostKey || bestRun === e.run) continue;
     if (bestRun === null || r.time > index.runs[bestRun]!.time) best = rt;
   }
   return best;
