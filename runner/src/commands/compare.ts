@@ -1,6 +1,12 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { RunResult } from '@runtime-bench/schemas';
-import { compareRuns, OUTPUT_FORMATS, renderCompare, type OutputFormat } from '../compare/index.ts';
+import {
+  compareRuns,
+  overheadReport,
+  OUTPUT_FORMATS,
+  renderCompare,
+  type OutputFormat,
+} from '../compare/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
 
@@ -61,17 +67,30 @@ export function registerCompare(program: Command): void {
       `
 Examples:
   runtime-bench compare run.json --baseline-target containerd/runc --target containerd/crun
-  runtime-bench compare monday.json tuesday.json --format markdown`,
+  runtime-bench compare monday.json tuesday.json --format markdown
+  runtime-bench compare engines.json   # engine overhead: docker/runc over containerd/runc, …`,
     )
     .action(async (baselineFile: string, candidateFile: string | undefined, opts: CompareCliOptions) => {
       const baseline = await readResultFile(baselineFile);
       const candidate = candidateFile === undefined ? baseline : await readResultFile(candidateFile);
       const candidateLabel = candidateFile ?? baselineFile;
+      // One file alone holds no pair to compare, but may hold engine and CRI-level targets whose
+      // difference is the engine overhead: then that alone is the report.
+      if (candidateFile === undefined && opts.baselineTarget === undefined && opts.target === undefined) {
+        const report = overheadReport(
+          { run: baseline, label: baselineFile },
+          { confidence: opts.confidence, seed: opts.seed },
+        );
+        if (report.engineOverhead.length > 0) {
+          process.stdout.write(renderCompare(report, opts.format));
+          return;
+        }
+      }
       if (candidateFile === undefined && (opts.baselineTarget === undefined || opts.target === undefined))
         throw new RbError(
           'USAGE_MISSING_TARGETS',
           `compare with one file needs --baseline-target and --target`,
-          `targets in ${baselineFile}: ${baseline.targets.map((t) => t.id).join(', ') || 'none'}`,
+          `targets in ${baselineFile}: ${baseline.targets.map((t) => t.id).join(', ') || 'none'} (a file with engine and CRI-level targets of one OCI runtime version shows its engine overhead alone)`,
         );
       if ((opts.baselineTarget === undefined) !== (opts.target === undefined))
         throw new RbError(
@@ -90,7 +109,7 @@ Examples:
         { run: candidate, label: candidateLabel, ...(opts.target ? { target: opts.target } : {}) },
         { alpha: opts.alpha, confidence: opts.confidence, seed: opts.seed },
       );
-      if (report.rows.length === 0)
+      if (report.rows.length === 0 && report.engineOverhead.length === 0)
         throw new RbError(
           'COMPARE_NOTHING_IN_COMMON',
           `${baselineFile} and ${candidateLabel} have no benchmark × target in common`,

@@ -7,6 +7,7 @@ import {
   type Unit,
 } from '@runtime-bench/schemas';
 import { holmAdjust, logSpread, minimumDetectableRatio, smallestRankTestP } from '../stats/index.ts';
+import { engineOverhead, type EngineOverheadRow } from './engine-overhead.ts';
 import { canonicalJson, targetOf } from './keys.ts';
 import {
   compareSamples,
@@ -120,6 +121,12 @@ export interface CompareReport {
   onlyInBaseline: string[];
   onlyInCandidate: string[];
   notes: string[];
+  /**
+   * Engine-level minus CRI-level for the same OCI runtime version, in the sides' runs (own run
+   * first, else a run on the identical host); empty when they hold no engine target with a
+   * CRI-level counterpart. Narrowed to the sides' targets when they name them.
+   */
+  engineOverhead: EngineOverheadRow[];
 }
 
 interface SideSummary {
@@ -272,6 +279,36 @@ export function compareRuns(
     onlyInBaseline,
     onlyInCandidate,
     notes,
+    engineOverhead: engineOverhead([baseline.run, candidate.run], {
+      ...bootstrap,
+      ...(baseline.target !== undefined || candidate.target !== undefined
+        ? { targets: [baseline.target, candidate.target].filter((t): t is string => t !== undefined) }
+        : {}),
+    }),
+  };
+}
+
+/**
+ * The report of one run alone: no pair of targets to test, only its engine overhead (engine-level
+ * minus CRI-level for the same OCI runtime version). Both sides are the run.
+ */
+export function overheadReport(side: CompareSide, options: CompareOptions = {}): CompareReport {
+  const confidence = options.confidence ?? 0.95;
+  return {
+    kind: 'runtime-bench.compare',
+    baseline: sideSummary(side),
+    candidate: sideSummary(side),
+    alpha: options.alpha ?? 0.05,
+    confidence,
+    rows: [],
+    onlyInBaseline: [],
+    onlyInCandidate: [],
+    notes: [],
+    engineOverhead: engineOverhead([side.run], {
+      confidence,
+      seed: options.seed ?? 1,
+      resamples: options.resamples ?? 10_000,
+    }),
   };
 }
 

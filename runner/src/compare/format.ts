@@ -1,6 +1,7 @@
 import type { CompareReport, CompareRow } from './compare.ts';
 import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate/index.ts';
 import { bisectCommand, BISECTABLE, type BisectRequest } from '../bisect/options.ts';
+import { overheadLines } from './engine-overhead-format.ts';
 import {
   escapeMarkdown,
   formatDetectable,
@@ -104,18 +105,25 @@ export function renderCompare(report: CompareReport, format: OutputFormat): stri
       r.notes.map((n) => `${r.benchmark} · ${r.kind === 'metric' ? r.metric : r.kind}: ${n}`),
     ),
     ...report.notes.map((n) => `note: ${n}`),
+    ...overheadLines(report.engineOverhead, report.confidence),
   ];
+  // One run's engine overhead alone: no pair was tested, so no table and no verdict counts.
+  const head =
+    report.rows.length === 0 && report.engineOverhead.length > 0
+      ? [`run: ${report.baseline.label} (run ${report.baseline.runId})`]
+      : compareHeadline(report);
+  const table = (render: typeof terminalTable): string[] =>
+    report.rows.length === 0 && report.engineOverhead.length > 0 ? [] : ['', render(COMPARE_HEADER, rows)];
   if (format === 'markdown')
     return `${[
       '### runtime-bench compare',
       '',
-      ...compareHeadline(report).map((l) => `- ${escapeMarkdown(l)}`),
-      '',
-      markdownTable(COMPARE_HEADER, rows),
+      ...head.map((l) => `- ${escapeMarkdown(l)}`),
+      ...table(markdownTable),
       ...(extra.length ? ['', ...extra.map((l) => `- ${escapeMarkdown(l)}`)] : []),
     ].join('\n')}\n`;
   const safe = (lines: string[]) => lines.map((l) => sanitizeTerminal(l));
-  return `${[...safe(compareHeadline(report)), '', terminalTable(COMPARE_HEADER, rows), ...(extra.length ? ['', ...safe(extra)] : [])].join('\n')}\n`;
+  return `${[...safe(head), ...table(terminalTable), ...(extra.length ? ['', ...safe(extra)] : [])].join('\n')}\n`;
 }
 
 // ---- check --------------------------------------------------------------------------------

@@ -29,10 +29,13 @@ export const ENGINES_DIR = '/var/lib/runtime-bench/e';
 
 const field = (index: number, name: string): string => `targets[${index}].${name}`;
 
-/** The engine targets of a config: only engine targets, and only the engine.* benchmarks. */
-export function engineKind(config: Config, where = 'config'): TargetKind {
+/**
+ * The engine targets of a config and the engine.* benchmarks it selects. Other targets are refused
+ * unless `besideOthers` (run/mixed-kind.ts runs them in the same run through their own kind).
+ */
+export function engineKind(config: Config, where = 'config', besideOthers = false): TargetKind {
   const targets = config.targets.flatMap((t, i) => (t.kind === 'engine' ? [{ target: t, index: i }] : []));
-  if (targets.length !== config.targets.length)
+  if (!besideOthers && targets.length !== config.targets.length)
     throw new RbError(
       'CONFIG_INVALID',
       `${where}: targets: engine targets run in a config of their own (found ${config.targets.length - targets.length} other target(s))`,

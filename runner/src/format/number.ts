@@ -68,6 +68,16 @@ export function formatValue(value: number | null | undefined, unit = ''): string
 }
 
 /**
+ * A signed difference with its unit, scaled as formatValue scales it: "+203.3 ms", "−1.5 MiB",
+ * "±0 ms" (a difference of two medians, where the sign is the news).
+ */
+export function formatSignedValue(value: number | null | undefined, unit = ''): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return MISSING;
+  const sign = value > 0 ? '+' : value < 0 ? '−' : '±';
+  return `${sign}${formatValue(Math.abs(value), unit)}`;
+}
+
+/**
  * The unit a value is best shown in, and the value in it. Charts use this with a whole series'
  * typical value so one axis keeps one unit.
  */

@@ -24,6 +24,11 @@ export interface Slot {
   targetId: string;
   /** How progress names the target, when the id alone is ambiguous (default: targetId). */
   label?: string;
+  /**
+   * The benchmark whose repetitions this slot's interleave with (default: its own name): an engine
+   * benchmark beside its CRI-level counterpart, so engine minus CRI sees the same drift.
+   */
+  interleaveWith?: string;
   /** The parameters the benchmark runs with, recorded in its result. */
   parameters: Record<string, unknown>;
   accumulator: BenchmarkAccumulator;
@@ -57,8 +62,8 @@ export interface OrchestrateOptions {
 }
 
 /**
- * Runs every slot's repetitions, interleaved per benchmark and repetition (A B C, A B C, …) so that
- * drift on a shared host hits all targets alike. Warm-up repetitions run but are not recorded. A
+ * Runs every slot's repetitions, interleaved per benchmark (or interleave group) and repetition
+ * (A B C, A B C, …) so that drift on a shared host hits all targets alike. Warm-up repetitions run but are not recorded. A
  * failing repetition is an error sample and the run goes on; an unsupported outcome ends that
  * slot's attempts; an interruption (a signal, a dead endpoint) stops between repetitions, a
  * repetition it made fail is not recorded, and every slot it cut short is marked interrupted.
@@ -66,17 +71,21 @@ export interface OrchestrateOptions {
 export async function orchestrate(opts: OrchestrateOptions): Promise<void> {
   const { config, signal } = opts;
   const pause = opts.sleep ?? realSleep;
-  const benchmarks = [...new Set(opts.slots.map((s) => s.definition.name))];
-  outer: for (const name of benchmarks) {
-    const mine = opts.slots.filter((s) => s.definition.name === name);
-    const repetitions = config.warmup + runsFor(config, name);
-    for (let rep = 0; rep < repetitions; rep++) {
+  const groupOf = (s: Slot): string => s.interleaveWith ?? s.definition.name;
+  const groups = [...new Set(opts.slots.map(groupOf))];
+  outer: for (const group of groups) {
+    const mine = opts.slots.filter((s) => groupOf(s) === group);
+    const repetitionsOf = (s: Slot): number => config.warmup + runsFor(config, s.definition.name);
+    const rounds = Math.max(...mine.map(repetitionsOf));
+    for (let rep = 0; rep < rounds; rep++) {
       const warmup = rep < config.warmup;
       for (const slot of mine) {
         if (signal.aborted) break outer;
         if (slot.accumulator.unsupported) continue;
+        const repetitions = repetitionsOf(slot);
+        if (rep >= repetitions) continue;
         const where = {
-          benchmark: name,
+          benchmark: slot.definition.name,
           target: slot.label ?? slot.targetId,
           repetition: rep + 1,
           repetitions,

@@ -1,4 +1,7 @@
 import type { RunResult } from '@runtime-bench/schemas';
+import { engineOverhead } from '../compare/engine-overhead.ts';
+import { overheadLines } from '../compare/engine-overhead-format.ts';
+import { engineCounterpart } from '../engine/counterparts.ts';
 import { runVerdict, verdictLines, verdictPairs } from '../compare/verdict.ts';
 import { formatValue, sanitizeTerminal, terminalTable } from '../format/index.ts';
 
@@ -42,7 +45,9 @@ export function problemLines(result: RunResult): string[] {
 /**
  * What `run` prints at its end. A run of two or more targets ends with the verdict (each runtime
  * against runc, per benchmark family) and where the rest is; `table` adds the full table before
- * it. A run of one target has nothing to compare: its table. Then the results that are not ok.
+ * it. A run of one target has nothing to compare: its table. A run with engine and CRI-level
+ * targets of one OCI runtime version adds each engine's overhead (one metric per benchmark). Then
+ * the results that are not ok.
  */
 export function endOfRunReport(result: RunResult, path: string, options: { table?: boolean } = {}): string[] {
   const pairs = verdictPairs(result);
@@ -60,5 +65,15 @@ export function endOfRunReport(result: RunResult, path: string, options: { table
       ),
     );
   }
+  // A run with engine and CRI-level targets of one OCI runtime version: what each engine adds.
+  const overhead = engineOverhead([result]).filter((r) =>
+    engineCounterpart(r.engineBenchmark)?.headline.includes(r.metric),
+  );
+  if (overhead.length > 0)
+    lines.push(
+      '',
+      ...overheadLines(overhead, 0.95).map((l) => sanitizeTerminal(l)),
+      sanitizeTerminal(`every engine metric beside its CRI-level counterpart: runtime-bench compare ${path}`),
+    );
   return [...lines, ...problemLines(result)];
 }

@@ -52,12 +52,13 @@ export interface EndpointPlan {
 
 /** One plan per configured target, in config order. */
 export function planEndpoints(config: Pick<Config, 'targets'>): EndpointPlan[] {
-  // Kubernetes targets run through the cluster mode (kubernetes/execute.ts), never mixed with these.
+  // Kubernetes targets run through the cluster mode (kubernetes/execute.ts), never mixed with these;
+  // engine targets may stand beside them, so `index` is the target's place in the config.
   const targets = criTargets(config.targets);
   const labels = endpointLabels(targets);
-  return targets.map((t, index) => ({
-    index,
-    label: labels[index]!,
+  return targets.map((t, k) => ({
+    index: config.targets.indexOf(t),
+    label: labels[k]!,
     cri: t.cri,
     transport: t.transport,
     crictl: t.crictl,

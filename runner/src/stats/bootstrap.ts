@@ -60,6 +60,37 @@ export function bootstrapRatioOfMediansCI(
     throw new RangeError('ratio of medians: baseline values must be > 0 (the ratio is undefined otherwise)');
   if (candidate.some((v) => v < 0))
     throw new RangeError('ratio of medians: candidate values must be ≥ 0 (the ratio is undefined otherwise)');
+  return twoSampleBootstrap(baseline, candidate, options, (mb, ma) => mb / ma);
+}
+
+/**
+ * Percentile-bootstrap confidence interval of the difference median(candidate) − median(baseline)
+ * (Efron & Tibshirani 1993, §13.3), for two independent samples in the same unit: each resample
+ * draws both samples independently with replacement and takes the difference of their medians.
+ * Unlike the ratio it takes signed data and a zero baseline; it answers "how much does the
+ * candidate add", e.g. an engine's time over the CRI-level run of the same OCI runtime.
+ */
+export function bootstrapDifferenceOfMediansCI(
+  baseline: readonly number[],
+  candidate: readonly number[],
+  options: BootstrapOptions = {},
+): ConfidenceInterval {
+  assertFiniteSamples(baseline, 'baseline');
+  assertFiniteSamples(candidate, 'candidate');
+  return twoSampleBootstrap(baseline, candidate, options, (mb, ma) => mb - ma);
+}
+
+/**
+ * The percentile bootstrap of a statistic of two independent samples' medians: both resampled
+ * independently, baseline first, then candidate (the order fixes which random numbers each one
+ * gets), `statistic(candidate median, baseline median)` of each resample.
+ */
+function twoSampleBootstrap(
+  baseline: readonly number[],
+  candidate: readonly number[],
+  options: BootstrapOptions,
+  statistic: (candidateMedian: number, baselineMedian: number) => number,
+): ConfidenceInterval {
   const { confidence, resamples, rng } = resolve(options);
   const a = Float64Array.from(baseline);
   const b = Float64Array.from(candidate);
@@ -67,12 +98,10 @@ export function bootstrapRatioOfMediansCI(
   const scratchB = new Float64Array(b.length);
   const stats = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
-    // Baseline first, then candidate: the order fixes which random numbers each one gets.
     const ma = resampledMedian(a, scratchA, rng);
-    const mb = resampledMedian(b, scratchB, rng);
-    stats[r] = mb / ma;
+    stats[r] = statistic(resampledMedian(b, scratchB, rng), ma);
   }
-  return interval(median(candidate) / median(baseline), stats, confidence);
+  return interval(statistic(median(candidate), median(baseline)), stats, confidence);
 }
 
 function resolve(options: BootstrapOptions): { confidence: number; resamples: number; rng: Rng } {

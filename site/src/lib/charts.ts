@@ -62,7 +62,7 @@ export function versionChartSpec(chart: VersionChart, hostClassId: string, unit:
   return coloured({
     kind: 'category',
     title: `${chart.runtime} versions`,
-    xLabel: `${chart.runtime} version (${chart.kind === 'cri' ? 'CRI' : 'OCI'} runtime)`,
+    xLabel: `${chart.runtime} version (${chart.engine ? 'container engine' : chart.kind === 'cri' ? 'CRI runtime' : 'OCI runtime'})`,
     yLabel: `median (${axisUnit(unit)})`,
     unit,
     labels,
@@ -123,7 +123,7 @@ export function stripChartSpec(
   return coloured({
     kind: 'strip',
     title: 'raw samples of the latest runs: box = quartiles, bar = median, whisker = its 95 % CI',
-    xLabel: 'CRI / runtime handler',
+    xLabel: 'CRI (or engine) / runtime handler',
     yLabel: `sample (${axisUnit(unit)})`,
     unit,
     labels: mine.map((r) => r.combo),

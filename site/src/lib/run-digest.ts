@@ -4,7 +4,8 @@
 // arrays. Pure.
 import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import { median as medianOf } from '@runtime-bench/runner/stats';
-import { canonicalJson } from '@runtime-bench/runner/compare';
+import { hash } from 'node:crypto';
+import { canonicalJson, hostKey } from '@runtime-bench/runner/compare';
 import { ENFORCEMENT_STATES, enforcementOf, type Enforcement } from './enforcement.ts';
 import { isSynthetic, STATUSES, type ComboRef, type MetricInfo, type RunMeta } from './site-index.ts';
 import { slugify } from './slug.ts';
@@ -175,6 +176,7 @@ export function digestRun(run: RunResult, file: string): RunDigest {
       hostClass,
       hostClassId: slugify(hostClass),
       hostname: run.host.hostname,
+      hostKey: hash('sha1', hostKey(run.host)),
       synthetic: isSynthetic(run),
       status: run.status,
       incompleteReason: run.incompleteReason,

@@ -19,6 +19,11 @@ export interface RunMeta {
   hostClass: string;
   hostClassId: string;
   hostname: string;
+  /**
+   * The host's whole fingerprint without its fixes, hashed: equal for runs on the identical host
+   * (the engine overhead pairs runs across only then).
+   */
+  hostKey: string;
   synthetic: boolean;
   status: RunResult['status'];
   incompleteReason: string | undefined;

@@ -7,6 +7,7 @@ import {
   formatP,
   formatPercent,
   formatRatio,
+  formatSignedValue,
   formatTime,
   formatValue,
   scaleValue,
@@ -84,4 +85,16 @@ describe('numbers, changes, p-values', () => {
     expect(formatTime('2026-11-21T08:00:59.999Z')).toBe('2026-11-21 08:00 UTC');
     expect(formatTime('not a time')).toBe('not a time');
   });
+});
+
+describe('formatSignedValue: a difference with its sign and unit', () => {
+  test.each([
+    [174.1, 'ms', '+174.1 ms'],
+    [-8.47, 'ms', '−8.47 ms'],
+    [0, 'ms', '±0 ms'],
+    [-1.5 * 1024 ** 2, 'bytes', '−1.5 MiB'],
+    [0.5, 'ms', '+500 µs'],
+    [null, 'ms', '–'],
+    [Number.NaN, 'ms', '–'],
+  ])('formatSignedValue(%s, %s) → %s', (v, unit, s) => expect(formatSignedValue(v, unit)).toBe(s));
 });

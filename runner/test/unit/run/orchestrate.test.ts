@@ -153,6 +153,38 @@ describe('orchestrate: order and records', () => {
     });
     expect(pauses).toEqual([1500, 1500]);
   });
+
+  test('a slot that interleaves with another benchmark runs in its rounds, each slot to its own count', async () => {
+    const calls: string[] = [];
+    const cri = scripted('startup.latency', 'C', [ok(0), ok(1), ok(2)], calls);
+    const other = scripted('operations.c', 'C', [ok(5)], calls);
+    const engine = scripted('engine.startup.latency', 'E', [ok(10), ok(11), ok(12), ok(13)], calls);
+    engine.interleaveWith = 'startup.latency';
+    const events: ProgressEvent[] = [];
+    await orchestrate({
+      ...quiet,
+      config: config({ runs: 3, runsPerBenchmark: { 'engine.startup.latency': 4, 'operations.c': 1 } }),
+      slots: [cri, other, engine],
+      signal: new AbortController().signal,
+      onProgress: (e) => events.push(e),
+    });
+    expect(calls).toEqual(['C#0', 'E#0', 'C#1', 'E#1', 'C#2', 'E#2', 'E#3', 'C#0']);
+    // progress names each slot's own benchmark and its own repetition count
+    expect(
+      events.filter((e) => !e.outcome).map((e) => `${e.benchmark}:${e.repetition}/${e.repetitions}`),
+    ).toEqual([
+      'startup.latency:1/3',
+      'engine.startup.latency:1/4',
+      'startup.latency:2/3',
+      'engine.startup.latency:2/4',
+      'startup.latency:3/3',
+      'engine.startup.latency:3/4',
+      'engine.startup.latency:4/4',
+      'operations.c:1/1',
+    ]);
+    expect(engine.accumulator.attempts).toBe(4);
+    expect(cri.accumulator.attempts).toBe(3);
+  });
 });
 
 describe('orchestrate when the run is stopped', () => {

@@ -65,6 +65,15 @@ describe('planEndpoints', () => {
       ['containerd-crictl', 'crictl'],
     ]);
   });
+  test('beside engine targets, each plan keeps its place in the config for error messages', () => {
+    const plans = planEndpoints(
+      config([{ kind: 'engine', engine: 'docker', runtimes: ['runc'] }, { stack: 's' }, { stack: 't' }]),
+    );
+    expect(plans.map((p) => [p.index, p.source])).toEqual([
+      [1, { kind: 'stack', name: 's' }],
+      [2, { kind: 'stack', name: 't' }],
+    ]);
+  });
 });
 
 const stack = {

@@ -39,6 +39,8 @@ export interface VersionSeries {
 export interface VersionChart {
   kind: 'cri' | 'oci';
   runtime: string;
+  /** a container engine (its targets have transport "engine") in the CRI runtime's place */
+  engine: boolean;
   /** x axis: every version of `runtime` with data, in version order */
   versions: string[];
   series: VersionSeries[];
@@ -217,6 +219,7 @@ function versionCharts(index: SiteIndex, metricKey: string): VersionChart[] {
   const rows = index.rowsOf(metricKey);
   if (!rows) return [];
   const charts: VersionChart[] = [];
+  const engines = new Set(index.runTargets.filter((t) => t.transport === 'engine').map((t) => t.criName));
   for (const kind of ['oci', 'cri'] as const) {
     const byRuntime = new Map<string, VersionSeries[]>();
     const versions = new Map<string, Set<string>>();
@@ -253,7 +256,13 @@ function versionCharts(index: SiteIndex, metricKey: string): VersionChart[] {
       const series = byRuntime
         .get(runtime)!
         .sort((a, b) => a.hostClassId.localeCompare(b.hostClassId) || a.partner.localeCompare(b.partner));
-      charts.push({ kind, runtime, versions: sortVersions(versions.get(runtime)!), series });
+      charts.push({
+        kind,
+        runtime,
+        engine: kind === 'cri' && engines.has(runtime),
+        versions: sortVersions(versions.get(runtime)!),
+        series,
+      });
     }
   }
   return charts;

@@ -186,7 +186,8 @@ function groupTargets(index: SiteIndex): Groups {
       const list = pods.get(key);
       if (list) list.push(rt);
       else pods.set(key, [rt]);
-    } else {
+    } else if (t.transport !== 'engine') {
+      // an engine target is not a CRI-level side (engines.ts shows it against one)
       const key = [t.hostClassId, t.criName, t.handler].join('\u0000');
       let set = cri.get(key);
       if (!set) cri.set(key, (set = new Set()));

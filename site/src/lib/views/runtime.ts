@@ -36,11 +36,16 @@ export interface RuntimeView {
   families: RuntimeFamily[];
 }
 
-/** The runtimes that get a page, by kind. */
-export function runtimes(index: SiteIndex): { kind: 'cri' | 'oci'; name: string }[] {
+/**
+ * The runtimes that get a page, by kind. A container engine (Docker, Podman, nerdctl: its targets
+ * have transport "engine") sits where a CRI runtime does — above the OCI runtime — so its page is
+ * a "cri" page, marked `engine` to be named as what it is.
+ */
+export function runtimes(index: SiteIndex): { kind: 'cri' | 'oci'; name: string; engine: boolean }[] {
+  const engines = new Set(index.runTargets.filter((t) => t.transport === 'engine').map((t) => t.criName));
   return [
-    ...index.criNames.map((name) => ({ kind: 'cri' as const, name })),
-    ...index.ociNames.map((name) => ({ kind: 'oci' as const, name })),
+    ...index.criNames.map((name) => ({ kind: 'cri' as const, name, engine: engines.has(name) })),
+    ...index.ociNames.map((name) => ({ kind: 'oci' as const, name, engine: false })),
   ];
 }
 
