@@ -17,10 +17,12 @@ import {
  * version-2 file, so both are read. 3 added `MetricResult.sources` (which source of which resolution
 each sample came from: overhead.runtime's helpers in ns or in ticks); older files are valid version-3
 files without it. 4 added `Component.build` (how a component built from source was built); older
-files are valid version-4 files without it. `runtime-bench` writes 4.
+files are valid version-4 files without it. 5 added the engine targets' choice of nerdctl's
+containerd (`config.targets[].containerd`) and configs that mix CRI and engine targets in one run;
+every older file is a valid version-5 file. `runtime-bench` writes 5.
  */
-export const RESULT_SCHEMA_VERSION = 4;
-export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3, 4] as const;
+export const RESULT_SCHEMA_VERSION = 5;
+export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3, 4, 5] as const;
 
 /** How a component built from source was built: enough to rebuild it and to see it matches the release. */
 export const ComponentBuildSchema = z.strictObject({
@@ -189,7 +191,8 @@ export type BenchmarkResult = z.output<typeof BenchmarkResultSchema>;
 export const RunResultSchema = z
   .strictObject({
     schemaVersion: z.literal(READABLE_RESULT_SCHEMA_VERSIONS).meta({
-      description: '4 (written now: engine targets); 1–3 read unchanged',
+      description:
+        "5 (written now: a nerdctl target's containerd, CRI and engine targets in one run); 1–4 read unchanged",
     }),
     runId: z
       .string()

@@ -117,7 +117,7 @@ describe('RunResultSchema', () => {
   });
 
   test('refuses a schema version it does not know', () => {
-    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 5 }).success).toBe(false);
+    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 6 }).success).toBe(false);
     expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 1 }).success).toBe(true);
   });
 });
