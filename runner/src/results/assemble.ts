@@ -13,7 +13,6 @@ import {
   type Target,
 } from '@runtime-bench/schemas';
 import { summarize } from '../stats/descriptive.ts';
-import { toolRecord } from '../version.ts';
 
 /** At most this many distinct error messages are kept per metric (the count is always exact). */
 export const MAX_ERROR_MESSAGES = 20;
@@ -166,6 +165,8 @@ export function assembleRunResult(opts: {
   config: Config;
   incompleteReason: string | null;
   part: ResultPart;
+  /** What measured: `toolRecord()` taken when the run started. */
+  tool: RunResult['tool'];
 }): RunResult {
   const { config, part } = opts;
   return {
@@ -175,7 +176,7 @@ export function assembleRunResult(opts: {
     ...(opts.incompleteReason === null ? {} : { incompleteReason: opts.incompleteReason }),
     startedAt: opts.startedAt.toISOString(),
     finishedAt: opts.finishedAt.toISOString(),
-    tool: toolRecord(),
+    tool: opts.tool,
     host: part.host,
     components: uniqueComponents(part.components),
     config,

@@ -7,6 +7,7 @@ import type { Config, RunResult } from '@runtime-bench/schemas';
 import { assembleRunResult, newRunId, type ResultPart } from '../results/assemble.ts';
 import { orchestrate, type ProgressEvent, type Slot } from './orchestrate.ts';
 import { describeStop, stopCause, type StopCause } from './stop.ts';
+import { toolRecord } from '../version.ts';
 
 export interface RunContext {
   config: Config;
@@ -41,6 +42,8 @@ export interface PipelineOptions {
   onProgress: (event: ProgressEvent) => void;
   log: (line: string) => void;
   now?: () => Date;
+  /** What measured (default `toolRecord`: this checkout's commit); taken once, before the run. */
+  tool?: () => RunResult['tool'];
 }
 
 export interface PipelineOutcome {
@@ -58,6 +61,9 @@ export async function runPipeline(kind: TargetKind, opts: PipelineOptions): Prom
   const now = opts.now ?? (() => new Date());
   const startedAt = now();
   const runId = newRunId(startedAt);
+  // The commit of the code that runs, read before it runs: a checkout can move during a long run
+  // (a pull, a merge), and the document must name what measured, not what was checked out at the end.
+  const tool = (opts.tool ?? toolRecord)();
   const run = await kind.prepare({ config: opts.config, runId, signal: opts.signal, log: opts.log });
   try {
     await orchestrate({
@@ -79,6 +85,7 @@ export async function runPipeline(kind: TargetKind, opts: PipelineOptions): Prom
         config: opts.config,
         incompleteReason: stop ? describeStop(stop) : null,
         part,
+        tool,
       }),
     );
     return { results, stop };

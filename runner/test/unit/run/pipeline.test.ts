@@ -165,6 +165,35 @@ describe('runPipeline', () => {
     expect(results[0]!.results[0]).toMatchObject({ status: 'unsupported', reason: 'no v1', attempts: 0 });
   });
 
+  test('the tool record is taken once, before the kind prepares: a checkout that moves mid-run does not rename what measured', async () => {
+    const life: string[] = [];
+    const commits = ['1111111111111111111111111111111111111111', '2222222222222222222222222222222222222222'];
+    const tool = () => {
+      life.push('tool');
+      return {
+        name: 'runtime-bench' as const,
+        version: '0.1.0',
+        gitCommit: commits.shift() ?? null,
+        node: 'v24',
+      };
+    };
+    const { results } = await runPipeline(
+      fakeKind(['n1', 'n2'], (n) => ({ values: { x: n }, errors: {} }), life),
+      {
+        config,
+        signal: new AbortController().signal,
+        onProgress: () => undefined,
+        log: () => undefined,
+        tool,
+      },
+    );
+    expect(life).toEqual(['tool', 'prepare', 'finish', 'close']);
+    expect(results.map((r) => r.tool.gitCommit)).toEqual([
+      '1111111111111111111111111111111111111111',
+      '1111111111111111111111111111111111111111',
+    ]);
+  });
+
   test('close runs when finish throws', async () => {
     const life: string[] = [];
     const kind = fakeKind(['n1'], () => ({ values: { x: 1 }, errors: {} }), life);
