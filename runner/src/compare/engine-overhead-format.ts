@@ -12,11 +12,20 @@ export function formatOverhead(row: EngineOverheadRow, confidence: number): stri
   return `${d} [${Math.round(confidence * 100)} % CI ${formatSignedValue(row.lower, row.unit)}, ${formatSignedValue(row.upper, row.unit)}]`;
 }
 
-/** One row in a sentence, with both medians, the ratio, n and the runs when they differ. */
-export function overheadSentence(row: EngineOverheadRow, confidence: number): string {
+/** Why a row has no difference (its last note), or null when it has one. */
+function missingBecause(row: EngineOverheadRow): string | null {
+  return row.difference === null && row.notes.length > 0 ? row.notes.at(-1)! : null;
+}
+
+/**
+ * One row in a sentence, with both medians, the ratio, n and the runs when they differ. A row
+ * without a difference ends with why — or, with `saidAbove`, points to the row above that said it.
+ */
+export function overheadSentence(row: EngineOverheadRow, confidence: number, saidAbove = false): string {
   const medians = `medians ${formatValue(row.engine.median, row.unit)} vs ${formatValue(row.cri.median, row.unit)}`;
   const runs = row.sameRun ? '' : `; CRI side from run ${row.criRunId}`;
-  const why = row.difference === null && row.notes.length > 0 ? `: ${row.notes.at(-1)}` : '';
+  const reason = missingBecause(row);
+  const why = reason === null ? '' : saidAbove ? ': no overhead, for the reason given above' : `: ${reason}`;
   return (
     `${row.engineTarget} (${row.engineVersion}): engine overhead on ${row.engineBenchmark} ${row.metric} = ` +
     `${formatOverhead(row, confidence)} over ${row.criTarget} (${row.criVersion}; ${row.oci}; ${medians}; ` +
@@ -40,6 +49,13 @@ export function overheadLines(rows: readonly EngineOverheadRow[], confidence: nu
   return [
     `Engine overhead (engine-level minus CRI-level median for the same OCI runtime version on the same host; ${Math.round(confidence * 100)} % bootstrap CI of the difference):`,
     ...overheadSpans(rows).map((l) => `  ${l}`),
-    ...rows.map((r) => `  ${overheadSentence(r, confidence)}`),
+    // An unsupported target repeats its (long) reason on every metric: say it once per target.
+    ...rows.map((r, i) => {
+      const reason = missingBecause(r);
+      const saidAbove =
+        reason !== null &&
+        rows.slice(0, i).some((p) => p.engineTarget === r.engineTarget && missingBecause(p) === reason);
+      return `  ${overheadSentence(r, confidence, saidAbove)}`;
+    }),
   ];
 }

@@ -6,6 +6,7 @@ import { ENGINE_BENCHMARKS } from '../../../src/engine/benchmarks.ts';
 import { ENGINE_COUNTERPARTS, sameOciRuntime } from '../../../src/engine/counterparts.ts';
 import { BENCHMARKS } from '../../../src/suites/registry.ts';
 import { endOfRunReport } from '../../../src/run/report.ts';
+import { overheadLines } from '../../../src/compare/engine-overhead-format.ts';
 import { compareRuns, engineOverhead, overheadReport, renderCompare } from '../../../src/compare/index.ts';
 import { expectClose } from '../stats/fixtures.ts';
 import {
@@ -118,6 +119,20 @@ describe('engine overhead within one run', () => {
       samples,
     );
     expect(engineOverhead([same]).every((row) => row.difference !== null)).toBe(true);
+  });
+
+  test('a reason shared by a target’s rows is printed in full once, the later rows point to it', () => {
+    const differing = syntheticEngineRun(
+      [CONTAINERD_RUNC, { ...DOCKER_RUNC, parameters: () => ({ count: 50, network: 'none' }) }],
+      samples,
+    );
+    const rows = engineOverhead([differing]);
+    expect(rows.length).toBeGreaterThan(1);
+    const sentences = overheadLines(rows, 0.95).filter((l) => l.includes('engine overhead on'));
+    expect(sentences).toHaveLength(rows.length);
+    expect(sentences.filter((l) => l.includes('parameters differ'))).toHaveLength(1);
+    expect(sentences[0]).toContain('parameters differ');
+    for (const l of sentences.slice(1)) expect(l).toMatch(/: no overhead, for the reason given above$/);
   });
 });
 
