@@ -3,12 +3,12 @@
 // --network none), removed through the engine before its daemon stops, and afterwards a sweep of
 // what the host may still hold: the bridge, the CNI IPAM leases, the iptables chains the CNI
 // plugins created and never remove, and the sysctls (ip_forward, route_localnet) they may set.
-import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { errorMessage } from '../errors.ts';
 import { which } from '../stack/discover.ts';
 import { exec, type ExecResult } from '../util/exec.ts';
+import { deleteLink } from '../util/net-link.ts';
 import { leftoverCommands } from './iptables-leftovers.ts';
 import {
   CNI_IPAM_DIR,
@@ -57,12 +57,6 @@ async function snapshot(): Promise<Snapshot> {
     if (v !== null) sysctls.set(path, v.trim());
   }
   return { iptables: await iptablesSaves(), sysctls };
-}
-
-export async function deleteLink(name: string): Promise<string[]> {
-  if (!existsSync(`/sys/class/net/${name}`)) return [];
-  const r = await exec('ip', ['link', 'del', name], { allowFailure: true });
-  return r.exitCode === 0 ? [] : [`bridge ${name}: ${r.stderr.trim()}`];
 }
 
 /**

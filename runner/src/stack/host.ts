@@ -10,6 +10,7 @@ import { createCriClient } from '../cri/client.ts';
 import { RbError, errorMessage } from '../errors.ts';
 import { childEnv } from '../util/child-env.ts';
 import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
+import { deleteLink } from '../util/net-link.ts';
 import { processesMentioning, terminate, unmountBelow, type ProcessInfo } from './cleanup.ts';
 import { discoverHandlers, runscShimFor } from './discover.ts';
 import type { StackDriver } from './driver.ts';
@@ -235,8 +236,7 @@ export const realStackHost: StackHost = {
     removeStackCgroups(usageHierarchy(await readFile('/proc/self/mountinfo', 'utf8')), name),
   unmountBelow,
   async deleteBridge(name) {
-    const link = await exec('ip', ['link', 'show', name], { allowFailure: true });
-    if (link.exitCode === 0) await exec('ip', ['link', 'del', name], { allowFailure: true });
+    await deleteLink(name);
   },
   now: () => new Date().toISOString(),
 };
