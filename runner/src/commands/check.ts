@@ -41,6 +41,7 @@ interface CheckCliOptions {
   errorRateThreshold: number;
   alpha: number;
   annotations?: string;
+  reference: string[];
   format: OutputFormat;
   failOnRegression?: boolean;
 }
@@ -78,6 +79,12 @@ export function registerCheck(program: Command): void {
       '--annotations <file>',
       'annotations file (default: annotations.json/.yaml at the top of the history)',
     )
+    .option(
+      '--reference <target>',
+      'a pinned reference handler of the current run (target id, repeatable): the other targets divide each metric by its median the same night',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .addOption(formatOption())
     .option(
       '--fail-on-regression',
@@ -87,11 +94,20 @@ export function registerCheck(program: Command): void {
       'after',
       `
 Example:
-  runtime-bench check --history data/runs --current result.json --metric-threshold StartContainer=10 --fail-on-regression`,
+  runtime-bench check --history data/runs --current result.json --metric-threshold StartContainer=10 --fail-on-regression
+  runtime-bench check --history data/runs --current result.json --reference containerd-latest/runc-1.2.6`,
     )
     .action(async (opts: CheckCliOptions) => {
       if (opts.window < 1) throw new RbError('USAGE_WINDOW', '--window must be at least 1');
       const current = await readResultFile(opts.current);
+      const ids = current.targets.map((t) => t.id);
+      for (const reference of opts.reference)
+        if (!ids.includes(reference))
+          throw new RbError(
+            'USAGE_REFERENCE',
+            `--reference ${reference}: no such target in ${opts.current}`,
+            `name one of its targets: ${ids.join(', ')}`,
+          );
       const history = await readHistoryDir(opts.history);
       const annotations = opts.annotations
         ? await readAnnotationsFile(opts.annotations)
@@ -103,6 +119,7 @@ Example:
         thresholds: opts.metricThreshold,
         errorRateThreshold: opts.errorRateThreshold,
         annotations,
+        references: opts.reference,
       });
       process.stdout.write(renderCheck(report, opts.format));
       if (opts.failOnRegression && report.counts.regression > 0)

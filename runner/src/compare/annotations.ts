@@ -31,10 +31,19 @@ export const AnnotationsSchema = z.strictObject({
     description:
       'regression thresholds in percent by "benchmark:metric" or "metric", e.g. {"StartContainer": 10}',
   }),
+  referenceHandlers: z.array(z.string().min(1)).default([]).meta({
+    description:
+      'target ids of pinned reference handlers the nightly runs beside its targets, e.g. ["containerd-latest/runc-1.2.6"]: the other targets divide each metric by theirs the same night (check --reference)',
+  }),
 });
 export type Annotations = z.output<typeof AnnotationsSchema>;
 
-export const EMPTY_ANNOTATIONS: Annotations = { schemaVersion: 1, baselineResets: [], thresholds: {} };
+export const EMPTY_ANNOTATIONS: Annotations = {
+  schemaVersion: 1,
+  baselineResets: [],
+  thresholds: {},
+  referenceHandlers: [],
+};
 
 /** Whether a reset applies to this benchmark × target × metric (metric null: error rate, status). */
 export function resetApplies(

@@ -197,13 +197,18 @@ function checkCells(row: GateRow): string[] {
 }
 
 /**
- * "−8.0 % (own)", "+1.2 % (controls: containerd/crun)", or "none" when no factor was removed
+ * "−8.0 % (own)", "+1.2 % (controls: containerd/crun)", "−0.4 % (reference: containerd/runc-1.2.6)", or "none" when no factor was removed
  * (reports of earlier versions carry no source: "").
  */
 export function formatNightFactor(row: Extract<GateRow, { kind: 'metric' }>): string {
   if (row.nightFactor === null) return row.factorSource === undefined ? '' : 'none';
+  const named = (row.factorControls ?? []).join(', ');
   const source =
-    row.factorSource === 'controls' ? `controls: ${(row.factorControls ?? []).join(', ')}` : 'own';
+    row.factorSource === 'controls'
+      ? `controls: ${named}`
+      : row.factorSource === 'reference'
+        ? `reference: ${named}`
+        : 'own';
   return `${formatChange(row.nightFactor)} (${source})`;
 }
 

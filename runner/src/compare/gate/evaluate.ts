@@ -63,7 +63,7 @@ export function evaluate(
     const errors = errorRateRow(ev, series);
     if (errors) checked.push(errors);
     const factors = choice.factors;
-    const windows = result.metrics.map((metric) => metricWindow(ev, series, metric, factors));
+    const windows = result.metrics.map((metric) => metricWindow(ev, series, metric, choice));
     // With the night factor removed, the metrics' own spreads are pooled (stats/moderation.ts)
     // before any of them is tested.
     const pooled = factors

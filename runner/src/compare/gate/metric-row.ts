@@ -20,6 +20,7 @@ import { thresholdFor } from '../keys.ts';
 import { latestChangePoint } from './change-point.ts';
 import type { CheckedRow } from './decide.ts';
 import type { FactorChoice } from './night-factor.ts';
+import { referenceFactorsOf } from './reference.ts';
 import { RUN_LEVEL_MIN_RUNS } from './options.ts';
 import {
   logMedians,
@@ -150,6 +151,8 @@ export interface MetricWindow {
   threshold: number;
   /** ln of tonight's night factor when it applies (every night of the window has one). */
   nightFactor: number | null;
+  /** The factor is the reference handler's median of this metric (FactorChoice.reference). */
+  byReference: boolean;
   /** What a night's median is divided by: e^(±factor) when the factor applies, else 1. */
   divisor: (runId: string) => number;
   /** ln(run median / divisor) of the eligible nights; null when a median is not positive. */
@@ -165,13 +168,15 @@ export interface MetricWindow {
 /**
  * The window of one metric: its baseline window, one-off outlier nights left out (one +40 %
  * night would otherwise inflate the run-to-run spread and hide a later step; they are reported,
- * not silently dropped), and the night factor, removed only when every night involved has one.
+ * not silently dropped), and the night factor, removed only when every night involved has one:
+ * the reference handler's own median of this metric where the choice has a reference covering
+ * tonight and the window, else the choice's factors.
  */
 export function metricWindow(
   ev: Evaluation,
   series: Series,
   metric: MetricResult,
-  factors: ReadonlyMap<string, number> | null,
+  choice: Pick<FactorChoice, 'factors' | 'reference'>,
 ): MetricWindow {
   const usable = (p: SeriesPoint): boolean => {
     if (p.result.status !== 'ok') return false;
@@ -185,10 +190,15 @@ export function metricWindow(
     ev.options.thresholds,
     ev.options.threshold,
   );
+  const covers = (f: ReadonlyMap<string, number> | null | undefined): f is ReadonlyMap<string, number> =>
+    !!f && f.has(ev.run.runId) && baseline.window.every((p) => f.has(p.run.runId));
+  const reference = choice.reference ? referenceFactorsOf(choice.reference, metric, ev.run.runId) : null;
+  const byReference = covers(reference?.factors);
+  const factors = byReference ? reference!.factors : choice.factors;
   const sign = metric.direction === 'lower' ? 1 : -1;
-  const current = factors?.get(ev.run.runId);
-  const applies = current !== undefined && baseline.window.every((p) => factors!.has(p.run.runId));
-  const divisor = (runId: string): number => (applies ? Math.exp(sign * (factors!.get(runId) ?? 0)) : 1);
+  const applies = covers(factors);
+  const current = applies ? factors.get(ev.run.runId) : undefined;
+  const divisor = (runId: string): number => (applies ? Math.exp(sign * (factors.get(runId) ?? 0)) : 1);
   const eligibleLogs = logMedians(baseline.eligible.map((p) => metricOf(p, metric.name)!.samples))?.map(
     (l, i) => l - Math.log(divisor(baseline.eligible[i]!.run.runId)),
   );
@@ -206,17 +216,24 @@ export function metricWindow(
     metric.samples.length ? median(metric.samples) : null,
     applies ? { window: window.map((p) => divisor(p.run.runId)), current: divisor(ev.run.runId) } : null,
   );
+  const own = scale?.logScale ? meanLogMedianVariance(baseSamples) : null;
+  // Divided by the reference's median, a night carries the reference's sampling noise too.
+  const added =
+    byReference && window.length
+      ? window.reduce((a, p) => a + (reference!.sampling.get(p.run.runId) ?? 0), 0) / window.length
+      : 0;
   return {
     metric,
     baseline,
     threshold,
-    nightFactor: applies ? current : null,
+    nightFactor: current ?? null,
+    byReference: byReference && applies,
     divisor,
     eligibleLogs: eligibleLogs ?? null,
     outlierIds,
     window,
     scale,
-    sampling: scale?.logScale ? meanLogMedianVariance(baseSamples) : null,
+    sampling: own === null ? null : own + added,
   };
 }
 
@@ -257,7 +274,14 @@ export function metricRowOf(
       share: PERSISTENCE_SCALES[0]!.weight,
     },
   );
-  if (w.nightFactor !== null && row.scale !== null) {
+  if (w.nightFactor !== null && row.scale !== null && w.byReference) {
+    row.nightFactor = Math.expm1(w.nightFactor);
+    row.factorSource = 'reference';
+    row.factorControls = [choice.reference!.target.id];
+    row.notes.push(
+      `divided by the reference handler's ${metric.name} the same night (${choice.reference!.target.id}, ${formatChange(Math.expm1(w.nightFactor))} against its usual level): what the night did to this call is removed, the reference's sampling noise counted${choice.changes.length ? `; this target's components changed since its window (${choice.changes.join(', ')})` : ''}`,
+    );
+  } else if (w.nightFactor !== null && row.scale !== null) {
     row.nightFactor = Math.expm1(w.nightFactor);
     row.factorSource = choice.source;
     if (choice.source === 'controls') {

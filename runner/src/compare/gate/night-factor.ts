@@ -7,7 +7,7 @@ import {
   resolutionOf,
   signedLogMedianTable,
 } from '../../stats/index.ts';
-import { targetOf, thresholdFor } from '../keys.ts';
+import { canonicalJson, targetOf, thresholdFor } from '../keys.ts';
 import { CHANGE_POINT_HISTORY, versionChanges } from './change-point.ts';
 import type { CheckedRow } from './decide.ts';
 import { metricRow, windowScale } from './metric-row.ts';
@@ -134,6 +134,12 @@ export interface FactorChoice {
   controls: string[];
   /** Version changes of the target since its window ("runc 1.1.5 → 1.3.6"); empty when none. */
   changes: string[];
+  /**
+   * The same run's pinned reference handler (GateOptions.references) for this benchmark, its
+   * components unchanged since its window: each metric row divides out the reference's own median
+   * of that metric (referenceFactorsOf) where it covers the row's nights, `factors` elsewhere.
+   */
+  reference: Series | null;
 }
 
 /**
@@ -161,7 +167,9 @@ export function changesSinceWindow(ev: Evaluation, series: Series): string[] {
  * controls — the same night's targets of the same benchmark whose components did not change (a
  * pinned reference handler is one) — as the median of their factors, on the nights all of them
  * have one; without a control no factor is removed and the rows say that drift could not be
- * separated.
+ * separated. Beside that scalar factor, a target that is not itself a reference gets the run's
+ * pinned reference handler (GateOptions.references), whose per-metric medians its rows divide
+ * out instead wherever they cover the row's nights (metricWindow).
  */
 export function chooseNightFactors(
   ev: Evaluation,
@@ -169,29 +177,66 @@ export function chooseNightFactors(
   own: readonly (NightFactors | null)[],
 ): FactorChoice[] {
   const changes = all.map((s) => changesSinceWindow(ev, s));
-  return all.map((series, i): FactorChoice => {
-    if (changes[i]!.length === 0)
-      return { factors: own[i] ?? null, source: own[i] ? 'own' : 'none', controls: [], changes: [] };
-    const controls = all
-      .map((s, j) => ({ s, j }))
-      .filter(
-        ({ s, j }) =>
-          j !== i &&
-          s.result.benchmark === series.result.benchmark &&
-          s.target.id !== series.target.id &&
-          changes[j]!.length === 0 &&
-          own[j] !== null,
-      );
-    if (controls.length === 0) return { factors: null, source: 'none', controls: [], changes: changes[i]! };
-    const maps = controls.map(({ j }) => own[j]!);
-    const factors = new Map<string, number>();
-    for (const runId of maps[0]!.keys())
-      if (maps.every((m) => m.has(runId))) factors.set(runId, median(maps.map((m) => m.get(runId)!)));
-    return {
-      factors: factors.has(ev.run.runId) ? factors : null,
-      source: factors.has(ev.run.runId) ? 'controls' : 'none',
-      controls: [...new Set(controls.map(({ s }) => s.target.id))],
-      changes: changes[i]!,
-    };
-  });
+  return all.map((series, i): FactorChoice => ({
+    ...scalarFactors(ev, all, own, changes, i),
+    reference: referenceOf(ev, all, changes, i),
+  }));
+}
+
+/**
+ * The pinned reference handler that serves `all[i]`: a target named in `references`, of the same
+ * benchmark and parameters, measured ok tonight, whose own components did not change since its
+ * window (a moved reference is no reference). None for a reference itself: it keeps its own factor.
+ */
+function referenceOf(
+  ev: Evaluation,
+  all: readonly Series[],
+  changes: readonly string[][],
+  i: number,
+): Series | null {
+  const series = all[i]!;
+  if (!ev.options.commonMode || ev.options.references.includes(series.target.id)) return null;
+  const found = all.find(
+    (s, j) =>
+      j !== i &&
+      ev.options.references.includes(s.target.id) &&
+      s.result.benchmark === series.result.benchmark &&
+      s.result.status === 'ok' &&
+      canonicalJson(s.result.parameters) === canonicalJson(series.result.parameters) &&
+      changes[j]!.length === 0,
+  );
+  return found ?? null;
+}
+
+function scalarFactors(
+  ev: Evaluation,
+  all: readonly Series[],
+  own: readonly (NightFactors | null)[],
+  changes: readonly string[][],
+  i: number,
+): Omit<FactorChoice, 'reference'> {
+  const series = all[i]!;
+  if (changes[i]!.length === 0)
+    return { factors: own[i] ?? null, source: own[i] ? 'own' : 'none', controls: [], changes: [] };
+  const controls = all
+    .map((s, j) => ({ s, j }))
+    .filter(
+      ({ s, j }) =>
+        j !== i &&
+        s.result.benchmark === series.result.benchmark &&
+        s.target.id !== series.target.id &&
+        changes[j]!.length === 0 &&
+        own[j] !== null,
+    );
+  if (controls.length === 0) return { factors: null, source: 'none', controls: [], changes: changes[i]! };
+  const maps = controls.map(({ j }) => own[j]!);
+  const factors = new Map<string, number>();
+  for (const runId of maps[0]!.keys())
+    if (maps.every((m) => m.has(runId))) factors.set(runId, median(maps.map((m) => m.get(runId)!)));
+  return {
+    factors: factors.has(ev.run.runId) ? factors : null,
+    source: factors.has(ev.run.runId) ? 'controls' : 'none',
+    controls: [...new Set(controls.map(({ s }) => s.target.id))],
+    changes: changes[i]!,
+  };
 }

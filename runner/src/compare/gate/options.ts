@@ -24,7 +24,7 @@ export const GATE_DEFAULTS = {
   /** Significance level of each change point of the E-divisive search (Otava's). */
   changePointAlpha: 0.001,
   commonMode: true,
-} as const satisfies Required<Omit<GateOptions, 'thresholds' | 'annotations' | 'priorDf'>>;
+} as const satisfies Required<Omit<GateOptions, 'thresholds' | 'annotations' | 'priorDf' | 'references'>>;
 
 /** Runs a window needs before the between-run (run-level) test is used. */
 export const RUN_LEVEL_MIN_RUNS = 3;
@@ -64,6 +64,16 @@ export interface GateOptions {
    * one); 0 turns it off.
    */
   priorDf?: number;
+  /**
+   * Target ids of pinned reference handlers: fixed runtime builds the nightly runs beside the
+   * targets it watches, for no other purpose than to measure the night (examples/nightly.yaml).
+   * Every other target of the same benchmark then divides each metric by the reference's median
+   * of that metric the same night, instead of by its own night factor: that removes the call's own
+   * drift too, which the targets of one night share (stats README, "Power from controls"). A
+   * reference whose components changed since its window is not used that night. Added to the
+   * annotations' referenceHandlers.
+   */
+  references?: readonly string[];
 }
 
 /** Options with their defaults applied and checked. */
@@ -79,6 +89,7 @@ export interface ResolvedGateOptions {
   changePointAlpha: number;
   commonMode: boolean;
   priorDf: number | null;
+  references: string[];
 }
 
 /** Applies the defaults; a RangeError names the option that is out of range. */
@@ -113,5 +124,6 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
     changePointAlpha: options.changePointAlpha ?? GATE_DEFAULTS.changePointAlpha,
     commonMode: options.commonMode ?? GATE_DEFAULTS.commonMode,
     priorDf: options.priorDf ?? null,
+    references: [...new Set([...annotations.referenceHandlers, ...(options.references ?? [])])],
   };
 }

@@ -79,15 +79,17 @@ export interface GateMetricRow extends GateRowBase {
    * 'controls' (unchanged targets of the same run, listed in `factorControls`: this target's
    * components changed since its window), 'none' (no factor removed: too few metrics or nights,
    * turned off, or a changed target without a control — then a note says that drift could not be
-   * separated). Absent in reports of earlier versions.
+   * separated), 'reference' (the pinned reference handler's median of this metric the same night,
+   * GateOptions.references; `nightFactor` is then the reference's night against its usual level,
+   * and `factorControls` names it). Absent in reports of earlier versions.
    */
   factorSource?: NightFactorSource;
-  /** The control targets whose factors were used (factorSource 'controls'). */
+  /** The control targets whose factors were used (factorSource 'controls'), or the reference ('reference'). */
   factorControls?: string[];
 }
 
 /** Where a metric row's night factor came from (GateMetricRow.factorSource). */
-export type NightFactorSource = 'own' | 'controls' | 'none';
+export type NightFactorSource = 'own' | 'controls' | 'reference' | 'none';
 
 /** A step in a metric's nightly series found by E-divisive means (stats/change-point.ts). */
 export interface GateChangePoint {

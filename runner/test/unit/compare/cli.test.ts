@@ -172,6 +172,50 @@ describe('runtime-bench check', () => {
     expect(r.stdout).toMatch(/StartContainer.*80\.0 %.*ok/);
   });
 
+  test("--reference: the rows of the other targets are read against it; an unknown id is a usage error naming the run's targets", async () => {
+    const REF = { id: 'containerd/runc-1.2.6', oci: 'runc', version: '1.2.6' };
+    const refDir = join(dir, 'reference');
+    for (let d = 1; d <= 12; d++)
+      await writeResultFile(
+        join(refDir, 'history', `run-${d}.json`),
+        syntheticRun({ seed: 300 + d, startedAt: night(d), runSigma: 0.03, targets: [RUNC, REF] }),
+      );
+    const current = join(refDir, 'slow.json');
+    await writeResultFile(
+      current,
+      syntheticRun({
+        seed: 400,
+        startedAt: night(13),
+        runSigma: 0.03,
+        targets: [{ ...RUNC, effect: { StartContainer: 1.4 } }, REF],
+      }),
+    );
+    const args = ['check', '--history', join(refDir, 'history'), '--current', current];
+    const report = await cli([...args, '--reference', REF.id, '--format', 'json']);
+    expect(report.stderr).toBe('');
+    const rows = (
+      JSON.parse(report.stdout) as {
+        rows: {
+          target: string;
+          metric?: string;
+          verdict: string;
+          factorSource?: string;
+          factorControls?: string[];
+        }[];
+      }
+    ).rows;
+    const start = rows.find((r) => r.target === RUNC.id && r.metric === 'StartContainer')!;
+    expect(start.factorSource).toBe('reference');
+    expect(start.factorControls).toEqual([REF.id]);
+    expect(start.verdict).toBe('regression');
+    const table = await cli([...args, '--reference', REF.id]);
+    expect(table.stdout).toMatch(/reference: containerd\/runc-1\.2\.6/);
+    const wrong = await cli([...args, '--reference', 'containerd/runc-1.2.7']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/--reference containerd\/runc-1\.2\.7: no such target/);
+    expect(wrong.stderr).toContain(`${RUNC.id}, ${REF.id}`);
+  });
+
   test('an invalid file in the history fails with its name', async () => {
     const bad = join(dir, 'bad-history');
     await writeResultFile(join(bad, 'ok.json'), syntheticRun({ seed: 1, startedAt: night(1) }));

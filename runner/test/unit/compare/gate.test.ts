@@ -125,13 +125,23 @@ describe('regression gate on synthetic nightly history', () => {
     const strict = runGate(current, hist, { thresholds: { [`${LIFECYCLE}:StartContainer`]: 0.02 } });
     expect(metricRow(strict, 'StartContainer')).toMatchObject({ verdict: 'regression', threshold: 0.02 });
     const viaAnnotations = runGate(current, hist, {
-      annotations: { schemaVersion: 1, baselineResets: [], thresholds: { StartContainer: 2 } },
+      annotations: {
+        schemaVersion: 1,
+        baselineResets: [],
+        thresholds: { StartContainer: 2 },
+        referenceHandlers: [],
+      },
     });
     expect(metricRow(viaAnnotations, 'StartContainer').verdict).toBe('regression');
     // The command line beats the annotations.
     const both = runGate(current, hist, {
       thresholds: { StartContainer: 0.04 },
-      annotations: { schemaVersion: 1, baselineResets: [], thresholds: { StartContainer: 2 } },
+      annotations: {
+        schemaVersion: 1,
+        baselineResets: [],
+        thresholds: { StartContainer: 2 },
+        referenceHandlers: [],
+      },
     });
     expect(metricRow(both, 'StartContainer').verdict).toBe('ok');
   });
@@ -187,6 +197,7 @@ describe('ongoing regressions are not re-alerted', () => {
   test('a baseline reset accepts the change: the new level becomes the baseline', () => {
     const annotations = {
       schemaVersion: 1 as const,
+      referenceHandlers: [],
       thresholds: {},
       baselineResets: [{ from: night(11), reason: 'runc upgrade accepted', target: 'containerd/runc' }],
     };
@@ -206,6 +217,7 @@ describe('ongoing regressions are not re-alerted', () => {
   test('a reset that only names another metric or target changes nothing here', () => {
     const annotations = {
       schemaVersion: 1 as const,
+      referenceHandlers: [],
       thresholds: {},
       baselineResets: [
         { from: night(11), reason: 'other metric', metric: 'StopContainer' },

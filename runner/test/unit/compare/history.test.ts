@@ -77,6 +77,8 @@ describe('reading a history directory', () => {
       schemaVersion: 1,
       baselineResets: [{ from: night(5), reason: 'kernel 6.18 → 6.19' }],
       thresholds: { StartContainer: 10 },
+      // Absent from the file (older than the field): no reference handler.
+      referenceHandlers: [],
     });
   });
 

@@ -45,6 +45,11 @@ export interface SyntheticOptions {
   n?: number;
   /** Between-run drift of the host: sd of a log offset shared by all samples of the run. */
   runSigma?: number;
+  /**
+   * Between-run drift of each metric apart from the host's: sd of a log offset per metric and run,
+   * shared by every target of the run (one call slower tonight for every runtime).
+   */
+  metricSigma?: number;
   host?: Partial<HostFingerprint>;
   parameters?: Record<string, unknown>;
 }
@@ -66,6 +71,12 @@ export function syntheticRun(o: SyntheticOptions): RunResult {
   const stamp = o.startedAt.replace(/[-:]/g, '').replace(/\.\d+/, '');
   const runId = `${stamp}-${(o.seed >>> 0).toString(16).padStart(8, '0').slice(-8)}`;
   const offset = (o.runSigma ?? 0) * gaussian(rng);
+  // Drawn only when asked for, so that runs without it keep their samples.
+  const metricOffset = new Map(
+    o.metricSigma
+      ? metrics.map((m) => [`${m.benchmark}\u0000${m.name}`, o.metricSigma! * gaussian(rng)])
+      : [],
+  );
   const benchmarks = [...new Set(metrics.map((m) => m.benchmark))];
   const results: BenchmarkResult[] = [];
   for (const t of targets)
@@ -83,7 +94,14 @@ export function syntheticRun(o: SyntheticOptions): RunResult {
         metrics: ms.map((m) => {
           const median = m.median * (t.effect?.[m.name] ?? 1);
           const samples = Array.from({ length: n }, () =>
-            Number((median * Math.exp(offset + m.sigma * gaussian(rng))).toFixed(4)),
+            Number(
+              (
+                median *
+                Math.exp(
+                  offset + (metricOffset.get(`${m.benchmark}\u0000${m.name}`) ?? 0) + m.sigma * gaussian(rng),
+                )
+              ).toFixed(4),
+            ),
           );
           return {
             name: m.name,

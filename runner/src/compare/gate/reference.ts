@@ -1,0 +1,50 @@
+// The pinned reference handler's per-metric medians: what a metric row divides out when the run
+// measured a reference beside its target (GateOptions.references).
+import type { MetricResult } from '@runtime-bench/schemas';
+import { logSpread, median, medianSamplingVariance } from '../../stats/index.ts';
+import { CHANGE_POINT_HISTORY } from './change-point.ts';
+import type { NightFactors } from './night-factor.ts';
+import type { Series } from './series.ts';
+
+/** One metric of the reference handler, night by night: what a metric row divides out. */
+export interface ReferenceFactors {
+  /** ln(reference median / its usual level) by run id, slower = positive (signed as NightFactors). */
+  factors: NightFactors;
+  /** Sampling variance of the reference's ln median by run id (π/2 · σ²/n). */
+  sampling: ReadonlyMap<string, number>;
+}
+
+/**
+ * The reference handler's own median of `metric` on each of its comparable ok nights (the latest
+ * CHANGE_POINT_HISTORY) and tonight, on the log scale, centred on their median (a constant
+ * cancels in the test; centred, tonight's value reads as "the reference ran x % slower than
+ * usual"). Dividing it out removes everything the night did to this call on this host — the
+ * shared drift and the call's own drift, which the targets of a night share (stats README, "Power
+ * from controls") — at the price of the reference's sampling noise, which the test then counts.
+ */
+export function referenceFactorsOf(reference: Series, metric: MetricResult, runId: string): ReferenceFactors {
+  const sign = metric.direction === 'lower' ? 1 : -1;
+  const nights = [
+    ...reference.points
+      .filter((p) => p.result.status === 'ok')
+      .slice(-CHANGE_POINT_HISTORY)
+      .map((p) => ({ runId: p.run.runId, result: p.result })),
+    { runId, result: reference.result },
+  ];
+  const logs = new Map<string, number>();
+  const sampling = new Map<string, number>();
+  for (const night of nights) {
+    const m = night.result.metrics.find(
+      (x) => x.name === metric.name && x.unit === metric.unit && x.direction === metric.direction,
+    );
+    const spread = m && m.samples.length > 1 ? logSpread(m.samples) : null;
+    if (!m || spread === null) continue;
+    logs.set(night.runId, Math.log(median(m.samples)));
+    sampling.set(night.runId, medianSamplingVariance(spread ** 2, m.samples.length));
+  }
+  const centre = logs.size ? median([...logs.values()]) : 0;
+  return {
+    factors: new Map([...logs].map(([id, l]) => [id, sign * (l - centre)])),
+    sampling,
+  };
+}
