@@ -14,8 +14,11 @@
 //                        gate then takes runc's night factor from the unchanged targets (controls)
 //
 //   node runner/bench/gate-targets.ts [--histories 100] [--samples 100,200] [--alpha 0.02]
-//        [--reference] [--drift PERCENT (σ_h)] [--target-drift PERCENT (σ_t)] [--metric-drift PERCENT (σ_m)]
+//        [--reference [--scalar-controls]] [--drift PERCENT (σ_h)] [--target-drift PERCENT (σ_t)]
+//        [--shared-call-drift PERCENT (σ_s)] [--metric-drift PERCENT (σ_o, per call and target)]
 //        [--no-common-mode] [--prior-df D0] [--data DIR] [--only 'TEXT|TEXT' (scenarios whose name contains one)]
+//        [--targets STEP,OTHER (the nightly targets; the step goes on the first's StartContainer)]
+//        [--reference-target ID (the pinned reference handler)]
 import { parseArgs } from 'node:util';
 import type { RunResult } from '@runtime-bench/schemas';
 import {
@@ -26,7 +29,15 @@ import {
 } from '../src/compare/index.ts';
 import { phaseValues } from '../src/suites/lifecycle.ts';
 import { createRng, summarize, type Rng } from '../src/stats/index.ts';
-import { drawIteration, fitNoiseModel, LIFECYCLE, nightScales, type DriftScales } from './nightly-noise.ts';
+import {
+  CALL_NAMES,
+  drawIteration,
+  fitNoiseModel,
+  LIFECYCLE,
+  nightScales,
+  type CallDrift,
+  type DriftScales,
+} from './nightly-noise.ts';
 import { samplingBound } from './sampling-bound.ts';
 
 const { values } = parseArgs({
@@ -38,22 +49,26 @@ const { values } = parseArgs({
     drift: { type: 'string' },
     'target-drift': { type: 'string' },
     'metric-drift': { type: 'string' },
+    'shared-call-drift': { type: 'string' },
+    'scalar-controls': { type: 'boolean', default: false },
     'no-common-mode': { type: 'boolean', default: false },
     'prior-df': { type: 'string' },
     data: { type: 'string', default: new URL('../../data/runs', import.meta.url).pathname },
     only: { type: 'string' },
+    targets: { type: 'string', default: 'containerd-2.1/runc,containerd-2.1/crun-1.28' },
+    'reference-target': { type: 'string', default: 'containerd-2.1/runc-1.3.6' },
   },
 });
 const HISTORIES = Number(values.histories);
 const WINDOW = 10;
 const EVALUATED = 10; // nights after the window that are checked
-const NIGHTLY_TARGETS = ['containerd-2.1/runc', 'containerd-2.1/crun-1.28'];
+const NIGHTLY_TARGETS = values.targets.split(',');
 // A second runc build measured beside them in data/: the pinned reference handler of the nightly
 // suite (a fixed build that never changes), here with its own recorded within-run noise.
-const REFERENCE = 'containerd-2.1/runc-1.3.6';
+const REFERENCE = values['reference-target'];
 const FITTED_ON = [...NIGHTLY_TARGETS, REFERENCE];
 const TARGETS = values.reference ? FITTED_ON : NIGHTLY_TARGETS;
-const STEP_METRIC = { target: 'containerd-2.1/runc', metric: 'StartContainer' };
+const STEP_METRIC = { target: NIGHTLY_TARGETS[0]!, metric: 'StartContainer' };
 const BUMPED_VERSION = '1.2.0';
 
 const recorded = (await readHistoryDir(values.data)).entries.map((e) => e.run);
@@ -64,13 +79,18 @@ if (!template) throw new Error(`no run in ${values.data} has lifecycle results f
 // Fitted on the same runs with or without --reference, so the two tables share one noise model.
 const model = fitNoiseModel(recorded, template.host.kernel, FITTED_ON);
 const pct = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v) / 100);
+const byCall = (given: number | undefined, fitted: (c: CallDrift) => number): Record<string, number> =>
+  Object.fromEntries(CALL_NAMES.map((c) => [c, given ?? fitted(model.calls[c]!)]));
 const DRIFT: DriftScales = {
   shared: pct(values.drift) ?? model.factors.sigmaCommon,
   target: pct(values['target-drift']) ?? model.factors.sigmaMetric,
-  metric:
-    pct(values['metric-drift']) ??
-    Math.sqrt(model.perTarget.reduce((a, c) => a + c.sigmaMetric ** 2, 0) / model.perTarget.length),
+  sharedCall: byCall(pct(values['shared-call-drift']), (c) => c.shared),
+  metric: byCall(pct(values['metric-drift']), (c) => c.own),
 };
+// With --reference the gate is told which target is the pinned reference (check --reference):
+// the other targets' rows divide each call by the reference's; --scalar-controls leaves it
+// unnamed, so that it only serves as a control of the night factor at a version change.
+const REFERENCES = values.reference && !values['scalar-controls'] ? [REFERENCE] : [];
 
 /** One simulated night: the template's lifecycle results with resampled, scaled samples. */
 function night(
@@ -174,6 +194,7 @@ const options: GateOptions = {
   window: WINDOW,
   alpha: Number(values.alpha),
   commonMode: !values['no-common-mode'],
+  references: REFERENCES,
   ...(values['prior-df'] === undefined ? {} : { priorDf: Number(values['prior-df']) }),
 };
 const header = ['scenario', 'target', ...values.samples.split(',').map((n) => `n = ${n}`)];
@@ -239,10 +260,10 @@ const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!
 const row = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
 const f = (x: number): string => `${(100 * x).toFixed(1)} %`;
 console.log(
-  `gate targets: ${HISTORIES} simulated histories per cell, window ${WINDOW}, ${EVALUATED} nights checked each, alpha ${options.alpha}, night factor ${options.commonMode ? 'removed' : 'not removed'} (lifecycle of ${TARGETS.join(', ')}${values.reference ? `; ${REFERENCE} as the pinned reference handler` : ''})`,
+  `gate targets: ${HISTORIES} simulated histories per cell, window ${WINDOW}, ${EVALUATED} nights checked each, alpha ${options.alpha}, night factor ${options.commonMode ? 'removed' : 'not removed'} (lifecycle of ${TARGETS.join(', ')}${values.reference ? `; ${REFERENCE} as the pinned reference handler${REFERENCES.length ? ', named to the gate (each call divided by its)' : ', as a control of the night factor only'}` : ''})`,
 );
 console.log(
-  `noise model (fitted on ${model.runs} recorded runs of ${FITTED_ON.join(', ')}): whole iterations resampled from ${model.targets.map((t) => `${t.iterations.length} (${t.target})`).join(', ')} recorded iterations; drift shared by the night's targets σ_h = ${f(DRIFT.shared)}, per target σ_t = ${f(DRIFT.target)}, per call σ_m = ${f(DRIFT.metric)} (${values.drift === undefined ? 'estimated from data/' : 'given'}; each target's own factor: ${model.perTarget.map((c, i) => `${FITTED_ON[i]} σ_c ${f(c.sigmaCommon)}, σ_m ${f(c.sigmaMetric)}, common share ${(100 * c.explained).toFixed(0)} %`).join('; ')})`,
+  `noise model (fitted on ${model.runs} recorded runs of ${FITTED_ON.join(', ')}): whole iterations resampled from ${model.targets.map((t) => `${t.iterations.length} (${t.target})`).join(', ')} recorded iterations; drift shared by the night's targets σ_h = ${f(DRIFT.shared)}, per target σ_t = ${f(DRIFT.target)}, per call shared by the targets σ_s and per call and target σ_o = ${CALL_NAMES.map((c) => `${c} ${f(DRIFT.sharedCall[c]!)} / ${f(DRIFT.metric[c]!)}`).join(', ')} (${values.drift === undefined ? 'estimated from data/' : 'given'}; each target's own factor: ${model.perTarget.map((c, i) => `${FITTED_ON[i]} σ_c ${f(c.sigmaCommon)}, σ_m ${f(c.sigmaMetric)}, common share ${(100 * c.explained).toFixed(0)} %`).join('; ')})`,
 );
 console.log(row(header));
 console.log(row(widths.map((w) => '-'.repeat(w))));
@@ -257,18 +278,33 @@ console.log(
 const stepTarget = model.targets.find((t) => t.target === STEP_METRIC.target)!;
 const rows = rowsPerNight ?? 0;
 const share = (w: number): number => (options.alpha! * w) / Math.max(1, rows);
-for (const [label, drift] of [
-  ['own factor', DRIFT.metric],
+const referenceNoise = model.targets.find((t) => t.target === REFERENCE);
+const STEP_SHARED = DRIFT.sharedCall[STEP_METRIC.metric]!;
+const STEP_OWN = DRIFT.metric[STEP_METRIC.metric]!;
+const bounds: [string, number, typeof referenceNoise][] = [
+  // The own factor leaves the call's drift, shared and own.
+  ['own factor', Math.hypot(STEP_SHARED, STEP_OWN), undefined],
   // From c controls (their median; the mean for c ≤ 2) the factor leaves t − mean(t'): σ_t²(1 + 1/c).
   [
     `factor from ${TARGETS.length - 1} control(s)`,
-    Math.hypot(DRIFT.metric, DRIFT.target * Math.sqrt(1 + 1 / (TARGETS.length - 1))),
+    Math.hypot(STEP_SHARED, STEP_OWN, DRIFT.target * Math.sqrt(1 + 1 / (TARGETS.length - 1))),
+    undefined,
   ],
-] as const)
+];
+// Divided by the reference's call: the host's and the call's shared drift cancel; both targets'
+// own drifts (per target and per call) and both medians' sampling stay.
+if (REFERENCES.length && referenceNoise)
+  bounds.push([
+    `divided by the reference ${REFERENCE}`,
+    Math.SQRT2 * Math.hypot(DRIFT.target, STEP_OWN),
+    referenceNoise,
+  ]);
+for (const [label, drift, partner] of bounds)
   for (const n of values.samples.split(',').map(Number)) {
     const b = samplingBound({
       rng: createRng(97 + n),
       target: stepTarget,
+      ...(partner ? { partner } : {}),
       call: STEP_METRIC.metric,
       n,
       drift,

@@ -4,14 +4,18 @@
 //   within a night   whole recorded iterations of the target, resampled (smoothed bootstrap);
 //   shared drift     h ~ N(0, σ_h) a night, the same for every target of the night (the host);
 //   per target       t ~ N(0, σ_t) a night and target (what the target's own runs add);
-//   per call         u ~ N(0, σ_m) a night, target and call.
+//   per call, shared s ~ N(0, σ_s,call) a night and call, the same for every target of the night;
+//   per call, own    u ~ N(0, σ_o,call) a night, target and call.
 //
 // A target's night factor (the median polish of its calls) is then h + t; a control target's is
 // h + t', so taking the factor from a control cancels h and leaves t − t'. σ_h and σ_t come from
 // the recorded runs that measured several targets together: each target's factors (column
 // effects of the median polish of its ln run medians) form a targets × runs table, which
 // driftComponents splits into the part shared by the targets of a run (σ_h) and the part of each
-// target (σ_t), net of the factors' own estimation noise.
+// target (σ_t), net of the factors' own estimation noise. Each call's drift apart from the
+// factor (σ_s² + σ_o²: its polish residuals' mean square net of the medians' sampling variance)
+// is split by the covariance of two targets' residuals at the same call and run: sampling noise
+// is independent between targets, so what they share is σ_s² (callDrift).
 import type { RunResult } from '@runtime-bench/schemas';
 import { LIFECYCLE_CALLS } from '../src/suites/lifecycle.ts';
 import {
@@ -45,6 +49,8 @@ export interface NoiseModel {
   perTarget: DriftComponents[];
   /** The split of the targets' factors: sigmaCommon = σ_h, sigmaMetric = σ_t. */
   factors: DriftComponents;
+  /** Per call: its drift shared by the targets of a night (σ_s) and each target's own (σ_o). */
+  calls: Record<string, CallDrift>;
   /** Recorded runs the model was fitted on. */
   runs: number;
 }
@@ -120,7 +126,12 @@ function targetTable(runs: readonly RunResult[], target: string) {
   const dof = cells.length - names.length - results.length + 1;
   const residualMs = cells.reduce((a, e) => a + e * e, 0) / Math.max(1, dof);
   const factorVariance = medianSamplingVariance(residualMs, names.length);
-  return { table, sampling, factors: fit.columns, factorVariance };
+  // The calls' residuals and sampling variances (phases are sums of calls), and the fit's
+  // shrinkage of a residual.
+  const callResiduals = CALL_NAMES.map((c) => fit.residuals[names.indexOf(c)] ?? []);
+  const callSampling = CALL_NAMES.map((c) => sampling[names.indexOf(c)] ?? []);
+  const shrink = Math.max(1, dof) / Math.max(1, cells.length);
+  return { table, sampling, factors: fit.columns, factorVariance, callResiduals, callSampling, shrink };
 }
 
 /**
@@ -143,23 +154,87 @@ export function fitNoiseModel(
     tables.map((t) => t.factors),
     tables.map((t) => t.factors.map((f) => (f === null ? null : t.factorVariance))),
   );
-  return { targets: targets.map((t) => targetNoise(runs, t)), perTarget, factors, runs: runs.length };
+  const drift = callDrift(
+    tables.map((t) => ({ residuals: t.callResiduals, sampling: t.callSampling, shrink: t.shrink })),
+  );
+  const calls = Object.fromEntries(CALL_NAMES.map((c, k) => [c, drift[k]!]));
+  return { targets: targets.map((t) => targetNoise(runs, t)), perTarget, factors, calls, runs: runs.length };
+}
+
+/** One call's night-to-night drift apart from the night factor: shared by the targets, and own. */
+export interface CallDrift {
+  /** σ_s: the same for every target of a night. */
+  shared: number;
+  /** σ_o: each target's own (root mean square over the targets). */
+  own: number;
+}
+
+/**
+ * Per call, from each target's polish residuals r and the medians' sampling variances v at that
+ * call (rows) and run (columns): a target's drift σ_m² = mean r² / shrink − mean v (the residual
+ * of a two-way fit is shrunk by its degrees of freedom ÷ cells); the shared part σ_s² = the mean
+ * over pairs of targets of mean(r_a · r_b) / shrink (sampling noise, independent between targets,
+ * averages out of a product), within [0, the smallest target's σ_m²]; the own part σ_o² = the
+ * mean over targets of σ_m² − σ_s², floored at 0. Moment estimators, as driftComponents.
+ */
+export function callDrift(
+  tables: readonly { residuals: (number | null)[][]; sampling: (number | null)[][]; shrink: number }[],
+): CallDrift[] {
+  const calls = tables[0]?.residuals.length ?? 0;
+  return Array.from({ length: calls }, (_, k) => {
+    const total = tables.map((t) => {
+      let sq = 0;
+      let v = 0;
+      let count = 0;
+      t.residuals[k]!.forEach((r, j) => {
+        const sampling = t.sampling[k]?.[j];
+        if (r === null || sampling === null || sampling === undefined) return;
+        sq += r * r;
+        v += sampling;
+        count++;
+      });
+      return count ? Math.max(0, sq / count / t.shrink - v / count) : 0;
+    });
+    let products = 0;
+    let pairs = 0;
+    for (let a = 0; a < tables.length; a++)
+      for (let b = a + 1; b < tables.length; b++) {
+        let sum = 0;
+        let count = 0;
+        tables[a]!.residuals[k]!.forEach((x, j) => {
+          const y = tables[b]!.residuals[k]?.[j];
+          if (x === null || y === null || y === undefined) return;
+          sum += x * y;
+          count++;
+        });
+        if (count) {
+          products += sum / count / Math.sqrt(tables[a]!.shrink * tables[b]!.shrink);
+          pairs++;
+        }
+      }
+    const shared = Math.min(Math.max(0, pairs ? products / pairs : 0), ...total);
+    const own = total.reduce((acc, t) => acc + (t - shared), 0) / Math.max(1, total.length);
+    return { shared: Math.sqrt(shared), own: Math.sqrt(Math.max(0, own)) };
+  });
 }
 
 export function gaussian(rng: Rng): number {
   return Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
 }
 
-/** Drift of one night: σ_h shared by the targets, σ_t per target, σ_m per call. */
+/** Drift of one night: σ_h shared by the targets, σ_t per target, per call σ_s shared and σ_o own. */
 export interface DriftScales {
   shared: number;
   target: number;
-  metric: number;
+  /** By call: σ_s, the same for every target of the night. */
+  sharedCall: Record<string, number>;
+  /** By call: σ_o, per call and target. */
+  metric: Record<string, number>;
 }
 
 /**
- * The scale of every call of every target for one night: level × exp(h + t + u), h drawn once
- * for the night. Keyed by target, then call.
+ * The scale of every call of every target for one night: level × exp(h + t + s + u), h and each
+ * call's s drawn once for the night. Keyed by target, then call.
  */
 export function nightScales(
   rng: Rng,
@@ -167,13 +242,23 @@ export function nightScales(
   drift: DriftScales,
 ): Map<string, Record<string, number>> {
   const h = drift.shared * gaussian(rng);
+  // Drawn only when there is a shared per-call part, so that histories without one keep their draws.
+  const s = Object.fromEntries(
+    CALL_NAMES.map((call) => [
+      call,
+      drift.sharedCall[call]! > 0 ? drift.sharedCall[call]! * gaussian(rng) : 0,
+    ]),
+  );
   return new Map(
     model.targets.map((t) => {
       const c = h + drift.target * gaussian(rng);
       return [
         t.target,
         Object.fromEntries(
-          CALL_NAMES.map((call) => [call, t.levels[call]! * Math.exp(c + drift.metric * gaussian(rng))]),
+          CALL_NAMES.map((call) => [
+            call,
+            t.levels[call]! * Math.exp(c + s[call]! + drift.metric[call]! * gaussian(rng)),
+          ]),
         ),
       ];
     }),

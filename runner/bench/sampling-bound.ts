@@ -8,7 +8,7 @@ import { median, normalCdf, normalQuantile, stdev, type Rng } from '../src/stats
 import { drawIteration, type TargetNoise } from './nightly-noise.ts';
 
 export interface SamplingBound {
-  /** sd of ln(median of n samples) of the call, no drift. */
+  /** sd of ln(median of n samples) of the call, no drift (of the difference with the partner's, when given). */
   sigmaSampling: number;
   /** sd of the call's adjusted night: sampling and per-call drift together. */
   sigmaNight: number;
@@ -24,6 +24,8 @@ export interface SamplingBound {
 export interface BoundInput {
   rng: Rng;
   target: TargetNoise;
+  /** The reference handler the night is divided by: its median's sampling noise adds. */
+  partner?: TargetNoise;
   call: string;
   n: number;
   /** sd of the per-call drift σ_m (and whatever else the factor leaves, e.g. 2σ_t² with controls). */
@@ -39,10 +41,11 @@ export interface BoundInput {
 
 export function samplingBound(input: BoundInput): SamplingBound {
   const draws = input.draws ?? 400;
-  const logMedians = Array.from({ length: draws }, () =>
-    Math.log(
-      median(Array.from({ length: input.n }, () => drawIteration(input.rng, input.target)[input.call]!)),
-    ),
+  const logMedian = (t: TargetNoise): number =>
+    Math.log(median(Array.from({ length: input.n }, () => drawIteration(input.rng, t)[input.call]!)));
+  const logMedians = Array.from(
+    { length: draws },
+    () => logMedian(input.target) - (input.partner ? logMedian(input.partner) : 0),
   );
   const sigmaSampling = stdev(logMedians) ?? 0;
   const sigmaNight = Math.hypot(sigmaSampling, input.drift);
