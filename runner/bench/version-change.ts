@@ -12,10 +12,12 @@
 //   target: every metric within max(3 points, 25 %) of the within-run change; no false regression
 //   (a regression flagged on a metric whose within-run change is below the threshold).
 //
-// Three ways the boundary night is recorded: with its new version and the run's other targets as
-// controls (the gate takes the night factor from them); with the new version and no other target
-// (no control: the raw change is tested); and without the version recorded (what the gate did
-// before: the factor from the target's own metrics).
+// Four ways the boundary night is recorded: with its new version and the run's first other target
+// named to the gate as the pinned reference handler (each call divided by the reference's); with
+// its new version and the run's other targets as controls (the gate takes the night factor from
+// them); with the new version and no other target (no control: the raw change is tested); and
+// without the version recorded (what the gate did before: the factor from the target's own
+// metrics).
 //
 //   node runner/bench/version-change.ts [--histories 40] [--samples 200] [--data DIR]
 //        [--old TARGET --new TARGET] [--adjacent (every consecutive pair of releases of one run, summarized)]
@@ -58,8 +60,8 @@ const usable = (r: RunResult, t: string): boolean =>
       x.metrics.every((m) => m.samples.length >= MIN_ITERATIONS),
   );
 
-type Mode = 'controls' | 'no control' | 'version not recorded';
-const MODES: Mode[] = ['controls', 'no control', 'version not recorded'];
+type Mode = 'reference' | 'controls' | 'no control' | 'version not recorded';
+const MODES: Mode[] = ['reference', 'controls', 'no control', 'version not recorded'];
 interface Cell {
   changes: number[];
   inside: number;
@@ -160,7 +162,10 @@ function boundary(OLD: string, NEW: string, modes: readonly Mode[]) {
       const rng = createRng(7 + 104729 * h);
       const history = Array.from({ length: WINDOW }, (_, i) => night(rng, i + 1, false, mode));
       const current = night(rng, WINDOW + 1, true, mode);
-      const report = runGate(current, history, { window: WINDOW, threshold: THRESHOLD });
+      // 'reference': the first control is named to the gate as the pinned reference handler
+      // (each call divided by its); 'controls': the controls only give the night factor.
+      const references = mode === 'reference' ? CONTROLS.slice(0, 1) : [];
+      const report = runGate(current, history, { window: WINDOW, threshold: THRESHOLD, references });
       for (const name of METRICS) {
         const row = report.rows.find(
           (x): x is GateMetricRow => x.kind === 'metric' && x.target === OLD && x.metric === name,
@@ -200,7 +205,7 @@ if (!values.adjacent) {
     }),
   ]);
   console.log(
-    `check at a version change: ${HISTORIES} histories of ${WINDOW} nights + 1, ${N} samples a night, resampled from ${recorded.length} recorded run(s) measuring ${version(OLD)} and ${version(NEW)} side by side (${OLD}); controls: ${CONTROLS.join(', ')}`,
+    `check at a version change: ${HISTORIES} histories of ${WINDOW} nights + 1, ${N} samples a night, resampled from ${recorded.length} recorded run(s) measuring ${version(OLD)} and ${version(NEW)} side by side (${OLD}); controls: ${CONTROLS.join(', ')}; the reference: ${CONTROLS[0]}`,
   );
   console.log(
     "cells: median of check's change at the boundary night; histories where it is within max(3 points, 25 %) of the within-run change of the recorded run that night was drawn from; false regressions (flagged while that within-run change is below the threshold). 'within the run': geometric mean over the recorded runs",
@@ -216,7 +221,7 @@ if (!values.adjacent) {
     .sort((a, b) => b.length - a.length)[0]!
     .sort((a, b) => compareSemver(a.oci.version, b.oci.version));
   const pairs = targets.slice(1).map((t, i) => [targets[i]!.id, t.id] as const);
-  const modes: Mode[] = ['controls', 'version not recorded'];
+  const modes: Mode[] = ['reference', 'controls', 'version not recorded'];
   const header = [
     'boundary',
     ...modes.flatMap((m) => [`${m}: medians within`, 'false regr.', 'worst metric (check vs within)']),

@@ -43,6 +43,17 @@ export async function readHistoryDir(dir: string): Promise<History> {
     hint: 'fix or remove the named files; every result file under the history directory is part of the baseline',
   });
   const entries: HistoryEntry[] = runs.map(({ run, file }) => ({ run, file }));
+  return { entries, ...(await readHistoryAnnotations(dir)) };
+}
+
+/**
+ * The annotations file at the top of a history directory (ANNOTATION_FILES, at most one), read
+ * and validated; EMPTY_ANNOTATIONS when there is none. What `check` and the site's gate replay
+ * both read, so that they decide alike.
+ */
+export async function readHistoryAnnotations(
+  dir: string,
+): Promise<{ annotations: Annotations; annotationsFile: string | null }> {
   const found = readResultDir(dir, (path) => ANNOTATION_FILES.includes(path));
   const [problem] = found.problems;
   if (problem)
@@ -55,7 +66,6 @@ export async function readHistoryDir(dir: string): Promise<History> {
     );
   const [annotations] = found.files;
   return {
-    entries,
     annotations: annotations ? parseAnnotations(annotations.text, annotations.file) : EMPTY_ANNOTATIONS,
     annotationsFile: annotations?.file ?? null,
   };

@@ -5,6 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { serveParent } from './worker-thread.ts';
 import { errorMessage } from '@runtime-bench/runner';
+import type { Annotations } from '@runtime-bench/runner/compare';
 import { sharedGate } from '../gate.ts';
 import { renderedPairs } from './compare-data.ts';
 import type { LoadedRun } from './load.ts';
@@ -14,14 +15,16 @@ import { nightlyStatus } from './views/status.ts';
 import { matrixRowId, type MatrixTests } from './views/overview.ts';
 
 export type ComputeTask =
-  { task: 'gate' | 'pairs'; runs: LoadedRun[] } | { task: 'verdicts'; rows: MatrixTests[] };
+  | { task: 'gate'; runs: LoadedRun[]; annotations: Annotations }
+  | { task: 'pairs'; runs: LoadedRun[] }
+  | { task: 'verdicts'; rows: MatrixTests[] };
 
 function run(t: ComputeTask): unknown {
   switch (t.task) {
     case 'gate': {
       // One replay per host class serves both pages: the status is the Regressions page's report
       // on the newest run, so the two pages never disagree and the runs are evaluated once.
-      const gate = sharedGate();
+      const gate = sharedGate({ annotations: t.annotations });
       return { regressions: regressionReport(t.runs, gate), status: nightlyStatus(t.runs, gate) };
     }
     case 'pairs':

@@ -4,7 +4,10 @@
 // astro.config.ts's integration starts it when the build starts, so that loading overlaps with
 // bundling; the pages await the same promise (globalThis, since the integration and the pages
 // are separate bundles of this module).
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { EMPTY_ANNOTATIONS, readHistoryAnnotations, type Annotations } from '@runtime-bench/runner/compare';
 import { hostClassOf } from '@runtime-bench/schemas';
 import type { RenderedPair } from './compare-data.ts';
 import { ComputePool } from './compute-pool.ts';
@@ -96,8 +99,15 @@ async function load(dataDir: string, settings: LoadSettings): Promise<SiteData> 
     });
     return p;
   };
+  // The history's annotations (baseline resets, thresholds, the reference handlers), as `check
+  // --history <data>/runs` reads them: the pages' verdicts are the nightly job's.
+  const { annotations } = await runAnnotations(dataDir);
   const gate = started(
-    pool.run<{ regressions: RegressionReport; status: HostStatus[] }>({ task: 'gate', runs: recent }),
+    pool.run<{ regressions: RegressionReport; status: HostStatus[] }>({
+      task: 'gate',
+      runs: recent,
+      annotations,
+    }),
   );
   const regressions = started(gate.then((g) => g.regressions));
   const status = started(gate.then((g) => g.status));
@@ -142,4 +152,14 @@ async function parallelOverview(index: SiteIndex, pool: ComputePool): Promise<Ho
     if (!v) throw new Error(`no verdicts for host class ${key.hostClassId}, metric ${key.metricKey}`);
     return v;
   });
+}
+
+/** The annotations at the top of `<dataDir>/runs`, the directory the nightly job checks against. */
+async function runAnnotations(dataDir: string): Promise<{ annotations: Annotations }> {
+  const runs = join(dataDir, 'runs');
+  const isDir = await stat(runs).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  return isDir ? readHistoryAnnotations(runs) : { annotations: EMPTY_ANNOTATIONS };
 }

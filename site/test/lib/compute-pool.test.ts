@@ -6,7 +6,8 @@ import { compareWithBest } from '../../src/lib/significance.ts';
 import { regressionReport } from '../../src/lib/regressions.ts';
 import { nightlyStatus } from '../../src/lib/views/status.ts';
 import { matrixRowId, type MatrixTests } from '../../src/lib/views/overview.ts';
-import { gate } from '../../src/gate.ts';
+import { EMPTY_ANNOTATIONS, type Annotations } from '@runtime-bench/runner/compare';
+import { sharedGate } from '../../src/gate.ts';
 import { syntheticRun } from '../../bench/synthetic.ts';
 
 const WORKER = fileURLToPath(new URL('../../src/lib/compute-worker.ts', import.meta.url));
@@ -30,13 +31,27 @@ test("verdicts and a gate replay in the pool equal the main thread's, and errors
       },
     ];
     const runs = Array.from({ length: 6 }, (_, i) => ({ run: syntheticRun(i * 2), file: `runs/${i}.json` }));
-    const [verdicts, report] = await Promise.all([
+    // The history's annotations reach the worker's gate: a baseline reset at the fourth run
+    // leaves the later runs without a baseline.
+    const reset: Annotations = {
+      ...EMPTY_ANNOTATIONS,
+      baselineResets: [{ from: runs[3]!.run.startedAt, reason: 'test reset' }],
+    };
+    const [verdicts, report, withReset] = await Promise.all([
       pool.run({ task: 'verdicts', rows }),
-      pool.run({ task: 'gate', runs }),
+      pool.run({ task: 'gate', runs, annotations: EMPTY_ANNOTATIONS }),
+      pool.run({ task: 'gate', runs, annotations: reset }),
     ]);
     // each row's verdicts come back under its (host class, metric) key
     expect(verdicts).toEqual(rows.map((r) => [matrixRowId(r.key), compareWithBest(r.rows, r.direction)]));
+    const gate = sharedGate();
     expect(report).toEqual({ regressions: regressionReport(runs, gate), status: nightlyStatus(runs, gate) });
+    const resetGate = sharedGate({ annotations: reset });
+    expect(withReset).toEqual({
+      regressions: regressionReport(runs, resetGate),
+      status: nightlyStatus(runs, resetGate),
+    });
+    expect(withReset).not.toEqual(report);
     // a task that throws rejects with its message; the pool goes on
     const bad: MatrixTests[] = [
       {
