@@ -174,8 +174,8 @@ export interface CallDrift {
  * call (rows) and run (columns): a target's drift σ_m² = mean r² / shrink − mean v (the residual
  * of a two-way fit is shrunk by its degrees of freedom ÷ cells); the shared part σ_s² = the mean
  * over pairs of targets of mean(r_a · r_b) / shrink (sampling noise, independent between targets,
- * averages out of a product), within [0, the smallest target's σ_m²]; the own part σ_o² = the
- * mean over targets of σ_m² − σ_s², floored at 0. Moment estimators, as driftComponents.
+ * averages out of a product), within [0, the targets' mean σ_m²]; the own part σ_o² = that mean
+ * − σ_s². Moment estimators, as driftComponents.
  */
 export function callDrift(
   tables: readonly { residuals: (number | null)[][]; sampling: (number | null)[][]; shrink: number }[],
@@ -212,8 +212,11 @@ export function callDrift(
           pairs++;
         }
       }
-    const shared = Math.min(Math.max(0, pairs ? products / pairs : 0), ...total);
-    const own = total.reduce((acc, t) => acc + (t - shared), 0) / Math.max(1, total.length);
+    // Both are noisy with few runs; the shared part is bounded by the targets' mean, not by the
+    // smallest (one target's estimate at 0 would otherwise erase what the products show).
+    const mean = total.reduce((acc, t) => acc + t, 0) / Math.max(1, total.length);
+    const shared = Math.min(Math.max(0, pairs ? products / pairs : 0), mean);
+    const own = mean - shared;
     return { shared: Math.sqrt(shared), own: Math.sqrt(Math.max(0, own)) };
   });
 }
