@@ -103,6 +103,8 @@ function night(
   const startedAt = new Date(Date.UTC(2027, 0, 1 + index, 3)).toISOString();
   const runId = `${startedAt.replace(/[-:]/g, '').replace(/\.\d+/, '')}-${index.toString(16).padStart(8, '0')}`;
   const scales = nightScales(rng, model, DRIFT);
+  // One recorded round per simulated round, for every target alike (nightly-noise.ts).
+  const rounds = Array.from({ length: n }, () => Math.floor(rng.next() * model.rounds));
   const results = template!.results
     .filter((x) => x.benchmark === LIFECYCLE && TARGETS.includes(x.target))
     .map((x) => {
@@ -110,7 +112,7 @@ function night(
       const scale = scales.get(x.target)!;
       const samples: Record<string, number[]> = {};
       for (let k = 0; k < n; k++) {
-        const drawn = drawIteration(rng, t);
+        const drawn = drawIteration(rng, t, rounds[k]);
         const calls = Object.fromEntries(
           Object.entries(drawn).map(([c, v]) => [c, v * scale[c]! * effect(x.target, c)]),
         );
@@ -263,7 +265,7 @@ console.log(
   `gate targets: ${HISTORIES} simulated histories per cell, window ${WINDOW}, ${EVALUATED} nights checked each, alpha ${options.alpha}, night factor ${options.commonMode ? 'removed' : 'not removed'} (lifecycle of ${TARGETS.join(', ')}${values.reference ? `; ${REFERENCE} as the pinned reference handler${REFERENCES.length ? ', named to the gate (each call divided by its)' : ', as a control of the night factor only'}` : ''})`,
 );
 console.log(
-  `noise model (fitted on ${model.runs} recorded runs of ${FITTED_ON.join(', ')}): whole iterations resampled from ${model.targets.map((t) => `${t.iterations.length} (${t.target})`).join(', ')} recorded iterations; drift shared by the night's targets σ_h = ${f(DRIFT.shared)}, per target σ_t = ${f(DRIFT.target)}, per call shared by the targets σ_s and per call and target σ_o = ${CALL_NAMES.map((c) => `${c} ${f(DRIFT.sharedCall[c]!)} / ${f(DRIFT.metric[c]!)}`).join(', ')} (${values.drift === undefined ? 'estimated from data/' : 'given'}; each target's own factor: ${model.perTarget.map((c, i) => `${FITTED_ON[i]} σ_c ${f(c.sigmaCommon)}, σ_m ${f(c.sigmaMetric)}, common share ${(100 * c.explained).toFixed(0)} %`).join('; ')})`,
+  `noise model (fitted on ${model.runs} recorded runs of ${FITTED_ON.join(', ')}): whole rounds (iteration k of every target of a run) resampled from ${model.rounds} recorded rounds; drift shared by the night's targets σ_h = ${f(DRIFT.shared)}, per target σ_t = ${f(DRIFT.target)}, per call shared by the targets σ_s and per call and target σ_o = ${CALL_NAMES.map((c) => `${c} ${f(DRIFT.sharedCall[c]!)} / ${f(DRIFT.metric[c]!)}`).join(', ')} (${values.drift === undefined ? 'estimated from data/' : 'given'}; each target's own factor: ${model.perTarget.map((c, i) => `${FITTED_ON[i]} σ_c ${f(c.sigmaCommon)}, σ_m ${f(c.sigmaMetric)}, common share ${(100 * c.explained).toFixed(0)} %`).join('; ')})`,
 );
 console.log(row(header));
 console.log(row(widths.map((w) => '-'.repeat(w))));

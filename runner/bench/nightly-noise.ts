@@ -1,7 +1,9 @@
 // The noise model of the simulated nightly histories (gate-targets.ts), fitted on the real
 // lifecycle results in data/. Three layers, each fitted on the recorded runs of one host class:
 //
-//   within a night   whole recorded iterations of the target, resampled (smoothed bootstrap);
+//   within a night   whole recorded rounds, resampled (smoothed bootstrap): the k-th iteration of
+//                    every target in one recorded run, drawn together — the targets' iterations
+//                    are interleaved in a run, so the load of a moment hits them alike;
 //   shared drift     h ~ N(0, σ_h) a night, the same for every target of the night (the host);
 //   per target       t ~ N(0, σ_t) a night and target (what the target's own runs add);
 //   per call, shared s ~ N(0, σ_s,call) a night and call, the same for every target of the night;
@@ -53,6 +55,12 @@ export interface NoiseModel {
   calls: Record<string, CallDrift>;
   /** Recorded runs the model was fitted on. */
   runs: number;
+  /**
+   * Recorded rounds: iteration k of every target in one run (the targets' `iterations` are
+   * aligned, index i is the same round for all). Draw one index per simulated round for all
+   * targets, and the within-run correlation between targets is kept.
+   */
+  rounds: number;
 }
 
 const lifecycleOf = (r: RunResult, target: string) =>
@@ -143,9 +151,15 @@ export function fitNoiseModel(
   hostKernel: string,
   targets: readonly string[],
 ): NoiseModel {
-  const runs = recorded.filter(
-    (r) => r.host.kernel === hostKernel && targets.every((t) => lifecycleOf(r, t) !== undefined),
-  );
+  // Runs where every target recorded every call the same number of times: their iterations
+  // line up round by round.
+  const aligned = (r: RunResult): boolean => {
+    const lengths = targets.flatMap((t) =>
+      CALL_NAMES.map((c) => lifecycleOf(r, t)?.metrics.find((m) => m.name === c)?.samples.length ?? 0),
+    );
+    return lengths[0]! > 0 && lengths.every((n) => n === lengths[0]);
+  };
+  const runs = recorded.filter((r) => r.host.kernel === hostKernel && aligned(r));
   if (runs.length < 3)
     throw new Error(`only ${runs.length} recorded runs measure ${targets.join(', ')} together`);
   const tables = targets.map((t) => targetTable(runs, t));
@@ -158,7 +172,15 @@ export function fitNoiseModel(
     tables.map((t) => ({ residuals: t.callResiduals, sampling: t.callSampling, shrink: t.shrink })),
   );
   const calls = Object.fromEntries(CALL_NAMES.map((c, k) => [c, drift[k]!]));
-  return { targets: targets.map((t) => targetNoise(runs, t)), perTarget, factors, calls, runs: runs.length };
+  const noise = targets.map((t) => targetNoise(runs, t));
+  return {
+    targets: noise,
+    perTarget,
+    factors,
+    calls,
+    runs: runs.length,
+    rounds: noise[0]!.iterations.length,
+  };
 }
 
 /** One call's night-to-night drift apart from the night factor: shared by the targets, and own. */
@@ -268,8 +290,11 @@ export function nightScales(
   );
 }
 
-/** One drawn iteration of a target: each call's latency before the night's scale. */
-export function drawIteration(rng: Rng, t: TargetNoise): Record<string, number> {
-  const it = t.iterations[Math.floor(rng.next() * t.iterations.length)]!;
+/**
+ * One drawn iteration of a target: each call's latency before the night's scale; `round` picks the
+ * recorded round (the same for every target of a simulated round), else one is drawn.
+ */
+export function drawIteration(rng: Rng, t: TargetNoise, round?: number): Record<string, number> {
+  const it = t.iterations[round ?? Math.floor(rng.next() * t.iterations.length)]!;
   return Object.fromEntries(CALL_NAMES.map((c) => [c, it[c]! * Math.exp(t.bandwidth[c]! * gaussian(rng))]));
 }

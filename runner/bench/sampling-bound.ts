@@ -41,12 +41,15 @@ export interface BoundInput {
 
 export function samplingBound(input: BoundInput): SamplingBound {
   const draws = input.draws ?? 400;
-  const logMedian = (t: TargetNoise): number =>
-    Math.log(median(Array.from({ length: input.n }, () => drawIteration(input.rng, t)[input.call]!)));
-  const logMedians = Array.from(
-    { length: draws },
-    () => logMedian(input.target) - (input.partner ? logMedian(input.partner) : 0),
-  );
+  // The partner's draws come from the same recorded rounds (nightly-noise.ts): the within-run
+  // correlation of interleaved targets is kept.
+  const rounds = input.target.iterations.length;
+  const logMedian = (t: TargetNoise, picks: readonly number[]): number =>
+    Math.log(median(picks.map((k) => drawIteration(input.rng, t, k)[input.call]!)));
+  const logMedians = Array.from({ length: draws }, () => {
+    const picks = Array.from({ length: input.n }, () => Math.floor(input.rng.next() * rounds));
+    return logMedian(input.target, picks) - (input.partner ? logMedian(input.partner, picks) : 0);
+  });
   const sigmaSampling = stdev(logMedians) ?? 0;
   const sigmaNight = Math.hypot(sigmaSampling, input.drift);
   const delta = Math.log1p(input.step);

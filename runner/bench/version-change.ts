@@ -104,11 +104,19 @@ function boundary(OLD: string, NEW: string, modes: readonly Mode[]) {
       bandwidth.set(`${target}\u0000${name}`, silvermanBandwidth(logs));
     }
 
-  /** N whole iterations of `from`'s samples in run r, smoothed; recorded as `as`. */
-  function resampled(rng: Rng, r: RunResult, from: string, as: string): BenchmarkResult {
+  /**
+   * N whole iterations of `from`'s samples in run r at the recorded iterations `picks` (the same
+   * for every target of a night: the targets' iterations are interleaved in a run, and the load
+   * of a moment hits them alike), smoothed; recorded as `as`.
+   */
+  function resampled(
+    rng: Rng,
+    r: RunResult,
+    from: string,
+    as: string,
+    picks: readonly number[],
+  ): BenchmarkResult {
     const source = lifecycle(r, from);
-    const n = source.metrics[0]!.samples.length;
-    const picks = Array.from({ length: N }, () => Math.floor(rng.next() * n));
     return {
       ...source,
       target: as,
@@ -130,6 +138,14 @@ function boundary(OLD: string, NEW: string, modes: readonly Mode[]) {
     mode: Mode,
   ): HistoryEntry & { source: RunResult } {
     const r = recorded[Math.floor(rng.next() * recorded.length)]!;
+    // Every target of the run recorded as many iterations (usable() and MIN_ITERATIONS): draw the
+    // recorded iterations once for all.
+    const recordedN = Math.min(
+      ...r.results
+        .filter((x) => x.benchmark === LIFECYCLE)
+        .flatMap((x) => x.metrics.map((m) => m.samples.length)),
+    );
+    const picks = Array.from({ length: N }, () => Math.floor(rng.next() * recordedN));
     const startedAt = new Date(Date.UTC(2027, 0, 1 + index, 3)).toISOString();
     const runId = `${startedAt.replace(/[-:]/g, '').replace(/\.\d+/, '')}-${index.toString(16).padStart(8, '0')}`;
     const targets = mode === 'no control' ? [OLD] : [OLD, ...CONTROLS];
@@ -146,7 +162,7 @@ function boundary(OLD: string, NEW: string, modes: readonly Mode[]) {
             ? { ...t, oci: { ...t.oci, version: newVersion } }
             : t,
         ),
-      results: targets.map((t) => resampled(rng, r, t === OLD && isBoundary ? NEW : t, t)),
+      results: targets.map((t) => resampled(rng, r, t === OLD && isBoundary ? NEW : t, t, picks)),
     };
     return { run, file: `${runId}.json`, source: r };
   }
