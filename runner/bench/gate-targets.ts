@@ -6,7 +6,7 @@
 // `check` runs every night against the nights before it, as the nightly job would. The table counts:
 //
 //   false-alarm nights   unchanged history: nights with any new regression (target ≤ 1 %)
-//   +10 % in 2 nights    StartContainer (runc) +10 % from night W+1: flagged on W+1 or W+2 (≥ 90 %)
+//   +10 % in 2 nights    StartContainer (runc; --step-metric) +10 % from night W+1: flagged on W+1 or W+2 (≥ 90 %)
 //   +5 % in 3 nights     the same with +5 %, flagged on W+1, W+2 or W+3 (≥ 90 %)
 //   +20 % first night    the same with +20 %, flagged on W+1 (≥ 90 %)
 //   +1 %/night creep     +1 % a night from W+1: flagged before the level passes +10 % (≥ 90 %)
@@ -18,7 +18,7 @@
 //        [--shared-call-drift PERCENT (σ_s)] [--metric-drift PERCENT (σ_o, per call and target)]
 //        [--no-common-mode] [--prior-df D0] [--data DIR] [--only 'TEXT|TEXT' (scenarios whose name contains one)]
 //        [--targets STEP,OTHER (the nightly targets; the step goes on the first's StartContainer)]
-//        [--reference-target ID (the pinned reference handler)]
+//        [--reference-target ID (the pinned reference handler)] [--step-metric CALL (default StartContainer)]
 import { parseArgs } from 'node:util';
 import type { RunResult } from '@runtime-bench/schemas';
 import {
@@ -57,6 +57,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     targets: { type: 'string', default: 'containerd-2.1/runc,containerd-2.1/crun-1.28' },
     'reference-target': { type: 'string', default: 'containerd-2.1/runc-1.3.6' },
+    'step-metric': { type: 'string', default: 'StartContainer' },
   },
 });
 const HISTORIES = Number(values.histories);
@@ -68,7 +69,9 @@ const NIGHTLY_TARGETS = values.targets.split(',');
 const REFERENCE = values['reference-target'];
 const FITTED_ON = [...NIGHTLY_TARGETS, REFERENCE];
 const TARGETS = values.reference ? FITTED_ON : NIGHTLY_TARGETS;
-const STEP_METRIC = { target: NIGHTLY_TARGETS[0]!, metric: 'StartContainer' };
+const STEP_METRIC = { target: NIGHTLY_TARGETS[0]!, metric: values['step-metric'] };
+if (!CALL_NAMES.includes(STEP_METRIC.metric))
+  throw new Error(`--step-metric ${STEP_METRIC.metric}: not a lifecycle call (${CALL_NAMES.join(', ')})`);
 const BUMPED_VERSION = '1.2.0';
 
 const recorded = (await readHistoryDir(values.data)).entries.map((e) => e.run);
