@@ -7,30 +7,14 @@ import {
   type GateReport,
   type HistoryEntry,
 } from '../../../src/compare/index.ts';
-import { LIFECYCLE, night, RUNC, syntheticRun, type SyntheticMetric } from './synthetic.ts';
+import { lifecycleMetrics, night, RUNC, syntheticRun, type SyntheticMetric } from './synthetic.ts';
 
 const entry = (run: RunResult): HistoryEntry => ({ run, file: `${run.runId}.json` });
 
 // Eight lifecycle calls with 5 % within-run spread, 30 samples a night, and a host drift of
 // 15 % shared by every metric of a night: the drift dwarfs a 12 % step in one metric.
-const CALLS = [
-  'RunPodSandbox',
-  'CreateContainer',
-  'StartContainer',
-  'StopContainer',
-  'RemoveContainer',
-  'StopPodSandbox',
-  'RemovePodSandbox',
-  'destroy',
-];
-const METRICS: SyntheticMetric[] = CALLS.map((name, i) => ({
-  benchmark: LIFECYCLE,
-  name,
-  unit: 'ms',
-  direction: 'lower',
-  median: 20 + 7 * i,
-  sigma: 0.05,
-}));
+const METRICS: SyntheticMetric[] = lifecycleMetrics(0.05);
+const CALLS = METRICS.map((m) => m.name);
 const history = Array.from({ length: 12 }, (_, i) =>
   entry(syntheticRun({ seed: 500 + i, startedAt: night(i + 1), runSigma: 0.15, n: 30, metrics: METRICS })),
 );

@@ -10,7 +10,7 @@ import {
 import { formatNightFactor } from '../../../src/compare/format.ts';
 import {
   CRUN,
-  LIFECYCLE,
+  lifecycleMetrics,
   night,
   RUNC,
   syntheticRun,
@@ -24,24 +24,8 @@ import {
 // 2 %. A target's own night factor removes the 15 %, not the 6 %: a +10 % step in one call is
 // lost in it. Divided by the reference's same call the same night, both are removed.
 const REF: SyntheticTarget = { id: 'containerd/runc-1.2.6', oci: 'runc', version: '1.2.6' };
-const CALLS = [
-  'RunPodSandbox',
-  'CreateContainer',
-  'StartContainer',
-  'StopContainer',
-  'RemoveContainer',
-  'StopPodSandbox',
-  'RemovePodSandbox',
-  'destroy',
-];
-const METRICS: SyntheticMetric[] = CALLS.map((name, i) => ({
-  benchmark: LIFECYCLE,
-  name,
-  unit: 'ms',
-  direction: 'lower',
-  median: 20 + 7 * i,
-  sigma: 0.02,
-}));
+const METRICS: SyntheticMetric[] = lifecycleMetrics(0.02);
+const CALLS = METRICS.map((m) => m.name);
 const entry = (run: RunResult): HistoryEntry => ({ run, file: `${run.runId}.json` });
 const nightOf = (day: number, seed: number, targets: SyntheticTarget[]): HistoryEntry =>
   entry(

@@ -3,6 +3,7 @@
 import type { BenchmarkResult, Direction, HostFingerprint, RunResult, Unit } from '@runtime-bench/schemas';
 import { sampleRunResult } from '../../../../schemas/test/sample.ts';
 import { createRng, summarize, type Rng } from '../../../src/stats/index.ts';
+import { LIFECYCLE_CALLS } from '../../../src/suites/lifecycle.ts';
 
 export interface SyntheticMetric {
   benchmark: string;
@@ -24,6 +25,21 @@ export const DEFAULT_METRICS: SyntheticMetric[] = [
   { benchmark: LIFECYCLE, name: 'StopContainer', unit: 'ms', direction: 'lower', median: 15, sigma: 0.1 },
   { benchmark: CPU, name: 'events', unit: 'events/s', direction: 'higher', median: 1800, sigma: 0.02 },
 ];
+
+/**
+ * The lifecycle's seven CRI calls and its destroy phase as synthetic metrics: medians 20, 27, 34, …
+ * ms, each with within-run spread `sigma`.
+ */
+export function lifecycleMetrics(sigma: number): SyntheticMetric[] {
+  return [...LIFECYCLE_CALLS, 'destroy'].map((name, i) => ({
+    benchmark: LIFECYCLE,
+    name,
+    unit: 'ms',
+    direction: 'lower',
+    median: 20 + 7 * i,
+    sigma,
+  }));
+}
 
 export interface SyntheticTarget {
   id: string;
