@@ -19,6 +19,7 @@
 //        [--no-common-mode] [--prior-df D0] [--data DIR] [--only 'TEXT|TEXT' (scenarios whose name contains one)]
 //        [--targets STEP,OTHER (the nightly targets; the step goes on the first's StartContainer)]
 //        [--reference-target ID (the pinned reference handler)] [--step-metric CALL (default StartContainer)]
+//        [--recorded-nights (each night one recorded run resampled, its real drift kept, no drawn drift)]
 import { parseArgs } from 'node:util';
 import type { RunResult } from '@runtime-bench/schemas';
 import {
@@ -32,6 +33,7 @@ import { createRng, summarize, type Rng } from '../src/stats/index.ts';
 import {
   CALL_NAMES,
   drawIteration,
+  drawRecordedRound,
   fitNoiseModel,
   LIFECYCLE,
   nightScales,
@@ -58,9 +60,13 @@ const { values } = parseArgs({
     targets: { type: 'string', default: 'containerd-2.1/runc,containerd-2.1/crun-1.28' },
     'reference-target': { type: 'string', default: 'containerd-2.1/runc-1.3.6' },
     'step-metric': { type: 'string', default: 'StartContainer' },
+    'recorded-nights': { type: 'boolean', default: false },
   },
 });
 const HISTORIES = Number(values.histories);
+// Each night one recorded run resampled by rounds, its level kept: the drift between nights is the
+// recorded runs' own, whatever its structure, and no drawn layer is added.
+const RECORDED_NIGHTS = values['recorded-nights'];
 const WINDOW = 10;
 const EVALUATED = 10; // nights after the window that are checked
 const NIGHTLY_TARGETS = values.targets.split(',');
@@ -106,8 +112,13 @@ function night(
   const startedAt = new Date(Date.UTC(2027, 0, 1 + index, 3)).toISOString();
   const runId = `${startedAt.replace(/[-:]/g, '').replace(/\.\d+/, '')}-${index.toString(16).padStart(8, '0')}`;
   const scales = nightScales(rng, model, DRIFT);
-  // One recorded round per simulated round, for every target alike (nightly-noise.ts).
-  const rounds = Array.from({ length: n }, () => Math.floor(rng.next() * model.rounds));
+  // One recorded round per simulated round, for every target alike (nightly-noise.ts); with
+  // --recorded-nights all from one recorded run, taken as it was.
+  const recordedRun = Math.floor(rng.next() * model.runs);
+  const roundsOfRun = model.targets[0]!.runs[recordedRun]!.length;
+  const rounds = Array.from({ length: n }, () =>
+    Math.floor(rng.next() * (RECORDED_NIGHTS ? roundsOfRun : model.rounds)),
+  );
   const results = template!.results
     .filter((x) => x.benchmark === LIFECYCLE && TARGETS.includes(x.target))
     .map((x) => {
@@ -115,10 +126,19 @@ function night(
       const scale = scales.get(x.target)!;
       const samples: Record<string, number[]> = {};
       for (let k = 0; k < n; k++) {
-        const drawn = drawIteration(rng, t, rounds[k]);
-        const calls = Object.fromEntries(
-          Object.entries(drawn).map(([c, v]) => [c, v * scale[c]! * effect(x.target, c)]),
-        );
+        const calls = RECORDED_NIGHTS
+          ? Object.fromEntries(
+              Object.entries(drawRecordedRound(rng, t, recordedRun, rounds[k]!)).map(([c, v]) => [
+                c,
+                v * effect(x.target, c),
+              ]),
+            )
+          : Object.fromEntries(
+              Object.entries(drawIteration(rng, t, rounds[k])).map(([c, v]) => [
+                c,
+                v * scale[c]! * effect(x.target, c),
+              ]),
+            );
         for (const [name, v] of Object.entries({ ...calls, ...phaseValues(calls) }))
           (samples[name] ??= []).push(v);
       }
@@ -267,6 +287,10 @@ const f = (x: number): string => `${(100 * x).toFixed(1)} %`;
 console.log(
   `gate targets: ${HISTORIES} simulated histories per cell, window ${WINDOW}, ${EVALUATED} nights checked each, alpha ${options.alpha}, night factor ${options.commonMode ? 'removed' : 'not removed'} (lifecycle of ${TARGETS.join(', ')}${values.reference ? `; ${REFERENCE} as the pinned reference handler${REFERENCES.length ? ', named to the gate (each call divided by its)' : ', as a control of the night factor only'}` : ''})`,
 );
+if (RECORDED_NIGHTS)
+  console.log(
+    `nights: each one of the ${model.runs} recorded runs (drawn at random), resampled by rounds — their drift between runs as recorded; the drawn layers below are not used`,
+  );
 console.log(
   `noise model (fitted on ${model.runs} recorded runs of ${FITTED_ON.join(', ')}): whole rounds (iteration k of every target of a run) resampled from ${model.rounds} recorded rounds; drift shared by the night's targets σ_h = ${f(DRIFT.shared)}, per target σ_t = ${f(DRIFT.target)}, per call shared by the targets σ_s and per call and target σ_o = ${CALL_NAMES.map((c) => `${c} ${f(DRIFT.sharedCall[c]!)} / ${f(DRIFT.metric[c]!)}`).join(', ')} (${values.drift === undefined ? 'estimated from data/' : 'given'}; each target's own factor: ${model.perTarget.map((c, i) => `${FITTED_ON[i]} σ_c ${f(c.sigmaCommon)}, σ_m ${f(c.sigmaMetric)}, common share ${(100 * c.explained).toFixed(0)} %`).join('; ')})`,
 );

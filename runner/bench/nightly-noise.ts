@@ -16,8 +16,8 @@
 // driftComponents splits into the part shared by the targets of a run (σ_h) and the part of each
 // target (σ_t), net of the factors' own estimation noise. Each call's drift apart from the
 // factor (σ_s² + σ_o²: its polish residuals' mean square net of the medians' sampling variance)
-// is split by the covariance of two targets' residuals at the same call and run: sampling noise
-// is independent between targets, so what they share is σ_s² (callDrift).
+// is split by the covariance of two targets' residuals at the same call and run, net of the
+// covariance their medians' sampling noise has within a run (callDrift, roundSamplingCov).
 import type { RunResult } from '@runtime-bench/schemas';
 import { LIFECYCLE_CALLS } from '../src/suites/lifecycle.ts';
 import {
@@ -28,6 +28,7 @@ import {
   medianSamplingVariance,
   quantile,
   stdev,
+  createRng,
   type DriftComponents,
   type Rng,
 } from '../src/stats/index.ts';
@@ -43,6 +44,11 @@ export interface TargetNoise {
   iterations: Record<string, number>[];
   /** Smoothing bandwidth of each call on the log scale (Silverman's rule). */
   bandwidth: Record<string, number>;
+  /**
+   * Per recorded run, in order: its iterations' range in `iterations` and its medians (what its
+   * iterations were divided by), so a night can be one recorded run as it was (drawRecordedRound).
+   */
+  runs: { start: number; length: number; medians: Record<string, number> }[];
 }
 
 export interface NoiseModel {
@@ -77,12 +83,18 @@ const lifecycleOf = (r: RunResult, target: string) =>
 function targetNoise(runs: readonly RunResult[], target: string): TargetNoise {
   const medians: Record<string, number[]> = {};
   const iterations: Record<string, number>[] = [];
+  const recordedRuns: TargetNoise['runs'] = [];
   for (const x of runs.map((r) => lifecycleOf(r, target)).filter((x) => x !== undefined)) {
     const calls = CALL_NAMES.map((c) => x.metrics.find((m) => m.name === c)?.samples ?? []);
     const n = calls[0]!.length;
     if (n === 0 || calls.some((s) => s.length !== n)) continue;
     const runMedians = calls.map((s) => median(s));
     CALL_NAMES.forEach((c, i) => (medians[c] ??= []).push(runMedians[i]!));
+    recordedRuns.push({
+      start: iterations.length,
+      length: n,
+      medians: Object.fromEntries(CALL_NAMES.map((c, i) => [c, runMedians[i]!])),
+    });
     for (let k = 0; k < n; k++)
       iterations.push(Object.fromEntries(CALL_NAMES.map((c, i) => [c, calls[i]![k]! / runMedians[i]!])));
   }
@@ -90,7 +102,7 @@ function targetNoise(runs: readonly RunResult[], target: string): TargetNoise {
   const bandwidth = Object.fromEntries(
     CALL_NAMES.map((c) => [c, silvermanBandwidth(iterations.map((it) => Math.log(it[c]!)))]),
   );
-  return { target, levels, iterations, bandwidth };
+  return { target, levels, iterations, bandwidth, runs: recordedRuns };
 }
 
 /** Silverman's rule of thumb: 0.9 · min(sd, IQR/1.34) · N^(−1/5) (Silverman 1986, eq. 3.31). */
@@ -134,12 +146,10 @@ function targetTable(runs: readonly RunResult[], target: string) {
   const dof = cells.length - names.length - results.length + 1;
   const residualMs = cells.reduce((a, e) => a + e * e, 0) / Math.max(1, dof);
   const factorVariance = medianSamplingVariance(residualMs, names.length);
-  // The calls' residuals and sampling variances (phases are sums of calls), and the fit's
-  // shrinkage of a residual.
+  // The calls' residuals (phases are sums of calls), and the fit's shrinkage of a residual.
   const callResiduals = CALL_NAMES.map((c) => fit.residuals[names.indexOf(c)] ?? []);
-  const callSampling = CALL_NAMES.map((c) => sampling[names.indexOf(c)] ?? []);
   const shrink = Math.max(1, dof) / Math.max(1, cells.length);
-  return { table, sampling, factors: fit.columns, factorVariance, callResiduals, callSampling, shrink };
+  return { table, sampling, factors: fit.columns, factorVariance, callResiduals, shrink };
 }
 
 /**
@@ -168,11 +178,16 @@ export function fitNoiseModel(
     tables.map((t) => t.factors),
     tables.map((t) => t.factors.map((f) => (f === null ? null : t.factorVariance))),
   );
+  const noise = targets.map((t) => targetNoise(runs, t));
+  // The sampling part is what the simulation itself draws for a night of a run's length: the
+  // drift is then what the runs vary beyond it (the analytic π/2 · σ²/n of an iid median knows
+  // nothing of the targets' covariance within a run).
+  const runLength = median(noise[0]!.runs.map((r) => r.length));
   const drift = callDrift(
-    tables.map((t) => ({ residuals: t.callResiduals, sampling: t.callSampling, shrink: t.shrink })),
+    tables.map((t) => ({ residuals: t.callResiduals, shrink: t.shrink })),
+    roundSamplingCov(createRng(20261127), noise, runLength),
   );
   const calls = Object.fromEntries(CALL_NAMES.map((c, k) => [c, drift[k]!]));
-  const noise = targets.map((t) => targetNoise(runs, t));
   return {
     targets: noise,
     perTarget,
@@ -192,55 +207,77 @@ export interface CallDrift {
 }
 
 /**
- * Per call, from each target's polish residuals r and the medians' sampling variances v at that
- * call (rows) and run (columns): a target's drift σ_m² = mean r² / shrink − mean v (the residual
+ * Per call k, from each target's polish residuals r (rows: calls, columns: runs) and the sampling
+ * covariance S[k] of the targets' ln medians within one run (targets × targets; interleaved
+ * targets' medians covary): a target's drift σ_m² = mean r² / shrink − S[k][t][t] (the residual
  * of a two-way fit is shrunk by its degrees of freedom ÷ cells); the shared part σ_s² = the mean
- * over pairs of targets of mean(r_a · r_b) / shrink (sampling noise, independent between targets,
- * averages out of a product), within [0, the targets' mean σ_m²]; the own part σ_o² = that mean
- * − σ_s². Moment estimators, as driftComponents.
+ * over pairs of targets of mean(r_a · r_b) / shrink − S[k][a][b], within [0, the targets' mean
+ * σ_m²] (one target's estimate at 0 by chance would otherwise erase what the products show); the
+ * own part σ_o² = that mean − σ_s². Moment estimators, as driftComponents.
  */
 export function callDrift(
-  tables: readonly { residuals: (number | null)[][]; sampling: (number | null)[][]; shrink: number }[],
+  tables: readonly { residuals: (number | null)[][]; shrink: number }[],
+  samplingCov: readonly (readonly (readonly number[])[])[],
 ): CallDrift[] {
   const calls = tables[0]?.residuals.length ?? 0;
-  return Array.from({ length: calls }, (_, k) => {
-    const total = tables.map((t) => {
-      let sq = 0;
-      let v = 0;
-      let count = 0;
-      t.residuals[k]!.forEach((r, j) => {
-        const sampling = t.sampling[k]?.[j];
-        if (r === null || sampling === null || sampling === undefined) return;
-        sq += r * r;
-        v += sampling;
-        count++;
-      });
-      return count ? Math.max(0, sq / count / t.shrink - v / count) : 0;
+  const meanProduct = (a: number, b: number, k: number): number | null => {
+    let sum = 0;
+    let count = 0;
+    tables[a]!.residuals[k]!.forEach((x, j) => {
+      const y = tables[b]!.residuals[k]?.[j];
+      if (x === null || y === null || y === undefined) return;
+      sum += x * y;
+      count++;
     });
+    return count ? sum / count / Math.sqrt(tables[a]!.shrink * tables[b]!.shrink) : null;
+  };
+  return Array.from({ length: calls }, (_, k) => {
+    const total = tables.map((_, t) => Math.max(0, (meanProduct(t, t, k) ?? 0) - samplingCov[k]![t]![t]!));
     let products = 0;
     let pairs = 0;
     for (let a = 0; a < tables.length; a++)
       for (let b = a + 1; b < tables.length; b++) {
-        let sum = 0;
-        let count = 0;
-        tables[a]!.residuals[k]!.forEach((x, j) => {
-          const y = tables[b]!.residuals[k]?.[j];
-          if (x === null || y === null || y === undefined) return;
-          sum += x * y;
-          count++;
-        });
-        if (count) {
-          products += sum / count / Math.sqrt(tables[a]!.shrink * tables[b]!.shrink);
-          pairs++;
-        }
+        const p = meanProduct(a, b, k);
+        if (p === null) continue;
+        products += p - samplingCov[k]![a]![b]!;
+        pairs++;
       }
-    // Both are noisy with few runs; the shared part is bounded by the targets' mean, not by the
-    // smallest (one target's estimate at 0 would otherwise erase what the products show).
     const mean = total.reduce((acc, t) => acc + t, 0) / Math.max(1, total.length);
     const shared = Math.min(Math.max(0, pairs ? products / pairs : 0), mean);
-    const own = mean - shared;
-    return { shared: Math.sqrt(shared), own: Math.sqrt(Math.max(0, own)) };
+    return { shared: Math.sqrt(shared), own: Math.sqrt(Math.max(0, mean - shared)) };
   });
+}
+
+/**
+ * The sampling covariance of the targets' ln medians of each call within one run of n rounds, as
+ * the simulation draws a night (aligned rounds, smoothed: drawIteration): by `draws` pseudo-runs.
+ * Indexed [call][target][target].
+ */
+export function roundSamplingCov(
+  rng: Rng,
+  targets: readonly TargetNoise[],
+  n: number,
+  draws = 300,
+): number[][][] {
+  const rounds = targets[0]!.iterations.length;
+  const logs = Array.from({ length: draws }, () => {
+    const picks = Array.from({ length: n }, () => Math.floor(rng.next() * rounds));
+    return targets.map((t) => {
+      const drawn = picks.map((k) => drawIteration(rng, t, k));
+      return CALL_NAMES.map((c) => Math.log(median(drawn.map((d) => d[c]!))));
+    });
+  });
+  return CALL_NAMES.map((_, k) =>
+    targets.map((_, a) =>
+      targets.map((_, b) => {
+        const xa = logs.map((l) => l[a]![k]!);
+        const xb = logs.map((l) => l[b]![k]!);
+        const ma = xa.reduce((s, v) => s + v, 0) / draws;
+        const mb = xb.reduce((s, v) => s + v, 0) / draws;
+        return xa.reduce((s, v, i) => s + (v - ma) * (xb[i]! - mb), 0) / (draws - 1);
+      }),
+    ),
+  );
 }
 
 export function gaussian(rng: Rng): number {
@@ -287,6 +324,19 @@ export function nightScales(
         ),
       ];
     }),
+  );
+}
+
+/**
+ * One round of recorded run `run` (drawn within that run: iteration k of every target alike when
+ * the caller passes the same k), as it was measured — the run's own level and drift kept —
+ * smoothed like drawIteration. A night made of these is a recorded run resampled.
+ */
+export function drawRecordedRound(rng: Rng, t: TargetNoise, run: number, k: number): Record<string, number> {
+  const r = t.runs[run]!;
+  const it = t.iterations[r.start + k]!;
+  return Object.fromEntries(
+    CALL_NAMES.map((c) => [c, it[c]! * r.medians[c]! * Math.exp(t.bandwidth[c]! * gaussian(rng))]),
   );
 }
 
