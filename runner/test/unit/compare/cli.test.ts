@@ -254,6 +254,29 @@ describe('runtime-bench check', () => {
   });
 });
 
+describe('runtime-bench plan', () => {
+  test("--reference plans the other targets divided by it; an unknown id names the history's targets", async () => {
+    const REF = { id: 'containerd/runc-1.2.6', oci: 'runc', version: '1.2.6' };
+    const history = join(dir, 'plan-history');
+    for (let d = 1; d <= 6; d++)
+      await writeResultFile(
+        join(history, `run-${d}.json`),
+        syntheticRun({ seed: 600 + d, startedAt: night(d), runSigma: 0.05, targets: [RUNC, REF] }),
+      );
+    const plan = await cli(['plan', '--history', history, '--reference', REF.id, '--format', 'json']);
+    expect(plan.stderr).toBe('');
+    const rows = (JSON.parse(plan.stdout) as { rows: { target: string; metric: string; note: string }[] })
+      .rows;
+    expect(rows.find((r) => r.target === RUNC.id && r.metric === 'StartContainer')!.note).toMatch(
+      /divided by the reference containerd\/runc-1\.2\.6/,
+    );
+    const wrong = await cli(['plan', '--history', history, '--reference', 'containerd/crun']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/--reference containerd\/crun: no run of .* has this target/);
+    expect(wrong.stderr).toContain(`${RUNC.id}, ${REF.id}`);
+  });
+});
+
 describe('false-positive-rate script', () => {
   test('unchanged runs: (almost) no flags; a changed run in the series is found', async () => {
     const clean = await cli([join(dir, 'history'), '--json'], FP_SCRIPT);
