@@ -78,6 +78,9 @@ export async function withTemporaryWorktree<T>(
   }
 }
 
+/** What git says when another worktree of the same clone comes or goes during a fetch. */
+const WORKTREE_RACE = /bad object worktrees\//;
+
 /** Raised when a remote cannot be listed or fetched: nothing was changed anywhere. */
 export function unreachable(remote: string, stderr: string): RbError {
   return new RbError(
@@ -103,12 +106,22 @@ export async function fetchBranchTip(
   const listed = await git.run(['ls-remote', '--exit-code', remote, ref], { cwd: worktree });
   if (listed.exitCode === 2) return null;
   if (listed.exitCode !== 0) throw unreachable(remoteLabel, listed.stderr);
-  const fetched = await git.run(
-    ['fetch', '--quiet', '--no-tags', '--no-recurse-submodules', '--refmap=', remote, ref],
-    {
+  const fetch = () =>
+    git.run(['fetch', '--quiet', '--no-tags', '--no-recurse-submodules', '--refmap=', remote, ref], {
       cwd: worktree,
-    },
-  );
+    });
+  let fetched = await fetch();
+  // Fetch checks connectivity against every ref of the repository, other worktrees' HEADs
+  // included: another publisher adding or removing its worktree of the same clone at that moment
+  // leaves a HEAD that is not (yet, or any more) an object. Passing, so tried again.
+  for (
+    let attempt = 1;
+    attempt < 4 && fetched.exitCode !== 0 && WORKTREE_RACE.test(fetched.stderr);
+    attempt++
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    fetched = await fetch();
+  }
   if (fetched.exitCode !== 0) throw unreachable(remoteLabel, fetched.stderr);
   return (await gitOk(git, ['rev-parse', '--verify', 'FETCH_HEAD^{commit}'], { cwd: worktree })).trim();
 }
