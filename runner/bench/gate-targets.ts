@@ -19,7 +19,8 @@
 //        [--no-common-mode] [--prior-df D0] [--data DIR] [--only 'TEXT|TEXT' (scenarios whose name contains one)]
 //        [--targets STEP,OTHER (the nightly targets; the step goes on the first's StartContainer)]
 //        [--reference-target ID (the pinned reference handler)] [--step-metric CALL (default StartContainer)]
-//        [--recorded-nights (each night one recorded run resampled, its real drift kept, no drawn drift)]
+//        [--recorded-nights (each night one recorded run resampled, its real drift kept, no drawn drift;
+//         the run's own sampling noise is then counted twice: an upper bound on the nights' noise)]
 import { parseArgs } from 'node:util';
 import type { RunResult } from '@runtime-bench/schemas';
 import {
@@ -65,7 +66,8 @@ const { values } = parseArgs({
 });
 const HISTORIES = Number(values.histories);
 // Each night one recorded run resampled by rounds, its level kept: the drift between nights is the
-// recorded runs' own, whatever its structure, and no drawn layer is added.
+// recorded runs' own, whatever its structure, and no drawn layer is added — but a recorded run's
+// medians already carry their sampling noise and resampling adds it again: an upper bound.
 const RECORDED_NIGHTS = values['recorded-nights'];
 const WINDOW = 10;
 const EVALUATED = 10; // nights after the window that are checked
@@ -289,7 +291,7 @@ console.log(
 );
 if (RECORDED_NIGHTS)
   console.log(
-    `nights: each one of the ${model.runs} recorded runs (drawn at random), resampled by rounds — their drift between runs as recorded; the drawn layers below are not used`,
+    `nights: each one of the ${model.runs} recorded runs (drawn at random), resampled by rounds — their drift between runs as recorded, their sampling noise counted twice (an upper bound); the drawn layers below are not used`,
   );
 console.log(
   `noise model (fitted on ${model.runs} recorded runs of ${FITTED_ON.join(', ')}): whole rounds (iteration k of every target of a run) resampled from ${model.rounds} recorded rounds; drift shared by the night's targets σ_h = ${f(DRIFT.shared)}, per target σ_t = ${f(DRIFT.target)}, per call shared by the targets σ_s and per call and target σ_o = ${CALL_NAMES.map((c) => `${c} ${f(DRIFT.sharedCall[c]!)} / ${f(DRIFT.metric[c]!)}`).join(', ')} (${values.drift === undefined ? 'estimated from data/' : 'given'}; each target's own factor: ${model.perTarget.map((c, i) => `${FITTED_ON[i]} σ_c ${f(c.sigmaCommon)}, σ_m ${f(c.sigmaMetric)}, common share ${(100 * c.explained).toFixed(0)} %`).join('; ')})`,

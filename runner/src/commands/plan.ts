@@ -20,6 +20,7 @@ interface PlanCliOptions {
   window: number;
   alpha: number;
   power: number;
+  reference: string[];
   format: OutputFormat;
 }
 
@@ -38,6 +39,12 @@ export function registerPlan(program: Command): void {
       GATE_DEFAULTS.alpha,
     )
     .option('--power <p>', 'probability of flagging the step on its first night', parseProbability, 0.9)
+    .option(
+      '--reference <target>',
+      "a pinned reference handler (target id, repeatable; check's --reference): the other targets are planned divided by it",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .addOption(formatOption())
     .addHelpText('after', '\nExample:\n  runtime-bench plan --history data/runs --step 10')
     .action(async (opts: PlanCliOptions) => {
@@ -47,11 +54,20 @@ export function registerPlan(program: Command): void {
       const runs: RunResult[] = opts.run
         ? [await readResultFile(opts.run)]
         : (await readHistoryDir(opts.history!)).entries.map((e) => e.run);
+      const seen = [...new Set(runs.flatMap((r) => r.targets.map((t) => t.id)))].sort();
+      for (const reference of opts.reference)
+        if (!seen.includes(reference))
+          throw new RbError(
+            'USAGE_REFERENCE',
+            `--reference ${reference}: no run of ${opts.history ?? opts.run} has this target`,
+            `name one of: ${seen.join(', ')}`,
+          );
       const plan = planSampleSizes(runs, {
         step: opts.step,
         window: opts.window,
         alpha: opts.alpha,
         power: opts.power,
+        references: opts.reference,
       });
       if (opts.format === 'json') {
         process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);

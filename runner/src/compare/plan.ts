@@ -24,6 +24,11 @@ export interface PlanOptions {
   alpha?: number;
   /** Probability of flagging the step on its first night; default 0.9. */
   power?: number;
+  /**
+   * Target ids of pinned reference handlers (GateOptions.references): the other targets' metrics
+   * are planned as the gate then tests them, divided by the reference's same metric each run.
+   */
+  references?: readonly string[];
 }
 
 /** The sample size one metric of one target needs. */
@@ -86,6 +91,8 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
     string,
     {
       group: string;
+      /** The group without the target: where a reference handler's same metric is found. */
+      place: string;
       benchmark: string;
       target: string;
       metric: string;
@@ -109,6 +116,13 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
         const key = `${group}\u0000${m.name}\u0000${m.unit}\u0000${m.direction}`;
         const s = series.get(key) ?? {
           group,
+          place: [
+            hostClassOf(run.host),
+            result.benchmark,
+            canonicalJson(result.parameters),
+            m.name,
+            m.unit,
+          ].join('\u0000'),
           sign: m.direction === 'lower' ? 1 : -1,
           runIds: [],
           benchmark: result.benchmark,
@@ -135,9 +149,16 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
   );
   const perTestAlpha = (alpha * PERSISTENCE_SCALES[0]!.weight) / rowsPerRun;
   const z = normalQuantile(1 - perTestAlpha / 2) + normalQuantile(power);
+  const references = new Set(options.references ?? []);
+  const referenceOf = new Map(
+    [...series.values()].filter((s) => references.has(s.target)).map((s) => [s.place, s]),
+  );
   const rows = [...series.values()].map((s): PlanRow => {
     const n = Math.round(median(s.samples.map((x) => x.length)));
     const spreads = s.samples.map((x) => logSpread(x)).filter((v): v is number => v !== null);
+    const reference = references.has(s.target) ? undefined : referenceOf.get(s.place);
+    if (reference && spreads.length)
+      return referenceRow(s, reference, n, median(spreads), { window, step, z, perTestAlpha, power });
     const sigmaWithin = spreads.length ? median(spreads) : null;
     const factor = factors.get(s.group) ?? null;
     // With the night factor removed (as the gate does), only the metric's own drift is left.
@@ -196,6 +217,67 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
     power,
     runs: runs.length,
     rows,
+  };
+}
+
+interface PlannedSeries {
+  target: string;
+  benchmark: string;
+  metric: string;
+  runIds: string[];
+  samples: number[][];
+}
+
+/**
+ * A metric the gate divides by the reference handler's same metric each night: what its tests see
+ * is ln(median) − ln(reference median), whose sampling variance is both medians' (counted as
+ * independent: interleaved targets' medians covary, so this errs on the safe side) and whose
+ * night-to-night drift is what is left of their difference net of it.
+ */
+function referenceRow(
+  s: PlannedSeries,
+  reference: PlannedSeries,
+  n: number,
+  ownSpread: number,
+  o: { window: number; step: number; z: number; perTestAlpha: number; power: number },
+): PlanRow {
+  const refSpreads = reference.samples.map((x) => logSpread(x)).filter((v): v is number => v !== null);
+  const sigmaWithin = Math.hypot(ownSpread, refSpreads.length ? median(refSpreads) : 0);
+  const logRatios = s.runIds
+    .map((id, i) => {
+      const j = reference.runIds.indexOf(id);
+      const a = median(s.samples[i]!);
+      const b = j < 0 ? 0 : median(reference.samples[j]!);
+      return a > 0 && b > 0 ? Math.log(a) - Math.log(b) : null;
+    })
+    .filter((v): v is number => v !== null);
+  const sigmaBetween =
+    logRatios.length >= 3
+      ? Math.sqrt(Math.max(0, variance(logRatios)! - medianSamplingVariance(sigmaWithin ** 2, n)))
+      : null;
+  const drift = sigmaBetween ?? 0;
+  const needed = requiredSamplesPerNight(
+    { sigmaWithin, sigmaBetween: drift, window: o.window, step: o.step },
+    { alpha: o.perTestAlpha, power: o.power },
+  );
+  const divided = `divided by the reference ${reference.target} each night, as the gate does`;
+  return {
+    benchmark: s.benchmark,
+    target: s.target,
+    metric: s.metric,
+    samples: n,
+    runs: s.samples.length,
+    sigmaWithin,
+    sigmaBetween,
+    nightFactor: null,
+    detectableNow: Math.expm1(o.z * nightlyLogSd(sigmaWithin, drift, n) * Math.sqrt(1 + 1 / o.window)),
+    needed,
+    note:
+      needed === null
+        ? `not reachable by samples: night-to-night drift ${(100 * drift).toFixed(1)} % (${divided}) alone is too large`
+        : sigmaBetween === null
+          ? `drift unknown (fewer than 3 runs with the reference): assumed 0, a lower bound; ${divided}`
+          : divided,
   };
 }
 

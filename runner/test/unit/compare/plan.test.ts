@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { planSampleSizes } from '../../../src/compare/index.ts';
-import { LIFECYCLE, night, syntheticRun, type SyntheticMetric } from './synthetic.ts';
+import { LIFECYCLE, night, RUNC, syntheticRun, type SyntheticMetric } from './synthetic.ts';
 
 // Synthetic nights: within-run sd of ln(sample) 0.08 for StartContainer (synthetic.ts), and a
 // night-to-night log offset of sd `runSigma`.
@@ -63,5 +63,40 @@ describe('plan', () => {
     expect(raw.nightFactor).toBeNull();
     expect(raw.sigmaBetween!).toBeGreaterThan(0.09);
     expect(raw.needed).toBeNull();
+  });
+  test('with a reference handler: planned divided by it, the drift the two share gone', () => {
+    // Three metrics (no night factor) whose nights drift by 8 % for the host and 4 % per metric,
+    // both shared by runc and the reference: raw, unreachable; divided, only sampling is left.
+    const REF = { id: 'containerd/runc-1.2.6', oci: 'runc', version: '1.2.6' };
+    const runs = Array.from({ length: 28 }, (_, i) =>
+      syntheticRun({
+        seed: 1300 + i,
+        startedAt: night(i + 1),
+        runSigma: 0.08,
+        metricSigma: 0.04,
+        n: 20,
+        targets: [RUNC, REF],
+      }),
+    );
+    const row = (references: string[]) =>
+      planSampleSizes(runs, { references }).rows.find(
+        (r) => r.target === RUNC.id && r.metric === 'StartContainer',
+      )!;
+    const raw = row([]);
+    expect(raw.sigmaBetween!).toBeGreaterThan(0.06);
+    expect(raw.needed).toBeNull();
+    const divided = row([REF.id]);
+    expect(divided.sigmaBetween!).toBeLessThan(0.02);
+    expect(divided.needed).not.toBeNull();
+    expect(divided.note).toMatch(/divided by the reference containerd\/runc-1\.2\.6/);
+    // Both medians' sampling counts: √2 × the 0.08 within-run spread of each.
+    expect(divided.sigmaWithin!).toBeGreaterThan(0.08 * Math.SQRT2 * 0.8);
+    expect(divided.sigmaWithin!).toBeLessThan(0.08 * Math.SQRT2 * 1.2);
+    // The reference itself is planned as before.
+    expect(
+      planSampleSizes(runs, { references: [REF.id] }).rows.find(
+        (r) => r.target === REF.id && r.metric === 'StartContainer',
+      )!.note,
+    ).not.toMatch(/divided/);
   });
 });
