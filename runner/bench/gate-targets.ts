@@ -92,11 +92,12 @@ const model = fitNoiseModel(recorded, template.host.kernel, FITTED_ON);
 const pct = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v) / 100);
 const byCall = (given: number | undefined, fitted: (c: CallDrift) => number): Record<string, number> =>
   Object.fromEntries(CALL_NAMES.map((c) => [c, given ?? fitted(model.calls[c]!)]));
+const givenOwn = pct(values['metric-drift']);
 const DRIFT: DriftScales = {
   shared: pct(values.drift) ?? model.factors.sigmaCommon,
   target: pct(values['target-drift']) ?? model.factors.sigmaMetric,
   sharedCall: byCall(pct(values['shared-call-drift']), (c) => c.shared),
-  metric: byCall(pct(values['metric-drift']), (c) => c.own),
+  metric: Object.fromEntries(CALL_NAMES.map((c) => [c, model.calls[c]!.own.map((own) => givenOwn ?? own)])),
 };
 // With --reference the gate is told which target is the pinned reference (check --reference):
 // the other targets' rows divide each call by the reference's; --scalar-controls leaves it
@@ -294,7 +295,7 @@ if (RECORDED_NIGHTS)
     `nights: each one of the ${model.runs} recorded runs (drawn at random), resampled by rounds — their drift between runs as recorded, their sampling noise counted twice (an upper bound); the drawn layers below are not used`,
   );
 console.log(
-  `noise model (fitted on ${model.runs} recorded runs of ${FITTED_ON.join(', ')}): whole rounds (iteration k of every target of a run) resampled from ${model.rounds} recorded rounds; drift shared by the night's targets σ_h = ${f(DRIFT.shared)}, per target σ_t = ${f(DRIFT.target)}, per call shared by the targets σ_s and per call and target σ_o = ${CALL_NAMES.map((c) => `${c} ${f(DRIFT.sharedCall[c]!)} / ${f(DRIFT.metric[c]!)}`).join(', ')} (${values.drift === undefined ? 'estimated from data/' : 'given'}; each target's own factor: ${model.perTarget.map((c, i) => `${FITTED_ON[i]} σ_c ${f(c.sigmaCommon)}, σ_m ${f(c.sigmaMetric)}, common share ${(100 * c.explained).toFixed(0)} %`).join('; ')})`,
+  `noise model (fitted on ${model.runs} recorded runs of ${FITTED_ON.join(', ')}): whole rounds (iteration k of every target of a run) resampled from ${model.rounds} recorded rounds; drift shared by the night's targets σ_h = ${f(DRIFT.shared)}, per target σ_t = ${f(DRIFT.target)}, per call shared by the targets σ_s / each target's own σ_o (${FITTED_ON.join(', ')}) = ${CALL_NAMES.map((c) => `${c} ${f(DRIFT.sharedCall[c]!)} / ${DRIFT.metric[c]!.map(f).join(', ')}`).join('; ')} (${values.drift === undefined ? 'estimated from data/' : 'given'}; each target's own factor: ${model.perTarget.map((c, i) => `${FITTED_ON[i]} σ_c ${f(c.sigmaCommon)}, σ_m ${f(c.sigmaMetric)}, common share ${(100 * c.explained).toFixed(0)} %`).join('; ')})`,
 );
 console.log(row(header));
 console.log(row(widths.map((w) => '-'.repeat(w))));
@@ -311,7 +312,8 @@ const rows = rowsPerNight ?? 0;
 const share = (w: number): number => (options.alpha! * w) / Math.max(1, rows);
 const referenceNoise = model.targets.find((t) => t.target === REFERENCE);
 const STEP_SHARED = DRIFT.sharedCall[STEP_METRIC.metric]!;
-const STEP_OWN = DRIFT.metric[STEP_METRIC.metric]!;
+const ownOf = (target: string): number => DRIFT.metric[STEP_METRIC.metric]![FITTED_ON.indexOf(target)] ?? 0;
+const STEP_OWN = ownOf(STEP_METRIC.target);
 const bounds: [string, number, typeof referenceNoise][] = [
   // The own factor leaves the call's drift, shared and own.
   ['own factor', Math.hypot(STEP_SHARED, STEP_OWN), undefined],
@@ -327,7 +329,7 @@ const bounds: [string, number, typeof referenceNoise][] = [
 if (REFERENCES.length && referenceNoise)
   bounds.push([
     `divided by the reference ${REFERENCE}`,
-    Math.SQRT2 * Math.hypot(DRIFT.target, STEP_OWN),
+    Math.hypot(Math.SQRT2 * DRIFT.target, STEP_OWN, ownOf(REFERENCE)),
     referenceNoise,
   ]);
 for (const [label, drift, partner] of bounds)

@@ -16,8 +16,9 @@
 // driftComponents splits into the part shared by the targets of a run (σ_h) and the part of each
 // target (σ_t), net of the factors' own estimation noise. Each call's drift apart from the
 // factor (σ_s² + σ_o²: its polish residuals' mean square net of the medians' sampling variance)
-// is split by the covariance of two targets' residuals at the same call and run, net of the
-// covariance their medians' sampling noise has within a run (callDrift, roundSamplingCov).
+// is split by what the ratio of two targets' medians varies from run to run (the shared part
+// cancels in it), each net of the sampling covariance the simulation itself draws for a run
+// (callDrift, roundSamplingCov).
 import type { RunResult } from '@runtime-bench/schemas';
 import { LIFECYCLE_CALLS } from '../src/suites/lifecycle.ts';
 import {
@@ -29,6 +30,7 @@ import {
   quantile,
   stdev,
   createRng,
+  variance,
   type DriftComponents,
   type Rng,
 } from '../src/stats/index.ts';
@@ -183,10 +185,12 @@ export function fitNoiseModel(
   // drift is then what the runs vary beyond it (the analytic π/2 · σ²/n of an iid median knows
   // nothing of the targets' covariance within a run).
   const runLength = median(noise[0]!.runs.map((r) => r.length));
-  const drift = callDrift(
-    tables.map((t) => ({ residuals: t.callResiduals, shrink: t.shrink })),
-    roundSamplingCov(createRng(20261127), noise, runLength),
-  );
+  const drift = callDrift({
+    tables: tables.map((t) => ({ residuals: t.callResiduals, shrink: t.shrink })),
+    logMedians: noise.map((t) => CALL_NAMES.map((c) => t.runs.map((r) => Math.log(r.medians[c]!)))),
+    samplingCov: roundSamplingCov(createRng(20261127), noise, runLength),
+    targetDrift: factors.sigmaMetric,
+  });
   const calls = Object.fromEntries(CALL_NAMES.map((c, k) => [c, drift[k]!]));
   return {
     targets: noise,
@@ -202,49 +206,74 @@ export function fitNoiseModel(
 export interface CallDrift {
   /** σ_s: the same for every target of a night. */
   shared: number;
-  /** σ_o: each target's own (root mean square over the targets). */
-  own: number;
+  /** σ_o of each target (in the model's target order): runc and a second runc build share more than runc and crun. */
+  own: number[];
 }
 
 /**
- * Per call k, from each target's polish residuals r (rows: calls, columns: runs) and the sampling
- * covariance S[k] of the targets' ln medians within one run (targets × targets; interleaved
- * targets' medians covary): a target's drift σ_m² = mean r² / shrink − S[k][t][t] (the residual
- * of a two-way fit is shrunk by its degrees of freedom ÷ cells); the shared part σ_s² = the mean
- * over pairs of targets of mean(r_a · r_b) / shrink − S[k][a][b], within [0, the targets' mean
- * σ_m²] (one target's estimate at 0 by chance would otherwise erase what the products show); the
- * own part σ_o² = that mean − σ_s². Moment estimators, as driftComponents.
+ * Per call k, its night-to-night drift apart from the night factor, split into what the targets
+ * of a run share (σ_s) and each target's own (σ_o), net of the sampling covariance S[k] of the
+ * targets' ln medians within one run (targets × targets: interleaved targets' medians covary):
+ * - own: from each pair of targets, V_ab = the variance over runs of ln(median_a / median_b) —
+ *   where the shared drift cancels — less its sampling variance S_aa + S_bb − 2·S_ab and the two
+ *   targets' per-target drift 2σ_t², which is σ_o,a² + σ_o,b²; each target's σ_o,a² is then
+ *   (V_ab + V_ac − V_bc) / 2 averaged over the other pairs {b, c} (V_ab / 2 with two targets),
+ *   floored at 0;
+ * - the total a target's own night factor leaves: its polish residuals' mean r² / shrink (the
+ *   residual of a two-way fit is shrunk by its degrees of freedom ÷ cells) less S_tt; σ_s² is the
+ *   mean over targets of total − σ_o² (floored at 0).
+ * Moment estimators, as driftComponents. The ratio is what a reference handler leaves, the
+ * residual what the own factor leaves, so each path's noise is fitted on what it sees.
  */
-export function callDrift(
-  tables: readonly { residuals: (number | null)[][]; shrink: number }[],
-  samplingCov: readonly (readonly (readonly number[])[])[],
-): CallDrift[] {
+export function callDrift(input: {
+  /** Per target: polish residuals (rows: calls, columns: runs) and the fit's shrinkage. */
+  tables: readonly { residuals: (number | null)[][]; shrink: number }[];
+  /** Per target, call and run: ln(run median). */
+  logMedians: readonly (readonly (readonly number[])[])[];
+  /** Per call: the targets' sampling covariance of ln medians within a run. */
+  samplingCov: readonly (readonly (readonly number[])[])[];
+  /** σ_t, each target's own night factor drift (it stays in a ratio of two targets). */
+  targetDrift: number;
+}): CallDrift[] {
+  const { tables, logMedians, samplingCov, targetDrift } = input;
   const calls = tables[0]?.residuals.length ?? 0;
-  const meanProduct = (a: number, b: number, k: number): number | null => {
-    let sum = 0;
-    let count = 0;
-    tables[a]!.residuals[k]!.forEach((x, j) => {
-      const y = tables[b]!.residuals[k]?.[j];
-      if (x === null || y === null || y === undefined) return;
-      sum += x * y;
-      count++;
-    });
-    return count ? sum / count / Math.sqrt(tables[a]!.shrink * tables[b]!.shrink) : null;
-  };
   return Array.from({ length: calls }, (_, k) => {
-    const total = tables.map((_, t) => Math.max(0, (meanProduct(t, t, k) ?? 0) - samplingCov[k]![t]![t]!));
-    let products = 0;
-    let pairs = 0;
-    for (let a = 0; a < tables.length; a++)
-      for (let b = a + 1; b < tables.length; b++) {
-        const p = meanProduct(a, b, k);
-        if (p === null) continue;
-        products += p - samplingCov[k]![a]![b]!;
-        pairs++;
+    const S = samplingCov[k]!;
+    const total = tables.map((t, i) => {
+      const cells = t.residuals[k]!.filter((r): r is number => r !== null);
+      return cells.length
+        ? Math.max(0, cells.reduce((a, r) => a + r * r, 0) / cells.length / t.shrink - S[i]![i]!)
+        : 0;
+    });
+    const m = tables.length;
+    const V: (number | null)[][] = Array.from({ length: m }, () => Array<number | null>(m).fill(null));
+    for (let a = 0; a < m; a++)
+      for (let b = a + 1; b < m; b++) {
+        const v = variance(logMedians[a]![k]!.map((x, j) => x - logMedians[b]![k]![j]!));
+        if (v === null) continue;
+        V[a]![b] = V[b]![a] = v - (S[a]![a]! + S[b]![b]! - 2 * S[a]![b]!) - 2 * targetDrift ** 2;
       }
-    const mean = total.reduce((acc, t) => acc + t, 0) / Math.max(1, total.length);
-    const shared = Math.min(Math.max(0, pairs ? products / pairs : 0), mean);
-    return { shared: Math.sqrt(shared), own: Math.sqrt(Math.max(0, mean - shared)) };
+    const own = Array.from({ length: m }, (_, a) => {
+      const estimates: number[] = [];
+      if (m === 2 && V[0]![1] !== null) estimates.push(V[0]![1]! / 2);
+      for (let b = 0; b < m; b++)
+        for (let c = b + 1; c < m; c++) {
+          if (b === a || c === a) continue;
+          const [ab, ac, bc] = [V[a]![b], V[a]![c], V[b]![c]];
+          if (
+            ab !== null &&
+            ac !== null &&
+            bc !== null &&
+            ab !== undefined &&
+            ac !== undefined &&
+            bc !== undefined
+          )
+            estimates.push((ab + ac - bc) / 2);
+        }
+      return estimates.length ? Math.max(0, estimates.reduce((x, y) => x + y, 0) / estimates.length) : 0;
+    });
+    const shared = total.reduce((acc, t, i) => acc + Math.max(0, t - own[i]!), 0) / Math.max(1, total.length);
+    return { shared: Math.sqrt(shared), own: own.map(Math.sqrt) };
   });
 }
 
@@ -290,8 +319,8 @@ export interface DriftScales {
   target: number;
   /** By call: σ_s, the same for every target of the night. */
   sharedCall: Record<string, number>;
-  /** By call: σ_o, per call and target. */
-  metric: Record<string, number>;
+  /** By call: σ_o of each target (the model's target order). */
+  metric: Record<string, number[]>;
 }
 
 /**
@@ -312,14 +341,14 @@ export function nightScales(
     ]),
   );
   return new Map(
-    model.targets.map((t) => {
+    model.targets.map((t, i) => {
       const c = h + drift.target * gaussian(rng);
       return [
         t.target,
         Object.fromEntries(
           CALL_NAMES.map((call) => [
             call,
-            t.levels[call]! * Math.exp(c + s[call]! + drift.metric[call]! * gaussian(rng)),
+            t.levels[call]! * Math.exp(c + s[call]! + drift.metric[call]![i]! * gaussian(rng)),
           ]),
         ),
       ];
