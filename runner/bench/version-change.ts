@@ -66,6 +66,8 @@ interface Cell {
   changes: number[];
   inside: number;
   regressions: number;
+  /** Flagged while the within-run change over all recorded runs (the best estimate) is below the threshold. */
+  belowMean: number;
 }
 
 /** check against the within-run change at the boundary OLD → NEW, per mode and metric. */
@@ -173,7 +175,9 @@ function boundary(OLD: string, NEW: string, modes: readonly Mode[]) {
    */
   const byMode = new Map<Mode, Map<string, Cell>>();
   for (const mode of modes) {
-    const rows = new Map(METRICS.map((m) => [m, { changes: [] as number[], inside: 0, regressions: 0 }]));
+    const rows = new Map(
+      METRICS.map((m) => [m, { changes: [] as number[], inside: 0, regressions: 0, belowMean: 0 }]),
+    );
     for (let h = 0; h < HISTORIES; h++) {
       const rng = createRng(7 + 104729 * h);
       const history = Array.from({ length: WINDOW }, (_, i) => night(rng, i + 1, false, mode));
@@ -193,6 +197,7 @@ function boundary(OLD: string, NEW: string, modes: readonly Mode[]) {
           if (Math.abs(row.change - within) <= Math.max(0.03, 0.25 * Math.abs(within))) cell.inside++;
         }
         if (row.verdict === 'regression' && within < THRESHOLD) cell.regressions++;
+        if (row.verdict === 'regression' && withinRun[name]! < THRESHOLD) cell.belowMean++;
       }
     }
     byMode.set(mode, rows);
@@ -216,7 +221,12 @@ if (!values.adjacent) {
     formatChange(withinRun[name]!),
     ...MODES.map((mode) => {
       const cell = byMode.get(mode)!.get(name)!;
-      const flags = cell.regressions ? `, ${cell.regressions} false regr.` : '';
+      // With several recorded runs, a run's own within-run change is itself uncertain: the flags
+      // are counted against it and against the mean over the runs (when that differs).
+      const flags =
+        cell.regressions || cell.belowMean
+          ? `, ${cell.regressions} false regr.${recorded.length > 1 ? ` (${cell.belowMean} vs the mean)` : ''}`
+          : '';
       return `${formatChange(median(cell.changes))} (${cell.inside}/${cell.changes.length} within${flags})`;
     }),
   ]);
@@ -224,7 +234,7 @@ if (!values.adjacent) {
     `check at a version change: ${HISTORIES} histories of ${WINDOW} nights + 1, ${N} samples a night, resampled from ${recorded.length} recorded run(s) measuring ${version(OLD)} and ${version(NEW)} side by side (${OLD}); controls: ${CONTROLS.join(', ')}; the reference: ${CONTROLS[0]}`,
   );
   console.log(
-    "cells: median of check's change at the boundary night; histories where it is within max(3 points, 25 %) of the within-run change of the recorded run that night was drawn from; false regressions (flagged while that within-run change is below the threshold). 'within the run': geometric mean over the recorded runs",
+    "cells: median of check's change at the boundary night; histories where it is within max(3 points, 25 %) of the within-run change of the recorded run that night was drawn from; false regressions (flagged while that within-run change is below the threshold; in brackets, while the mean over the recorded runs is). 'within the run': geometric mean over the recorded runs",
   );
   console.log(terminalTable(header, table));
 } else {
