@@ -176,16 +176,7 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
       const total = variance(logMedians)!;
       sigmaBetween = Math.sqrt(Math.max(0, total - medianSamplingVariance(sigmaWithin ** 2, n)));
     }
-    const base = {
-      benchmark: s.benchmark,
-      target: s.target,
-      metric: s.metric,
-      samples: n,
-      runs: s.samples.length,
-      sigmaWithin,
-      sigmaBetween,
-      nightFactor: factor?.sd ?? null,
-    };
+    const base = rowBase(s, n, sigmaWithin, sigmaBetween, factor?.sd ?? null);
     if (sigmaWithin === null)
       return { ...base, detectableNow: null, needed: null, note: 'no positive samples: no log spread' };
     const drift = sigmaBetween ?? 0;
@@ -217,6 +208,29 @@ export function planSampleSizes(runs: readonly RunResult[], options: PlanOptions
     power,
     runs: runs.length,
     rows,
+  };
+}
+
+/** The fields of a plan row that say what was measured. */
+function rowBase(
+  s: PlannedSeries,
+  n: number,
+  sigmaWithin: number | null,
+  sigmaBetween: number | null,
+  nightFactor: number | null,
+): Pick<
+  PlanRow,
+  'benchmark' | 'target' | 'metric' | 'samples' | 'runs' | 'sigmaWithin' | 'sigmaBetween' | 'nightFactor'
+> {
+  return {
+    benchmark: s.benchmark,
+    target: s.target,
+    metric: s.metric,
+    samples: n,
+    runs: s.samples.length,
+    sigmaWithin,
+    sigmaBetween,
+    nightFactor,
   };
 }
 
@@ -262,14 +276,7 @@ function referenceRow(
   );
   const divided = `divided by the reference ${reference.target} each night, as the gate does`;
   return {
-    benchmark: s.benchmark,
-    target: s.target,
-    metric: s.metric,
-    samples: n,
-    runs: s.samples.length,
-    sigmaWithin,
-    sigmaBetween,
-    nightFactor: null,
+    ...rowBase(s, n, sigmaWithin, sigmaBetween, null),
     detectableNow: Math.expm1(o.z * nightlyLogSd(sigmaWithin, drift, n) * Math.sqrt(1 + 1 / o.window)),
     needed,
     note:
