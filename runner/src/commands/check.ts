@@ -9,7 +9,7 @@ import {
 } from '../compare/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
-import { formatOption, parseCount, parseProbability } from './compare.ts';
+import { formatOption, parseCount, parseProbability, referenceOption, requireReferences } from './compare.ts';
 
 /**
  * commander parser for a finite percentage ≥ 0, returned as a fraction (5 → 0.05). Infinity (or
@@ -79,11 +79,10 @@ export function registerCheck(program: Command): void {
       '--annotations <file>',
       'annotations file (default: annotations.json/.yaml at the top of the history)',
     )
-    .option(
-      '--reference <target>',
-      'a pinned reference handler of the current run (target id, repeatable): the other targets divide each metric by its median the same night',
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
+    .addOption(
+      referenceOption(
+        'a pinned reference handler of the current run (target id, repeatable): the other targets divide each metric by its median the same night',
+      ),
     )
     .addOption(formatOption())
     .option(
@@ -100,14 +99,12 @@ Example:
     .action(async (opts: CheckCliOptions) => {
       if (opts.window < 1) throw new RbError('USAGE_WINDOW', '--window must be at least 1');
       const current = await readResultFile(opts.current);
-      const ids = current.targets.map((t) => t.id);
-      for (const reference of opts.reference)
-        if (!ids.includes(reference))
-          throw new RbError(
-            'USAGE_REFERENCE',
-            `--reference ${reference}: no such target in ${opts.current}`,
-            `name one of its targets: ${ids.join(', ')}`,
-          );
+      requireReferences(
+        opts.reference,
+        current.targets.map((t) => t.id),
+        `no such target in ${opts.current}`,
+        'name one of its targets: ',
+      );
       const history = await readHistoryDir(opts.history);
       const annotations = opts.annotations
         ? await readAnnotationsFile(opts.annotations)

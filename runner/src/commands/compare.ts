@@ -29,6 +29,32 @@ export function formatOption(): Option {
   return new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table');
 }
 
+/** The repeatable --reference option of check and plan: pinned reference handlers by target id. */
+export function referenceOption(description: string): Option {
+  return new Option('--reference <target>', description)
+    .argParser((value: string, previous: string[]) => [...previous, value])
+    .default([] as string[]);
+}
+
+/**
+ * Every --reference must name one of `known` (the target ids it can refer to); a usage error
+ * otherwise, `absent` saying where it was looked for and the hint listing what there is.
+ */
+export function requireReferences(
+  references: readonly string[],
+  known: readonly string[],
+  absent: string,
+  hint: string,
+): void {
+  for (const reference of references)
+    if (!known.includes(reference))
+      throw new RbError(
+        'USAGE_REFERENCE',
+        `--reference ${reference}: ${absent}`,
+        `${hint}${known.join(', ')}`,
+      );
+}
+
 function requireTarget(run: RunResult, file: string, id: string, flag: string): void {
   if (!run.targets.some((t) => t.id === id))
     throw new RbError(

@@ -4,7 +4,7 @@ import { GATE_DEFAULTS, planSampleSizes, readHistoryDir, type OutputFormat } fro
 import { formatChange, markdownTable, terminalTable } from '../format/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
-import { formatOption, parseCount, parseProbability } from './compare.ts';
+import { formatOption, parseCount, parseProbability, referenceOption, requireReferences } from './compare.ts';
 
 function parseStepPercent(value: string): number {
   const n = Number(value);
@@ -39,11 +39,10 @@ export function registerPlan(program: Command): void {
       GATE_DEFAULTS.alpha,
     )
     .option('--power <p>', 'probability of flagging the step on its first night', parseProbability, 0.9)
-    .option(
-      '--reference <target>',
-      "a pinned reference handler (target id, repeatable; check's --reference): the other targets are planned divided by it",
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
+    .addOption(
+      referenceOption(
+        "a pinned reference handler (target id, repeatable; check's --reference): the other targets are planned divided by it",
+      ),
     )
     .addOption(formatOption())
     .addHelpText('after', '\nExample:\n  runtime-bench plan --history data/runs --step 10')
@@ -54,14 +53,12 @@ export function registerPlan(program: Command): void {
       const runs: RunResult[] = opts.run
         ? [await readResultFile(opts.run)]
         : (await readHistoryDir(opts.history!)).entries.map((e) => e.run);
-      const seen = [...new Set(runs.flatMap((r) => r.targets.map((t) => t.id)))].sort();
-      for (const reference of opts.reference)
-        if (!seen.includes(reference))
-          throw new RbError(
-            'USAGE_REFERENCE',
-            `--reference ${reference}: no run of ${opts.history ?? opts.run} has this target`,
-            `name one of: ${seen.join(', ')}`,
-          );
+      requireReferences(
+        opts.reference,
+        [...new Set(runs.flatMap((r) => r.targets.map((t) => t.id)))].sort(),
+        `no run of ${opts.history ?? opts.run} has this target`,
+        'name one of: ',
+      );
       const plan = planSampleSizes(runs, {
         step: opts.step,
         window: opts.window,
