@@ -363,10 +363,8 @@ export function nightScales(
  */
 export function drawRecordedRound(rng: Rng, t: TargetNoise, run: number, k: number): Record<string, number> {
   const r = t.runs[run]!;
-  const it = t.iterations[r.start + k]!;
-  return Object.fromEntries(
-    CALL_NAMES.map((c) => [c, it[c]! * r.medians[c]! * Math.exp(t.bandwidth[c]! * gaussian(rng))]),
-  );
+  const drawn = drawIteration(rng, t, r.start + k);
+  return Object.fromEntries(CALL_NAMES.map((c) => [c, drawn[c]! * r.medians[c]!]));
 }
 
 /**

@@ -227,7 +227,7 @@ export function metricWindow(
     baseline,
     threshold,
     nightFactor: current ?? null,
-    byReference: byReference && applies,
+    byReference,
     divisor,
     eligibleLogs: eligibleLogs ?? null,
     outlierIds,

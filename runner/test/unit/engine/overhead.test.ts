@@ -62,6 +62,13 @@ describe('the counterpart table', () => {
   });
 });
 
+// Docker's startup.latency ran with another count than containerd's: no overhead for it.
+const differingParameters = () =>
+  syntheticEngineRun(
+    [CONTAINERD_RUNC, { ...DOCKER_RUNC, parameters: () => ({ count: 50, network: 'none' }) }],
+    samples,
+  );
+
 describe('engine overhead within one run', () => {
   const run = syntheticEngineRun([CONTAINERD_RUNC, DOCKER_RUNC, PODMAN_RUNC, DOCKER_CRUN], samples);
   const rows = engineOverhead([run], { seed: 2026 });
@@ -103,10 +110,7 @@ describe('engine overhead within one run', () => {
   );
 
   test('parameters that differ beyond the engine-only network give no number, and say why', () => {
-    const differing = syntheticEngineRun(
-      [CONTAINERD_RUNC, { ...DOCKER_RUNC, parameters: () => ({ count: 50, network: 'none' }) }],
-      samples,
-    );
+    const differing = differingParameters();
     const r = engineOverhead([differing]);
     expect(r.length).toBeGreaterThan(0);
     for (const row of r) {
@@ -122,10 +126,7 @@ describe('engine overhead within one run', () => {
   });
 
   test('a reason shared by a target’s rows is printed in full once, the later rows point to it', () => {
-    const differing = syntheticEngineRun(
-      [CONTAINERD_RUNC, { ...DOCKER_RUNC, parameters: () => ({ count: 50, network: 'none' }) }],
-      samples,
-    );
+    const differing = differingParameters();
     const rows = engineOverhead([differing]);
     expect(rows.length).toBeGreaterThan(1);
     const sentences = overheadLines(rows, 0.95).filter((l) => l.includes('engine overhead on'));
