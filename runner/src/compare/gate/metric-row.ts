@@ -20,7 +20,6 @@ import { thresholdFor } from '../keys.ts';
 import { latestChangePoint } from './change-point.ts';
 import type { CheckedRow } from './decide.ts';
 import type { FactorChoice } from './night-factor.ts';
-import { referenceFactorsOf } from './reference.ts';
 import { RUN_LEVEL_MIN_RUNS } from './options.ts';
 import {
   logMedians,
@@ -176,7 +175,7 @@ export function metricWindow(
   ev: Evaluation,
   series: Series,
   metric: MetricResult,
-  choice: Pick<FactorChoice, 'factors' | 'reference'>,
+  choice: Pick<FactorChoice, 'factors' | 'referenceFactors'>,
 ): MetricWindow {
   const usable = (p: SeriesPoint): boolean => {
     if (p.result.status !== 'ok') return false;
@@ -192,7 +191,7 @@ export function metricWindow(
   );
   const covers = (f: ReadonlyMap<string, number> | null | undefined): f is ReadonlyMap<string, number> =>
     !!f && f.has(ev.run.runId) && baseline.window.every((p) => f.has(p.run.runId));
-  const reference = choice.reference ? referenceFactorsOf(choice.reference, metric, ev.run.runId) : null;
+  const reference = choice.referenceFactors?.(metric) ?? null;
   const byReference = covers(reference?.factors);
   const factors = byReference ? reference!.factors : choice.factors;
   const sign = metric.direction === 'lower' ? 1 : -1;

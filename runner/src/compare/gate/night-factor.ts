@@ -1,5 +1,6 @@
 // The night factor: what the metrics of one benchmark × target share each night, removed before
 // their tests, and tested itself in a row of its own.
+import type { MetricResult } from '@runtime-bench/schemas';
 import {
   median,
   nightFactorsById,
@@ -19,6 +20,7 @@ import {
   type SeriesPoint,
   renamedNote,
 } from './series.ts';
+import { referenceFactorsMemo, type ReferenceFactors } from './reference.ts';
 import type { NightFactorSource } from './types.ts';
 import { baselineWindow, noBaselineReason } from './window.ts';
 
@@ -140,6 +142,8 @@ export interface FactorChoice {
    * of that metric (referenceFactorsOf) where it covers the row's nights, `factors` elsewhere.
    */
   reference: Series | null;
+  /** The reference's factors of one metric (referenceFactorsOf, computed once per evaluation); null without a reference. */
+  referenceFactors: ((metric: MetricResult) => ReferenceFactors) | null;
 }
 
 /**
@@ -177,9 +181,10 @@ export function chooseNightFactors(
   own: readonly (NightFactors | null)[],
 ): FactorChoice[] {
   const changes = all.map((s) => changesSinceWindow(ev, s));
+  const memo = referenceFactorsMemo(ev.run.runId);
   return all.map((series, i): FactorChoice => ({
     ...scalarFactors(ev, all, own, changes, i),
-    reference: referenceOf(ev, all, changes, i),
+    ...referenceChoice(referenceOf(ev, all, changes, i), memo),
   }));
 }
 
@@ -208,13 +213,20 @@ function referenceOf(
   return found ?? null;
 }
 
+function referenceChoice(
+  reference: Series | null,
+  memo: ReturnType<typeof referenceFactorsMemo>,
+): Pick<FactorChoice, 'reference' | 'referenceFactors'> {
+  return { reference, referenceFactors: reference ? (metric) => memo(reference, metric) : null };
+}
+
 function scalarFactors(
   ev: Evaluation,
   all: readonly Series[],
   own: readonly (NightFactors | null)[],
   changes: readonly string[][],
   i: number,
-): Omit<FactorChoice, 'reference'> {
+): Omit<FactorChoice, 'reference' | 'referenceFactors'> {
   const series = all[i]!;
   if (changes[i]!.length === 0)
     return { factors: own[i] ?? null, source: own[i] ? 'own' : 'none', controls: [], changes: [] };

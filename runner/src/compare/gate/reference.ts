@@ -48,3 +48,21 @@ export function referenceFactorsOf(reference: Series, metric: MetricResult, runI
     sampling,
   };
 }
+
+/**
+ * referenceFactorsOf for one evaluation, each reference metric computed once however many targets
+ * divide by it (the replay evaluates every run of a history). Made per evaluation: no module state.
+ */
+export function referenceFactorsMemo(
+  runId: string,
+): (reference: Series, metric: MetricResult) => ReferenceFactors {
+  const memo = new Map<Series, Map<string, ReferenceFactors>>();
+  return (reference, metric) => {
+    const byMetric = memo.get(reference) ?? new Map<string, ReferenceFactors>();
+    memo.set(reference, byMetric);
+    const key = `${metric.name}\u0000${metric.unit}\u0000${metric.direction}`;
+    let factors = byMetric.get(key);
+    if (!factors) byMetric.set(key, (factors = referenceFactorsOf(reference, metric, runId)));
+    return factors;
+  };
+}
