@@ -231,10 +231,14 @@ let rowsPerNight: number | null = null;
 const sources = new Set<string>();
 const started = performance.now();
 const only = values.only?.split('|');
+const misses: string[] = [];
 for (const scenario of scenarios.filter((s) => !only || only.some((o) => s.name.includes(o)))) {
   const cells = [scenario.name, scenario.target];
   for (const n of values.samples.split(',').map(Number)) {
     let hits = 0;
+    let missedUnderThreshold = 0;
+    let missedNotSignificant = 0;
+    let missedBoth = 0;
     let alarmNights = 0;
     let nights = 0;
     for (let h = 0; h < HISTORIES; h++) {
@@ -250,31 +254,37 @@ for (const scenario of scenarios.filter((s) => !only || only.some((o) => s.name.
       );
       const replay = createGateReplay(history, options);
       const flagNights: number[] = [];
+      // The two halves of a regression verdict, each alone: significant the bad way, and a change
+      // reaching the threshold (decide.ts) — which of them held a missed step back.
+      const significantNights: number[] = [];
+      const largeNights: number[] = [];
       for (let i = WINDOW; i < history.length; i++) {
         const report = replay.report(history[i]!);
-        const stepFlag = report.rows.some(
-          (r) =>
-            r.kind === 'metric' &&
-            r.verdict === 'regression' &&
-            r.metric === STEP_METRIC.metric &&
-            r.target === STEP_METRIC.target,
+        const stepRow = report.rows.find(
+          (r) => r.kind === 'metric' && r.metric === STEP_METRIC.metric && r.target === STEP_METRIC.target,
         );
-        if (stepFlag) flagNights.push(i + 1);
-        if (h === 0 && i + 1 === FIRST) {
-          const r = report.rows.find(
-            (x) => x.kind === 'metric' && x.metric === STEP_METRIC.metric && x.target === STEP_METRIC.target,
-          );
-          if (r?.kind === 'metric')
-            sources.add(
-              `${scenario.name}: ${r.factorSource}${r.factorControls?.length ? ` (${r.factorControls.join(', ')})` : ''}`,
-            );
+        if (stepRow?.kind === 'metric' && stepRow.change !== null && stepRow.change > 0) {
+          if (stepRow.verdict === 'regression') flagNights.push(i + 1);
+          if (stepRow.significant) significantNights.push(i + 1);
+          if (stepRow.large) largeNights.push(i + 1);
         }
+        if (h === 0 && i + 1 === FIRST && stepRow?.kind === 'metric')
+          sources.add(
+            `${scenario.name}: ${stepRow.factorSource}${stepRow.factorControls?.length ? ` (${stepRow.factorControls.join(', ')})` : ''}`,
+          );
         if (report.counts.regression > 0) alarmNights++;
         rowsPerNight ??= report.rows.filter((r) => r.pValue !== null).length;
         nights++;
       }
       if (scenario.hit(flagNights)) hits++;
+      else if (scenario.hit(significantNights)) missedUnderThreshold++;
+      else if (scenario.hit(largeNights)) missedNotSignificant++;
+      else missedBoth++;
     }
+    if (!scenario.name.startsWith(FALSE_ALARMS))
+      misses.push(
+        `${scenario.name}, n = ${n}: missed ${HISTORIES - hits} — significant but under the threshold ${missedUnderThreshold}, over the threshold but not significant ${missedNotSignificant}, neither ${missedBoth}`,
+      );
     cells.push(
       scenario.name.startsWith(FALSE_ALARMS)
         ? `${((100 * alarmNights) / nights).toFixed(1)} % (${alarmNights}/${nights})`
@@ -301,6 +311,10 @@ console.log(row(header));
 console.log(row(widths.map((w) => '-'.repeat(w))));
 for (const l of lines) console.log(row(l));
 console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s)`);
+console.log(
+  `missed histories, by what held the step back within its nights (either alone would have flagged it):`,
+);
+for (const m of misses) console.log(`  ${m}`);
 console.log(
   `${STEP_METRIC.target} ${STEP_METRIC.metric}'s night factor on night W+1: ${[...sources].join('; ')}`,
 );
