@@ -1,3 +1,5 @@
+import digamma from '@stdlib/math-base-special-digamma';
+import trigamma from '@stdlib/math-base-special-trigamma';
 import { median } from './descriptive.ts';
 
 /**
@@ -10,12 +12,13 @@ import { median } from './descriptive.ts';
  * Wilson–Hilferty, so that it estimates the mean); each metric's spread is then moderated
  * towards λ·v as in limma's moderated t (Smyth 2004): s̃² = (d₀·λv + ν·s²)/(d₀ + ν), with
  * d₀ + ν degrees of freedom. A window of 10 leaves a t test with 9 df, whose critical value at a
- * Holm level of 0.05/40 is 5.0 against 3.2 for a normal: most of the gate's power lost.
+ * Holm level of 0.05/40 is 5.0 against 3.2 for a normal: most of the gate's power lost. d₀ is
+ * estimated from how much the metrics' s²/v scatter (estimatedPriorDf), unless given.
  */
 export interface Moderation {
   /** Pooled ratio of a metric's window variance to its median's sampling variance. */
   lambda: number;
-  /** Prior degrees of freedom d₀; null: each test's own (d₀ = ν, equal weight). */
+  /** Prior degrees of freedom d₀ (may be Infinity); null: each test's own (d₀ = ν, equal weight). */
   priorDf: number | null;
 }
 
@@ -27,8 +30,9 @@ export interface OwnSpread {
 }
 
 /**
- * λ pooled over the metrics' own spreads (those with v > 0 and ν > 0); null with fewer than
- * `minMetrics` of them, or when `priorDf` is 0 (moderation off).
+ * λ pooled over the metrics' own spreads (those with v > 0 and ν > 0), and d₀: `priorDf`, or
+ * estimated from the spreads when null; null with fewer than `minMetrics` of them, or when
+ * `priorDf` is 0 (moderation off).
  */
 export function pooledModeration(
   spreads: readonly OwnSpread[],
@@ -40,7 +44,34 @@ export function pooledModeration(
   if (usable.length < minMetrics) return null;
   const nu = median(usable.map((v) => v.df));
   const ratio = median(usable.map((v) => v.own ** 2 / v.sampling));
-  return { lambda: ratio / (1 - 2 / (9 * nu)) ** 3, priorDf };
+  return { lambda: ratio / (1 - 2 / (9 * nu)) ** 3, priorDf: priorDf ?? estimatedPriorDf(usable) };
+}
+
+/**
+ * d₀ as limma estimates it (Smyth 2004, §6.2): the scatter of ln(s²/v) over the metrics beyond
+ * what ν degrees of freedom alone give (ψ′(ν/2)) is the prior's, var = ψ′(d₀/2). Metrics whose
+ * spreads agree with λv (only sampling noise left) get a large d₀; metrics with drift of their own
+ * scatter more and get a small one. Infinity when the scatter is no more than χ² alone gives.
+ */
+export function estimatedPriorDf(spreads: readonly OwnSpread[]): number {
+  const e = spreads.map((v) => Math.log(v.own ** 2 / v.sampling) - digamma(v.df / 2) + Math.log(v.df / 2));
+  const mean = e.reduce((a, b) => a + b, 0) / e.length;
+  const scatter = e.reduce((a, b) => a + (b - mean) ** 2, 0) / (e.length - 1);
+  const excess = scatter - spreads.reduce((a, v) => a + trigamma(v.df / 2), 0) / spreads.length;
+  if (!(excess > 0)) return Infinity;
+  return 2 * trigammaInverse(excess);
+}
+
+/** y with ψ′(y) = x (ψ′ decreases from ∞ to 0 on (0, ∞)): bisection on ln y. */
+function trigammaInverse(x: number): number {
+  let lo = Math.log(1e-8);
+  let hi = Math.log(1e12);
+  for (let i = 0; i < 200; i++) {
+    const mid = (lo + hi) / 2;
+    if (trigamma(Math.exp(mid)) > x) lo = mid;
+    else hi = mid;
+  }
+  return Math.exp((lo + hi) / 2);
 }
 
 /** The spread a test uses and its degrees of freedom: its own, or moderated towards λ·v. */
@@ -48,6 +79,9 @@ export interface ModeratedSpread {
   spread: number;
   df: number;
 }
+
+/** A cap on d₀ + ν (d₀ may be infinite): t at 1000 df is within 2 % of the normal at the gate's levels. */
+const DF_CAP = 1000;
 
 /**
  * A test's spread moderated towards the pooled one: s̃ and d₀ + ν; the own spread and ν unchanged
@@ -61,6 +95,6 @@ export function moderate(
 ): ModeratedSpread {
   if (!pooled || sampling === null || !(sampling > 0)) return { spread: own, df };
   const prior = pooled.lambda * sampling;
-  const d0 = pooled.priorDf ?? df;
+  const d0 = Math.min(pooled.priorDf ?? df, DF_CAP - df);
   return { spread: Math.sqrt((d0 * prior + df * own ** 2) / (d0 + df)), df: d0 + df };
 }

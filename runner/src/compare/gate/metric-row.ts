@@ -119,7 +119,7 @@ export function metricRow(
     // Expressed at tonight's factor, so that current / level − 1 is the change.
     row.baseline.level = t.level * test.divisor;
     row.scale = t.se;
-    row.test = `${t.moderated ? 'moderated ' : ''}t prediction test on ${t.logScale ? 'log ' : ''}run medians (${k} runs${t.moderated ? `, df ${t.df}` : ''})`;
+    row.test = `${t.moderated ? 'moderated ' : ''}t prediction test on ${t.logScale ? 'log ' : ''}run medians (${k} runs${t.moderated ? `, df ${Math.round(t.df)}` : ''})`;
     if (t.floored)
       row.notes.push(
         `run medians vary less than the values' resolution (${test.resolution}): spread floored`,

@@ -59,9 +59,10 @@ export interface GateOptions {
    */
   commonMode?: boolean;
   /**
-   * Prior degrees of freedom of the moderated spread (stats/moderation.ts); default: each test's
-   * own, k − 1 for a window of k runs (equal weight to a metric's own spread and to the pooled
-   * one); 0 turns it off.
+   * Prior degrees of freedom of the moderated spread (stats/moderation.ts); default: estimated
+   * from how much the target's metrics' spreads scatter about the pooled one, as limma does
+   * (large when they scatter as sampling noise alone, small when some drift of their own); 0
+   * turns it off.
    */
   priorDf?: number;
   /**
