@@ -40,6 +40,8 @@ export const ActionInputsSchema = z.strictObject({
     .trim()
     .regex(/^\d+(\.\d+)?$/, { message: 'a percentage such as 5' })
     .default('5'),
+  // Pinned builds named to the gate as references (action/src/reference.ts); checked against the result.
+  'reference-handler': z.string().trim().default(''),
   'fail-on-regression': bool.default(false),
   // A regression at a new version of a component bisect can build is bisected (action/src/bisect.ts).
   'bisect-on-regression': bool.default(false),

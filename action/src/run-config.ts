@@ -11,7 +11,7 @@ type Handler = InstallRecord['handlers'][number];
 
 /** The name part that stands for a version the action resolves afresh every night. */
 const MOVING = 'latest';
-const isMoving = (version: string): boolean => version === '' || version === MOVING;
+export const isMoving = (version: string): boolean => version === '' || version === MOVING;
 
 export function buildRunConfig(base: unknown, inputs: ActionInputs, record: InstallRecord): Config {
   const user = (base ?? {}) as Record<string, unknown>;

@@ -13,6 +13,7 @@ import { buildClusterConfig, checkKubeconfig, clusterMode } from './cluster.ts';
 import { installSpecs, stackUpArgs } from './cri.ts';
 import type { ActionInputs } from './inputs.ts';
 import { checkLines, mergeCheckLines, type CheckLines, type CheckReport } from './regressions.ts';
+import { pinnedSpecs, referenceTargetIds } from './reference.ts';
 import { buildRunConfig } from './run-config.ts';
 import { buildSweepBaseConfig, sweepArgs, sweepMode } from './sweep.ts';
 import { annotationsFor, summaryMarkdown, writeSummary } from './summary.ts';
@@ -92,6 +93,8 @@ export function withoutSecretInputs(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 export async function stepInstall(ctx: StepContext): Promise<void> {
   const { inputs } = ctx;
+  // A moving reference would be no reference: refused before anything is installed or measured.
+  pinnedSpecs(inputs['reference-handler']);
   await mkdir(ctx.workDir, { recursive: true });
   if (clusterMode(inputs)) {
     console.log('cluster mode (kubeconfig given): nothing to install, no local stack');
@@ -198,7 +201,7 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
     // The gate checks one result at a time: one per node in cluster mode, each its own host.
     const parts: CheckLines[] = [];
     const offers: BisectRequest[] = [];
-    for (const file of files) {
+    for (const { file, result } of results) {
       const json = await ctx.runtimeBench(
         [
           'check',
@@ -210,6 +213,7 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
           'json',
           '--threshold',
           ctx.inputs['regression-threshold'],
+          ...referenceTargetIds(ctx.inputs, result).flatMap((id) => ['--reference', id]),
         ],
         {},
         true,
