@@ -16,7 +16,7 @@
 //   node runner/bench/gate-targets.ts [--histories 100] [--samples 100,200] [--alpha 0.02]
 //        [--reference [--scalar-controls]] [--drift PERCENT (σ_h)] [--target-drift PERCENT (σ_t)]
 //        [--shared-call-drift PERCENT (σ_s)] [--metric-drift PERCENT (σ_o, per call and target)]
-//        [--no-common-mode] [--prior-df D0] [--data DIR] [--only 'TEXT|TEXT' (scenarios whose name contains one)]
+//        [--no-common-mode] [--prior-df D0|estimated] [--data DIR] [--only 'TEXT|TEXT' (scenarios whose name contains one)]
 //        [--targets STEP,OTHER (the nightly targets; the step goes on the first's StartContainer)]
 //        [--reference-target ID (the pinned reference handler)] [--step-metric CALL (default StartContainer)]
 //        [--recorded-nights (each night one recorded run resampled, its real drift kept, no drawn drift;
@@ -223,7 +223,9 @@ const options: GateOptions = {
   alpha: Number(values.alpha),
   commonMode: !values['no-common-mode'],
   references: REFERENCES,
-  ...(values['prior-df'] === undefined ? {} : { priorDf: Number(values['prior-df']) }),
+  ...(values['prior-df'] === undefined
+    ? {}
+    : { priorDf: values['prior-df'] === 'estimated' ? 'estimated' : Number(values['prior-df']) }),
 };
 const header = ['scenario', 'target', ...values.samples.split(',').map((n) => `n = ${n}`)];
 const lines: string[][] = [];

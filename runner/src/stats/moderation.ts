@@ -13,7 +13,7 @@ import { median } from './descriptive.ts';
  * towards λ·v as in limma's moderated t (Smyth 2004): s̃² = (d₀·λv + ν·s²)/(d₀ + ν), with
  * d₀ + ν degrees of freedom. A window of 10 leaves a t test with 9 df, whose critical value at a
  * Holm level of 0.05/40 is 5.0 against 3.2 for a normal: most of the gate's power lost. d₀ is
- * estimated from how much the metrics' s²/v scatter (estimatedPriorDf), unless given.
+ * given, the test's own ν, or estimated from how much the metrics' s²/v scatter (estimatedPriorDf).
  */
 export interface Moderation {
   /** Pooled ratio of a metric's window variance to its median's sampling variance. */
@@ -30,28 +30,29 @@ export interface OwnSpread {
 }
 
 /**
- * λ pooled over the metrics' own spreads (those with v > 0 and ν > 0), and d₀: `priorDf`, or
- * estimated from the spreads when null; null with fewer than `minMetrics` of them, or when
- * `priorDf` is 0 (moderation off).
+ * λ pooled over the metrics' own spreads (those with v > 0 and ν > 0), and d₀: `priorDf`, each
+ * test's own (null), or estimated from the spreads ('estimated'); null with fewer than
+ * `minMetrics` of them, or when `priorDf` is 0 (moderation off).
  */
 export function pooledModeration(
   spreads: readonly OwnSpread[],
-  priorDf: number | null,
+  priorDf: number | 'estimated' | null,
   minMetrics: number,
 ): Moderation | null {
-  if (priorDf !== null && !(priorDf > 0)) return null;
+  if (typeof priorDf === 'number' && !(priorDf > 0)) return null;
   const usable = spreads.filter((v) => v.sampling > 0 && v.df > 0);
   if (usable.length < minMetrics) return null;
   const nu = median(usable.map((v) => v.df));
   const ratio = median(usable.map((v) => v.own ** 2 / v.sampling));
-  return { lambda: ratio / (1 - 2 / (9 * nu)) ** 3, priorDf: priorDf ?? estimatedPriorDf(usable) };
+  const d0 = priorDf === 'estimated' ? estimatedPriorDf(usable) : priorDf;
+  return { lambda: ratio / (1 - 2 / (9 * nu)) ** 3, priorDf: d0 };
 }
 
 /**
  * d₀ as limma estimates it (Smyth 2004, §6.2): the scatter of ln(s²/v) over the metrics beyond
  * what ν degrees of freedom alone give (ψ′(ν/2)) is the prior's, var = ψ′(d₀/2). Metrics whose
- * spreads agree with λv (only sampling noise left) get a large d₀; metrics with drift of their own
- * scatter more and get a small one. Infinity when the scatter is no more than χ² alone gives.
+ * spreads all agree with λv (only sampling noise left) give a large d₀; some with drift of their
+ * own scatter more and give a small one. Infinity when the scatter is no more than χ² alone gives.
  */
 export function estimatedPriorDf(spreads: readonly OwnSpread[]): number {
   const e = spreads.map((v) => Math.log(v.own ** 2 / v.sampling) - digamma(v.df / 2) + Math.log(v.df / 2));

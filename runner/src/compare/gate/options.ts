@@ -59,12 +59,12 @@ export interface GateOptions {
    */
   commonMode?: boolean;
   /**
-   * Prior degrees of freedom of the moderated spread (stats/moderation.ts); default: estimated
-   * from how much the target's metrics' spreads scatter about the pooled one, as limma does
-   * (large when they scatter as sampling noise alone, small when some drift of their own); 0
-   * turns it off.
+   * Prior degrees of freedom of the moderated spread (stats/moderation.ts); default: each test's
+   * own, k − 1 for a window of k runs (equal weight to a metric's own spread and to the pooled
+   * one); 'estimated': from how much the target's metrics' spreads scatter about the pooled one,
+   * as limma does (more power, more false alarms: stats README, "Moderated spread"); 0 turns it off.
    */
-  priorDf?: number;
+  priorDf?: number | 'estimated';
   /**
    * Target ids of pinned reference handlers: fixed runtime builds the nightly runs beside the
    * targets it watches, for no other purpose than to measure the night (examples/nightly.yaml).
@@ -89,7 +89,7 @@ export interface ResolvedGateOptions {
   scope: 'preceding' | 'nearest';
   changePointAlpha: number;
   commonMode: boolean;
-  priorDf: number | null;
+  priorDf: number | 'estimated' | null;
   references: string[];
 }
 
@@ -101,8 +101,12 @@ export function resolveGateOptions(options: GateOptions): ResolvedGateOptions {
     throw new RangeError(`window must be a positive integer, got ${window}`);
   const alpha = options.alpha ?? GATE_DEFAULTS.alpha;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be within (0, 1), got ${alpha}`);
-  if (options.priorDf !== undefined && !(options.priorDf >= 0 && Number.isFinite(options.priorDf)))
-    throw new RangeError(`priorDf must be a finite number ≥ 0, got ${options.priorDf}`);
+  if (
+    options.priorDf !== undefined &&
+    options.priorDf !== 'estimated' &&
+    !(options.priorDf >= 0 && Number.isFinite(options.priorDf))
+  )
+    throw new RangeError(`priorDf must be a finite number ≥ 0 or 'estimated', got ${options.priorDf}`);
   const threshold = options.threshold ?? GATE_DEFAULTS.threshold;
   // A finite bound: Infinity (or 1e400, which parses to it) would let a 10× slower run pass.
   if (!(threshold >= 0 && Number.isFinite(threshold)))
