@@ -70,6 +70,9 @@ interface Cell {
   belowMean: number;
 }
 
+/** The issue's tolerance around a within-run change: max(3 points, 25 %). */
+const tolerance = (within: number): number => Math.max(0.03, 0.25 * Math.abs(within));
+
 /** check against the within-run change at the boundary OLD → NEW, per mode and metric. */
 function boundary(OLD: string, NEW: string, modes: readonly Mode[]) {
   const recorded = all.filter((r) => usable(r, OLD) && usable(r, NEW));
@@ -194,7 +197,7 @@ function boundary(OLD: string, NEW: string, modes: readonly Mode[]) {
         const within = withinRunOf(current.source, name);
         if (row.change !== null) {
           cell.changes.push(row.change);
-          if (Math.abs(row.change - within) <= Math.max(0.03, 0.25 * Math.abs(within))) cell.inside++;
+          if (Math.abs(row.change - within) <= tolerance(within)) cell.inside++;
         }
         if (row.verdict === 'regression' && within < THRESHOLD) cell.regressions++;
         if (row.verdict === 'regression' && withinRun[name]! < THRESHOLD) cell.belowMean++;
@@ -208,7 +211,7 @@ function boundary(OLD: string, NEW: string, modes: readonly Mode[]) {
 
 /** The median of check's change is within max(3 points, 25 %) of the within-run change. */
 const medianInside = (cell: Cell, within: number): boolean =>
-  Math.abs(median(cell.changes) - within) <= Math.max(0.03, 0.25 * Math.abs(within));
+  Math.abs(median(cell.changes) - within) <= tolerance(within);
 
 const started = performance.now();
 if (!values.adjacent) {
@@ -240,8 +243,7 @@ if (!values.adjacent) {
   // A flag on a metric that really slowed down, by less than the threshold but by enough that the
   // issue's own tolerance (max(3 points, 25 %)) reaches it, is a misreading within that tolerance;
   // one on a metric that did not slow down that far is the misreading issue 29 is about.
-  const tolerated = (name: string): boolean =>
-    withinRun[name]! + Math.max(0.03, 0.25 * Math.abs(withinRun[name]!)) >= THRESHOLD;
+  const tolerated = (name: string): boolean => withinRun[name]! + tolerance(withinRun[name]!) >= THRESHOLD;
   for (const mode of MODES) {
     const cells = METRICS.map((name) => ({ name, cell: byMode.get(mode)!.get(name)! }));
     const total = cells.reduce((a, c) => a + c.cell.belowMean, 0);
