@@ -20,7 +20,7 @@ import {
   parseBudget,
   positiveInt,
 } from '../bisect/options.ts';
-import { createStackMeasurer } from '../bisect/stack-measure.ts';
+import { stackMeasurer } from '../bisect/stack-measure.ts';
 import { loadConfig } from '../config/load.ts';
 import { DEFAULT_PREFIX } from '../install/plan.ts';
 import { RbError } from '../errors.ts';
@@ -28,6 +28,7 @@ import { sanitizeTerminal } from '../format/escape.ts';
 import { readHostFingerprint } from '../host/fingerprint.ts';
 import { bisectionPathInDataDir } from '../results/layout.ts';
 import { BENCHMARKS } from '../suites/registry.ts';
+import { withRunSession } from '../session/session.ts';
 import { TOOL_VERSION } from '../version.ts';
 
 interface BisectOpts {
@@ -168,86 +169,78 @@ export function registerBisect(program: Command): void {
           ? join(`${opts.out}.runs`)
           : join('/var/lib/runtime-bench/bisect', startedAt.toISOString().replace(/[:.]/g, '')));
       await mkdir(dataDir, { recursive: true });
-      const controller = new AbortController();
-      const onSignal = (signal: NodeJS.Signals): void => {
-        progress(`${signal}: stopping after the current call, cleaning up`);
-        controller.abort(signal);
-      };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
-      const measurer = createStackMeasurer({
-        stack: opts.stack,
-        kind: component,
-        benchmark: opts.benchmark,
-        metric: opts.metric,
-        warmup,
-        dataDir,
-        fixHost: Boolean(opts.fixHost),
-        ...(base ? { base } : {}),
-        signal: controller.signal,
-        log: progress,
+      await withRunSession({ log: progress, say: progress }, async (session) => {
+        const measure = stackMeasurer(session, {
+          stack: opts.stack,
+          kind: component,
+          benchmark: opts.benchmark,
+          metric: opts.metric,
+          warmup,
+          dataDir,
+          fixHost: Boolean(opts.fixHost),
+          ...(base ? { base } : {}),
+          log: progress,
+        });
+        let walk: BisectWalk;
+        let stopped: BisectStopped | null = null;
+        try {
+          walk = await bisect(
+            {
+              component,
+              benchmark: opts.benchmark,
+              metric: opts.metric,
+              direction,
+              metricDirection,
+              candidates,
+              alpha,
+              roundsPerLook,
+              maxLooks,
+              maxAttempts: BISECT_DEFAULTS.maxAttempts,
+              budgetMinutes,
+            },
+            {
+              build: builder.build,
+              measure,
+              ...(repo ? { commitsBetween: repo.commitsBetween, mergeSide: repo.mergeSide } : {}),
+              now: () => Date.now(),
+              log: progress,
+            },
+          );
+        } catch (error) {
+          // Stopped part way (a signal, a failed build or run): the steps so far are still reported.
+          if (!(error instanceof BisectStopped)) throw error;
+          stopped = error;
+          walk = error.walk;
+        }
+        // Written before the session takes the stack down: what the steps found is kept even if
+        // that fails.
+        const report: BisectReport = BisectReportSchema.parse({
+          schemaVersion: BISECT_REPORT_SCHEMA_VERSION,
+          startedAt: startedAt.toISOString(),
+          finishedAt: new Date().toISOString(),
+          tool: { name: 'runtime-bench', version: TOOL_VERSION },
+          host: await readHostFingerprint([]),
+          ...walk,
+        });
+        if (opts.out) await writeFile(opts.out, bisectJson(report));
+        // Beside the looks' runs, where a site built from that data directory finds it.
+        const kept = bisectionPathInDataDir(dataDir, report);
+        await mkdir(dirname(kept), { recursive: true });
+        await writeFile(kept, bisectJson(report));
+        if (opts.markdown) await writeFile(opts.markdown, bisectMarkdown(report), { flag: 'a' });
+        if (opts.json) process.stdout.write(bisectJson(report));
+        else console.log(sanitizeTerminal(bisectTable(report), { multiline: true }));
+        progress(`the report is also ${kept}; every look's run result is in ${dataDir}`);
+        if (stopped) throw stopped.cause;
+        if (report.outcome !== 'found')
+          throw new RbError(
+            'BISECT_NOT_FOUND',
+            report.message,
+            report.outcome === 'budget-exhausted'
+              ? `bisect the range left: ${continueCommand(report, opts.repo) ?? 'give a larger --budget'}`
+              : undefined,
+          );
       });
-      let walk: BisectWalk;
-      let stopped: BisectStopped | null = null;
-      try {
-        walk = await bisect(
-          {
-            component,
-            benchmark: opts.benchmark,
-            metric: opts.metric,
-            direction,
-            metricDirection,
-            candidates,
-            alpha,
-            roundsPerLook,
-            maxLooks,
-            maxAttempts: BISECT_DEFAULTS.maxAttempts,
-            budgetMinutes,
-          },
-          {
-            build: builder.build,
-            measure: measurer.measure,
-            ...(repo ? { commitsBetween: repo.commitsBetween, mergeSide: repo.mergeSide } : {}),
-            now: () => Date.now(),
-            log: progress,
-          },
-        );
-      } catch (error) {
-        // Stopped part way (a signal, a failed build or run): the steps so far are still reported.
-        if (!(error instanceof BisectStopped)) throw error;
-        stopped = error;
-        walk = error.walk;
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        await measurer.close();
-      }
-      const report: BisectReport = BisectReportSchema.parse({
-        schemaVersion: BISECT_REPORT_SCHEMA_VERSION,
-        startedAt: startedAt.toISOString(),
-        finishedAt: new Date().toISOString(),
-        tool: { name: 'runtime-bench', version: TOOL_VERSION },
-        host: await readHostFingerprint([]),
-        ...walk,
-      });
-      if (opts.out) await writeFile(opts.out, bisectJson(report));
-      // Beside the looks' runs, where a site built from that data directory finds it.
-      const kept = bisectionPathInDataDir(dataDir, report);
-      await mkdir(dirname(kept), { recursive: true });
-      await writeFile(kept, bisectJson(report));
-      if (opts.markdown) await writeFile(opts.markdown, bisectMarkdown(report), { flag: 'a' });
-      if (opts.json) process.stdout.write(bisectJson(report));
-      else console.log(sanitizeTerminal(bisectTable(report), { multiline: true }));
-      progress(`the report is also ${kept}; every look's run result is in ${dataDir}`);
-      if (stopped) throw stopped.cause;
-      if (report.outcome !== 'found')
-        throw new RbError(
-          'BISECT_NOT_FOUND',
-          report.message,
-          report.outcome === 'budget-exhausted'
-            ? `bisect the range left: ${continueCommand(report, opts.repo) ?? 'give a larger --budget'}`
-            : undefined,
-        );
     });
 }
 

@@ -4,6 +4,7 @@ import { RbError } from '../errors.ts';
 import { sanitizeTerminal } from '../format/escape.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
 import { stopExitCode } from '../run/stop.ts';
+import type { RunSession, RunSessionOptions } from '../session/session.ts';
 
 export { EXIT_ENDPOINT_DEAD } from '../run/stop.ts';
 
@@ -66,85 +67,85 @@ export function registerRun(program: Command): void {
     });
 }
 
+/** The CLI's session options: stack and run lines on stderr (clearing a TTY's progress line first). */
+export function cliSession(tty: boolean, extra: Partial<RunSessionOptions> = {}): RunSessionOptions {
+  return {
+    log: (line) =>
+      process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${sanitizeTerminal(line, { multiline: true })}\n`),
+    say: (line) => process.stderr.write(`\nruntime-bench: ${line}\n`),
+    ...extra,
+  };
+}
+
 /**
  * Runs a config through the pipeline of its target kind to its result file(s) (--out or
- * --data-dir), with progress, signal handling and the end-of-run report: `run` and `sweep` both
- * end here, so a sweep is an ordinary run.
+ * --data-dir), with progress and the end-of-run report, in a session of its own.
  */
 export async function runAndWrite(
   config: Config,
   opts: RunOpts | Omit<RunOpts, 'config'>,
   configPath: string,
 ): Promise<RunResult[]> {
+  const { withRunSession } = await import('../session/session.ts');
+  const tty = !opts.json && Boolean(process.stderr.isTTY);
+  return withRunSession(cliSession(tty), (session) => runAndReport(session, config, opts, configPath));
+}
+
+/**
+ * One run of `config` in `session`: progress, result file(s), the end-of-run report; a run that
+ * stopped (signal, dead endpoint) throws after its partial results are written. `run` and `sweep`
+ * both end here, so a sweep is an ordinary run.
+ */
+export async function runAndReport(
+  session: RunSession,
+  config: Config,
+  opts: RunOpts | Omit<RunOpts, 'config'>,
+  configPath: string,
+): Promise<RunResult[]> {
   // Loaded when a run starts, not when the CLI starts (see commands/index.ts).
-  const [{ targetKindOf }, { runPipeline }, { endOfRunReport }, io, { runPathInDataDir }] = await Promise.all(
-    [
-      import('../run/kinds.ts'),
-      import('../run/pipeline.ts'),
-      import('../run/report.ts'),
-      import('../results/io.ts'),
-      import('../results/layout.ts'),
-    ],
-  );
+  const [{ targetKindOf }, { endOfRunReport }, io, { runPathInDataDir }] = await Promise.all([
+    import('../run/kinds.ts'),
+    import('../run/report.ts'),
+    import('../results/io.ts'),
+    import('../results/layout.ts'),
+  ]);
   const kind = targetKindOf(config, configPath);
-  const controller = new AbortController();
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (controller.signal.aborted) {
-      process.stderr.write(`\nruntime-bench: ${signal} again: still cleaning up, please wait\n`);
-      return;
+  const tty = !opts.json && Boolean(process.stderr.isTTY);
+  const { results, paths, stop } = await session.run(kind, config, {
+    place: (result, _i, count) =>
+      opts.out
+        ? outPathFor(opts.out, nodeOf(result) ?? result.host.hostname, count)
+        : runPathInDataDir(opts.dataDir!, result),
+    onProgress: opts.json ? () => undefined : progressPrinter(tty),
+    log: cliSession(tty).log,
+  });
+  if (tty) process.stderr.write('\r\x1b[2K');
+  for (const [i, result] of results.entries()) {
+    const path = paths[i]!;
+    if (opts.json) {
+      process.stdout.write(io.serializeResult(result));
+      continue;
     }
-    process.stderr.write(
-      `\nruntime-bench: ${signal}: stopping after the current call, cleaning up, writing a partial result\n`,
+    const node = nodeOf(result);
+    if (node !== null) console.log(sanitizeTerminal(`node ${node}:`));
+    for (const line of endOfRunReport(result, path, opts)) console.log(line);
+    console.log(
+      sanitizeTerminal(`\nresult ${result.runId} (${result.status}) written to ${path}`, {
+        multiline: true,
+      }),
     );
-    controller.abort(signal);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    const tty = !opts.json && Boolean(process.stderr.isTTY);
-    const { results, stop } = await runPipeline(kind, {
-      config,
-      signal: controller.signal,
-      onProgress: opts.json ? () => undefined : progressPrinter(tty),
-      log: (line) =>
-        process.stderr.write(`${tty ? '\r\x1b[2K' : ''}${sanitizeTerminal(line, { multiline: true })}\n`),
-    });
-    if (tty) process.stderr.write('\r\x1b[2K');
-    const paths: string[] = [];
-    for (const result of results) {
-      const node = nodeOf(result);
-      const path = opts.out
-        ? outPathFor(opts.out, node ?? result.host.hostname, results.length)
-        : runPathInDataDir(opts.dataDir!, result);
-      await io.writeResultFile(path, result);
-      paths.push(path);
-      if (opts.json) {
-        process.stdout.write(io.serializeResult(result));
-        continue;
-      }
-      if (node !== null) console.log(sanitizeTerminal(`node ${node}:`));
-      for (const line of endOfRunReport(result, path, opts)) console.log(line);
-      console.log(
-        sanitizeTerminal(`\nresult ${result.runId} (${result.status}) written to ${path}`, {
-          multiline: true,
-        }),
-      );
-    }
-    const written = `partial result${paths.length > 1 ? 's' : ''} written to ${paths.join(', ')}`;
-    if (stop?.kind === 'endpoint-dead')
-      throw new RbError(
-        'ENDPOINT_DEAD',
-        `run stopped: ${stop.cause}; ${written}`,
-        'restart the runtime (for a local stack: `runtime-bench stack down`, then `stack up`) and run again',
-        { exitCode: stopExitCode(stop) },
-      );
-    if (stop?.kind === 'signal')
-      throw new RbError('INTERRUPTED', `run interrupted by ${stop.signal}; ${written}`, undefined, {
-        exitCode: stopExitCode(stop),
-      });
-    return results;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
   }
+  const written = `partial result${paths.length > 1 ? 's' : ''} written to ${paths.join(', ')}`;
+  if (stop?.kind === 'endpoint-dead')
+    throw new RbError(
+      'ENDPOINT_DEAD',
+      `run stopped: ${stop.cause}; ${written}`,
+      'restart the runtime (for a local stack: `runtime-bench stack down`, then `stack up`) and run again',
+      { exitCode: stopExitCode(stop) },
+    );
+  if (stop?.kind === 'signal')
+    throw new RbError('INTERRUPTED', `run interrupted by ${stop.signal}; ${written}`, undefined, {
+      exitCode: stopExitCode(stop),
+    });
+  return results;
 }

@@ -14,10 +14,10 @@ import {
   selectRange,
   type Source,
 } from '../install/index.ts';
-import type { InstallRecord } from '../install/record.ts';
 import { criSweepConfig, parseSweepSpecs, sweepConfig, sweepStacks } from '../sweep/plan.ts';
-import { withSweepStacks, type SweepStackRequest } from '../sweep/stacks.ts';
-import { runAndWrite } from './run.ts';
+import { addStackToRecord, type InstallRecord } from '../install/record.ts';
+import { withRunSession, type SessionStack } from '../session/session.ts';
+import { cliSession, runAndReport } from './run.ts';
 
 interface SweepOpts {
   config?: string;
@@ -105,8 +105,17 @@ export function registerSweep(program: Command): void {
       );
       const { config, stacks } =
         spec.kind === 'cri' ? criPlan(base, record, opts) : ociPlan(base, record, spec.component, opts);
-      await withSweepStacks(stacks, config, { statePath, keep: Boolean(opts.keepStack), log }, () =>
-        runAndWrite(config, opts, opts.config ?? '(sweep defaults)'),
+      const tty = !opts.json && Boolean(process.stderr.isTTY);
+      await withRunSession(
+        cliSession(tty, {
+          log,
+          keepStacks: Boolean(opts.keepStack),
+          recordStack: (name) => addStackToRecord(statePath, { name }),
+        }),
+        async (session) => {
+          await session.stacks(stacks);
+          return runAndReport(session, config, opts, opts.config ?? '(sweep defaults)');
+        },
       );
     });
 }
@@ -117,7 +126,7 @@ function ociPlan(
   record: InstallRecord,
   component: string,
   opts: SweepOpts,
-): { config: Config; stacks: SweepStackRequest[] } {
+): { config: Config; stacks: SessionStack[] } {
   const handlers = [...record.handlers].sort((a, b) =>
     compareSemverSafe(a.name.slice(component.length + 1), b.name.slice(component.length + 1)),
   );
@@ -127,8 +136,12 @@ function ociPlan(
     stacks: [
       {
         name: opts.name,
+        cri: 'containerd',
         daemonBinary: opts.containerd,
+        fixHost: false,
         extraHandlers: config.stack.extraHandlers,
+        subnet: config.stack.subnet,
+        images: config.images,
         handlers: handlers.map((h) => h.name),
       },
     ],
@@ -140,7 +153,7 @@ function criPlan(
   base: Config,
   record: InstallRecord,
   opts: SweepOpts,
-): { config: Config; stacks: SweepStackRequest[] } {
+): { config: Config; stacks: SessionStack[] } {
   if (opts.containerd)
     throw new RbError(
       'USAGE_SWEEP',
@@ -154,8 +167,12 @@ function criPlan(
     config,
     stacks: stacks.map((s) => ({
       name: s.name,
+      cri: 'containerd',
       daemonBinary: s.binary,
+      fixHost: false,
       extraHandlers: base.stack.extraHandlers,
+      subnet: config.stack.subnet,
+      images: config.images,
       handlers: [opts.handler],
     })),
   };
