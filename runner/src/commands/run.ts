@@ -4,6 +4,7 @@ import { RbError } from '../errors.ts';
 import { sanitizeTerminal } from '../format/escape.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
 import { stopExitCode } from '../run/stop.ts';
+import { formatTimeLeft, timeLeftTracker } from '../run/time-left.ts';
 import type { RunSession, RunSessionOptions } from '../session/session.ts';
 
 export { EXIT_ENDPOINT_DEAD } from '../run/stop.ts';
@@ -25,21 +26,48 @@ export function outPathFor(out: string, node: string, nodes: number): string {
 /** The node a cluster-mode result ran on, or null for a CRI-level result. */
 const nodeOf = (result: RunResult): string | null => result.targets[0]?.kubernetes?.node ?? null;
 
-function progressPrinter(tty: boolean): (e: ProgressEvent) => void {
+/**
+ * How progress is shown: a live line with the time left on a terminal; in GitHub Actions one line
+ * per stage (a log there is read afterwards, not watched); elsewhere (CI logs, tests that wait for
+ * "run 1/50: ok") one line per repetition.
+ */
+export type ProgressMode = 'tty' | 'stages' | 'lines';
+
+export function progressModeOf(tty: boolean, env: NodeJS.ProcessEnv): ProgressMode {
+  if (tty) return 'tty';
+  return env.GITHUB_ACTIONS === 'true' ? 'stages' : 'lines';
+}
+
+export function progressPrinter(
+  mode: ProgressMode,
+  write: (text: string) => void = (text) => process.stderr.write(text),
+  now: () => number = () => performance.now(),
+): (e: ProgressEvent) => void {
+  const left = timeLeftTracker();
   return (e) => {
+    left.observe(e, now());
+    const ms = left.leftMs();
+    const eta = ms === null ? '' : `  ${formatTimeLeft(ms)}`;
     // Target ids come from the config: never let them drive the terminal.
     const what = sanitizeTerminal(
       `${e.target}  ${e.benchmark}  run ${e.repetition}/${e.repetitions}${e.warmup ? ' (warm-up)' : ''}`,
     );
+    if (mode === 'stages') {
+      if (!e.outcome && e.stageDone === 0)
+        write(sanitizeTerminal(`${e.stage}: ${e.stageTotal} repetitions${eta}`) + '\n');
+      if (e.outcome?.failure) write(`${what}: error: ${sanitizeTerminal(e.outcome.failure)}\n`);
+      if (e.outcome && e.stageDone === e.stageTotal)
+        write(sanitizeTerminal(`${e.stage}: done${e.done < e.total ? eta : ''}`) + '\n');
+      return;
+    }
+    const tty = mode === 'tty';
     if (!e.outcome) {
-      if (tty) process.stderr.write(`\r\x1b[2K${what}`);
+      if (tty) write(`\r\x1b[2K${what}${eta}`);
       return;
     }
     if (e.outcome.failure)
-      process.stderr.write(
-        `${tty ? '\r\x1b[2K' : ''}${what}: error: ${sanitizeTerminal(e.outcome.failure)}\n`,
-      );
-    else if (!tty) process.stderr.write(`${what}: ok\n`);
+      write(`${tty ? '\r\x1b[2K' : ''}${what}: error: ${sanitizeTerminal(e.outcome.failure)}\n`);
+    else if (!tty) write(`${what}: ok\n`);
   };
 }
 
@@ -116,7 +144,7 @@ export async function runAndReport(
       opts.out
         ? outPathFor(opts.out, nodeOf(result) ?? result.host.hostname, count)
         : runPathInDataDir(opts.dataDir!, result),
-    onProgress: opts.json ? () => undefined : progressPrinter(tty),
+    onProgress: opts.json ? () => undefined : progressPrinter(progressModeOf(tty, process.env)),
     log: cliSession(tty).log,
   });
   if (tty) process.stderr.write('\r\x1b[2K');

@@ -16,6 +16,14 @@ export interface ProgressEvent {
   repetitions: number;
   warmup: boolean;
   outcome?: IterationOutcome;
+  /** The interleave group this repetition belongs to (its benchmark, or the one it interleaves with). */
+  stage: string;
+  /** Repetitions of this stage finished (this one counts once it has an outcome), and planned in all (warm-ups included). */
+  stageDone: number;
+  stageTotal: number;
+  /** The same for the whole run. */
+  done: number;
+  total: number;
 }
 
 /** One benchmark × one target: what the loop repeats and where its samples go. */
@@ -73,9 +81,15 @@ export async function orchestrate(opts: OrchestrateOptions): Promise<void> {
   const pause = opts.sleep ?? realSleep;
   const groupOf = (s: Slot): string => s.interleaveWith ?? s.definition.name;
   const groups = [...new Set(opts.slots.map(groupOf))];
+  const repetitionsOf = (s: Slot): number => config.warmup + runsFor(config, s.definition.name);
+  const planned = (slots: readonly Slot[]): number => slots.reduce((n, s) => n + repetitionsOf(s), 0);
+  // Counts for progress only: a slot that turns out unsupported leaves its rest out of the total.
+  let total = planned(opts.slots);
+  let done = 0;
   outer: for (const group of groups) {
     const mine = opts.slots.filter((s) => groupOf(s) === group);
-    const repetitionsOf = (s: Slot): number => config.warmup + runsFor(config, s.definition.name);
+    let stageTotal = planned(mine);
+    let stageDone = 0;
     const rounds = Math.max(...mine.map(repetitionsOf));
     for (let rep = 0; rep < rounds; rep++) {
       const warmup = rep < config.warmup;
@@ -90,8 +104,9 @@ export async function orchestrate(opts: OrchestrateOptions): Promise<void> {
           repetition: rep + 1,
           repetitions,
           warmup,
+          stage: group,
         };
-        opts.onProgress(where);
+        opts.onProgress({ ...where, stageDone, stageTotal, done, total });
         let outcome: IterationOutcome;
         try {
           outcome = await slot.iterate({ index: rep, warmup });
@@ -109,9 +124,14 @@ export async function orchestrate(opts: OrchestrateOptions): Promise<void> {
           slot.accumulator.interrupted = true;
           break outer;
         }
-        if (outcome.unsupported) slot.accumulator.unsupported = outcome.unsupported;
-        else if (!warmup) slot.accumulator.record(outcome);
-        opts.onProgress({ ...where, outcome });
+        stageDone += 1;
+        done += 1;
+        if (outcome.unsupported) {
+          slot.accumulator.unsupported = outcome.unsupported;
+          stageTotal -= repetitions - rep - 1;
+          total -= repetitions - rep - 1;
+        } else if (!warmup) slot.accumulator.record(outcome);
+        opts.onProgress({ ...where, stageDone, stageTotal, done, total, outcome });
         if (config.settleSeconds > 0 && !signal.aborted) await pause(config.settleSeconds * 1000);
       }
     }
