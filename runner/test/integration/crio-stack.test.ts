@@ -419,10 +419,3 @@ parameters:
     expect(() => execFileSync('ip', ['link', 'show', state.network.bridge], { stdio: 'ignore' })).toThrow();
   }, 300_000);
 });
-
-test.runIf(process.env.CI !== undefined)(
-  'CI has the shared CRI-O build and skopeo, so the CRI-O tests ran',
-  () => {
-    expect(unavailable).toBeNull();
-  },
-);

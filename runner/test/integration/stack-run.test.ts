@@ -260,10 +260,3 @@ describe.skipIf(unavailable !== null)('a real containerd stack with runc and cru
     });
   });
 });
-
-test.skipIf(CRICTL !== null)(
-  'crictl transport tests are skipped: no shared crictl build and no crictl on PATH',
-  () => {
-    console.warn('SKIPPED crictl transport integration test: set RB_SHARED_TOOLS or put crictl on PATH');
-  },
-);
