@@ -86,9 +86,9 @@ describe('action.yml', () => {
     }
   });
 
-  test('the README lists every input and output with its description and default', async () => {
-    const doc = await read('README.md');
-    // The table rows of the action's "### Inputs" and "### Outputs" sections only (other sections
+  test('docs/action.md lists every input and output with its description and default', async () => {
+    const doc = await read('docs/action.md');
+    // The table rows of the page's "## Inputs" and "## Outputs" sections only (other sections
     // have tables of their own). Cells trimmed (prettier pads table columns); escaped pipes stay
     // inside their cell.
     const section = (heading: string): string[] => {
@@ -98,7 +98,7 @@ describe('action.yml', () => {
       const end = lines.findIndex((l, i) => i > start && /^#{1,3} /.test(l));
       return lines.slice(start + 1, end < 0 ? undefined : end);
     };
-    const rows = [...section('### Inputs'), ...section('### Outputs')]
+    const rows = [...section('## Inputs'), ...section('## Outputs')]
       .filter((l) => l.startsWith('| `'))
       .map((l) =>
         l
@@ -166,15 +166,15 @@ describe('no expression is interpolated into a shell script', async () => {
   );
 });
 
-describe('README', () => {
-  test('shows the nightly caller the act test runs (workflows/nightly.yml), verbatim', async () => {
-    const [doc, nightly] = await Promise.all([read('README.md'), read('workflows/nightly.yml')]);
-    expect(doc).toContain(`\`\`\`yaml\n${nightly}\`\`\``);
-  });
-
-  test('shows the cluster nightly caller the act test runs (workflows/cluster-nightly.yml), verbatim', async () => {
-    const [doc, nightly] = await Promise.all([read('README.md'), read('workflows/cluster-nightly.yml')]);
-    expect(doc).toContain(`\`\`\`yaml\n${nightly}\`\`\``);
+describe('the docs show the callers the act tests run, verbatim', () => {
+  // The README shows the shortest nightly; docs/action.md both callers.
+  test.each([
+    ['README.md', 'workflows/nightly.yml'],
+    ['docs/action.md', 'workflows/nightly.yml'],
+    ['docs/action.md', 'workflows/cluster-nightly.yml'],
+  ])('%s shows %s', async (page, caller) => {
+    const [doc, workflow] = await Promise.all([read(page), read(caller)]);
+    expect(doc).toContain(`\`\`\`yaml\n${workflow}\`\`\``);
   });
 });
 

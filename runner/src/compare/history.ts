@@ -106,6 +106,6 @@ export function parseAnnotations(text: string, where: string): Annotations {
   }
   return parseWithFriendlyErrors(AnnotationsSchema, data, where, {
     code: 'ANNOTATIONS_INVALID',
-    hint: 'see runner/src/stats/README.md ("Annotations") for the format',
+    hint: 'see docs/statistics.md ("Annotations") for the format',
   });
 }

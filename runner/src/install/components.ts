@@ -157,7 +157,7 @@ export const COMPONENTS: Record<ComponentName, ComponentInfo> = {
     ],
     unsupported: {
       distro:
-        "Debian's runsc has no containerd-shim-runsc-v1 and fails on kernel 6.x; use source release, or build it (README, The GitHub Action)",
+        "Debian's runsc has no containerd-shim-runsc-v1 and fails on kernel 6.x; use source release, or build it (docs/install.md, Sources)",
     },
     versionArgs: ['--version'],
   },

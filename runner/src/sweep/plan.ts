@@ -66,7 +66,7 @@ function sweepable(name: ComponentName, word: string): ComponentName {
     throw new RbError(
       'USAGE_SWEEP',
       `"${word}": CRI-O versions cannot be installed here one by one yet`,
-      'compare CRI-O builds in one config: one stack per build (README, The local stack)',
+      'compare CRI-O builds in one config: one stack per build (docs/stack.md)',
     );
   if (!OCI_RUNTIMES.includes(name) && name !== 'containerd')
     throw new RbError(

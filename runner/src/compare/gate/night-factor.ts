@@ -38,7 +38,7 @@ export type NightFactors = ReadonlyMap<string, number>;
  * of a median polish (stats/common-mode.ts) of the metrics' ln(night median) — negated for
  * higher-is-better metrics, so that a slower night is positive for all — over the comparable ok
  * runs (the latest CHANGE_POINT_HISTORY) and the current run. Recorded nights move together
- * (stats README, "Targets of the nightly gate"), so removing it leaves a metric's own change
+ * (docs/calibration-log.md, "Targets of the nightly gate"), so removing it leaves a metric's own change
  * against the within-run noise. Null with fewer than COMMON_MODE_MIN_METRICS metrics in the
  * current run.
  */

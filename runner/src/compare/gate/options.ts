@@ -10,8 +10,8 @@ export const GATE_DEFAULTS = {
   window: 10,
   /**
    * Family-wise significance level after Holm's correction, calibrated on simulated nights to at
-   * most 1 % of nights with any false alarm (Holm over correlated rows is conservative; stats
-   * README, "Targets of the nightly gate").
+   * most 1 % of nights with any false alarm (Holm over correlated rows is conservative;
+   * docs/calibration-log.md, "Targets of the nightly gate").
    */
   alpha: 0.02,
   /** Practical threshold (fraction) a change must reach to be flagged. */
@@ -62,7 +62,7 @@ export interface GateOptions {
    * Prior degrees of freedom of the moderated spread (stats/moderation.ts); default: each test's
    * own, k − 1 for a window of k runs (equal weight to a metric's own spread and to the pooled
    * one); 'estimated': from how much the target's metrics' spreads scatter about the pooled one,
-   * as limma does (more power, more false alarms: stats README, "Moderated spread"); 0 turns it off.
+   * as limma does (more power, more false alarms: docs/statistics.md, "Moderated spread"); 0 turns it off.
    */
   priorDf?: number | 'estimated';
   /**
@@ -70,7 +70,7 @@ export interface GateOptions {
    * targets it watches, for no other purpose than to measure the night (examples/nightly.yaml).
    * Every other target of the same benchmark then divides each metric by the reference's median
    * of that metric the same night, instead of by its own night factor: that removes the call's own
-   * drift too, which the targets of one night share (stats README, "Power from controls"). A
+   * drift too, which the targets of one night share (docs/calibration-log.md, "Power from controls"). A
    * reference whose components changed since its window is not used that night. Added to the
    * annotations' referenceHandlers.
    */

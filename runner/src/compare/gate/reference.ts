@@ -19,7 +19,7 @@ export interface ReferenceFactors {
  * CHANGE_POINT_HISTORY) and tonight, on the log scale, centred on their median (a constant
  * cancels in the test; centred, tonight's value reads as "the reference ran x % slower than
  * usual"). Dividing it out removes everything the night did to this call on this host — the
- * shared drift and the call's own drift, which the targets of a night share (stats README, "Power
+ * shared drift and the call's own drift, which the targets of a night share (docs/calibration-log.md, "Power
  * from controls") — at the price of the reference's sampling noise, which the test then counts.
  */
 export function referenceFactorsOf(reference: Series, metric: MetricResult, runId: string): ReferenceFactors {
