@@ -70,8 +70,21 @@ describe('orchestrate: order and records', () => {
       repetition: 1,
       repetitions: 4,
       warmup: true,
+      // Stage operations.a holds 2 slots × 4 repetitions; the run adds operations.c's 4.
+      stage: 'operations.a',
+      stageDone: 0,
+      stageTotal: 8,
+      done: 0,
+      total: 12,
     });
     expect(events[1]!.outcome).toEqual({ values: { x: 0 }, errors: {} });
+    expect(events.at(-1)).toMatchObject({
+      stage: 'operations.c',
+      stageDone: 4,
+      stageTotal: 4,
+      done: 12,
+      total: 12,
+    });
     expect(events.filter((e) => e.outcome && !e.warmup)).toHaveLength(9);
   });
 
@@ -127,13 +140,17 @@ describe('orchestrate: order and records', () => {
       calls,
     );
     const fine = scripted('operations.a', 'B', [ok(1), ok(2), ok(3), ok(4)], calls);
+    const events: ProgressEvent[] = [];
     await orchestrate({
       ...quiet,
       config: config({ warmup: 1 }),
       slots: [refused, fine],
       signal: new AbortController().signal,
+      onProgress: (e) => events.push(e),
     });
     expect(calls).toEqual(['A#0', 'B#0', 'B#1', 'B#2', 'B#3']);
+    // The refused slot's 3 repetitions never to come leave the planned total (8 → 5): time left stays honest.
+    expect(events.at(-1)).toMatchObject({ done: 5, total: 5, stageDone: 5, stageTotal: 5 });
     expect(refused.accumulator.unsupported).toBe('no cgroup v1');
     expect(refused.accumulator.attempts).toBe(0);
     expect(fine.accumulator.samples.get('x')).toEqual([2, 3, 4]);
