@@ -17,10 +17,11 @@ import {
   startupLatencyBenchmark,
   wallClockNs,
 } from '../suites/startup.ts';
-import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
+import type { IterationOutcome } from '../suites/types.ts';
 import type { ExecResult } from '../util/exec.ts';
 import { engineNetworkThroughput } from './network-bench.ts';
 import type { PublishedRun } from './plan.ts';
+import { InterruptedError } from '../errors.ts';
 
 /** One container run through the engine's CLI, as a benchmark sees it. */
 export interface EngineContext {

@@ -9,7 +9,8 @@ import { buildAndPush } from '../stack/images/shaped.ts';
 import { planImage, type ImagePlan, type LayerCompression } from '../stack/images/shapes.ts';
 import { registryAnswers } from '../stack/registry.ts';
 import { sleep } from '../util/exec.ts';
-import { InterruptedError, type BenchmarkContext } from './types.ts';
+import type { BenchmarkContext } from './types.ts';
+import { InterruptedError } from '../errors.ts';
 
 /** Why this target cannot run image.*, or null: it needs a local stack with its registry up. */
 export async function imageUnsupported(ctx: BenchmarkContext): Promise<string | null> {

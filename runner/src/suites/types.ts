@@ -48,11 +48,3 @@ export interface Benchmark<P = unknown> {
     iteration: { index: number; warmup: boolean },
   ): Promise<IterationOutcome>;
 }
-
-/** Thrown inside an iteration when the run was interrupted; never recorded as a runtime error. */
-export class InterruptedError extends Error {
-  constructor() {
-    super('interrupted');
-    this.name = 'InterruptedError';
-  }
-}
