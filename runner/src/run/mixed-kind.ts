@@ -5,7 +5,7 @@
 import { criTargets, type Config } from '@runtime-bench/schemas';
 import type { ResultPart } from '../results/assemble.ts';
 import { ENGINE_BENCHMARKS } from '../engine/benchmarks.ts';
-import { engineCounterpart } from '../engine/counterparts.ts';
+import { engineCounterpart } from '../overhead/counterparts.ts';
 import { engineKind } from '../engine/kind.ts';
 import { RbError } from '../errors.ts';
 import { BENCHMARKS, matchesPrefix } from '../suites/registry.ts';

@@ -11,7 +11,7 @@ import {
 } from '@runtime-bench/schemas';
 import { sampleRunResult } from '../../../../schemas/test/sample.ts';
 import { loadConfig } from '../../../src/config/load.ts';
-import { ENGINE_COUNTERPARTS } from '../../../src/engine/counterparts.ts';
+import { ENGINE_COUNTERPARTS } from '../../../src/overhead/counterparts.ts';
 import { combineKinds, criPartOf } from '../../../src/run/mixed-kind.ts';
 import { targetKindOf } from '../../../src/run/kinds.ts';
 import { newSlot } from '../../../src/run/orchestrate.ts';
