@@ -6,7 +6,7 @@ import type { Config } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
 import { writeResultFile } from '../results/io.ts';
 import { runPathInDataDir } from '../results/layout.ts';
-import { criKind } from '../run/cri-kind.ts';
+import { criKind } from '../kinds/cri-kind.ts';
 import { runPipeline } from '../run/pipeline.ts';
 import { stopExitCode } from '../run/stop.ts';
 import { stackDown, stackUp } from '../stack/manager.ts';

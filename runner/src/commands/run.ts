@@ -79,7 +79,7 @@ export async function runAndWrite(
   // Loaded when a run starts, not when the CLI starts (see commands/index.ts).
   const [{ targetKindOf }, { runPipeline }, { endOfRunReport }, io, { runPathInDataDir }] = await Promise.all(
     [
-      import('../run/kinds.ts'),
+      import('../kinds/registry.ts'),
       import('../run/pipeline.ts'),
       import('../run/report.ts'),
       import('../results/io.ts'),

@@ -31,7 +31,7 @@ const field = (index: number, name: string): string => `targets[${index}].${name
 
 /**
  * The engine targets of a config and the engine.* benchmarks it selects. Other targets are refused
- * unless `besideOthers` (run/mixed-kind.ts runs them in the same run through their own kind).
+ * unless `besideOthers` (kinds/mixed-kind.ts runs them in the same run through their own kind).
  */
 export function engineKind(config: Config, where = 'config', besideOthers = false): TargetKind {
   const targets = config.targets.flatMap((t, i) => (t.kind === 'engine' ? [{ target: t, index: i }] : []));

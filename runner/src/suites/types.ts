@@ -3,7 +3,7 @@ import type { CriClient } from '../cri/types.ts';
 import type { StackState } from '../stack/state.ts';
 import type { ResourceTracker } from './tracker.ts';
 
-/** One CRI endpoint × one runtime handler, resolved from the config (see run/targets.ts). */
+/** One CRI endpoint × one runtime handler, resolved from the config (see kinds/targets.ts). */
 export interface ResolvedTarget {
   id: string;
   handler: string;

@@ -1,4 +1,4 @@
-// Executes the target plan of run/target-plan.ts: reads each stack's state, connects over the
+// Executes the target plan of kinds/target-plan.ts: reads each stack's state, connects over the
 // configured transport, asks the runtime its version and checks the bench image. Every decision
 // (labels, handlers, what the result records) is made by the pure functions there.
 import { tmpdir } from 'node:os';

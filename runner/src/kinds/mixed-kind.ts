@@ -10,8 +10,8 @@ import { engineKind } from '../engine/kind.ts';
 import { RbError } from '../errors.ts';
 import { BENCHMARKS, matchesPrefix } from '../suites/registry.ts';
 import { criKind } from './cri-kind.ts';
-import type { Slot } from './orchestrate.ts';
-import type { PreparedRun, TargetKind } from './pipeline.ts';
+import type { Slot } from '../run/orchestrate.ts';
+import type { PreparedRun, TargetKind } from '../run/pipeline.ts';
 
 const CRI_NAMES = BENCHMARKS.map((b) => b.definition.name);
 const ENGINE_NAMES = ENGINE_BENCHMARKS.map((b) => b.definition.name);
