@@ -20,8 +20,8 @@ import {
   parseEngineInfo,
   type EngineDaemon,
   type EngineInfo,
-  type EnginePlan,
 } from './plan.ts';
+import type { EnginePlan } from './engine-plan.ts';
 import { SHIM_STATE_DIR, nerdctlNamespace, shimSockets } from './nerdctl-plan.ts';
 import { engineNetwork, reapNetworks, type EngineNetwork } from './network.ts';
 

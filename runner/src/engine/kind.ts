@@ -15,11 +15,13 @@ import { buildImageLayout } from '../stack/images/build.ts';
 import { tarDockerArchive } from '../stack/images/layout.ts';
 import { guessOciKind } from '../stack/versions.ts';
 import { selectOfKind } from '../suites/registry.ts';
-import { ENGINE_BENCHMARKS, type EngineBenchmark, type EngineContext } from './benchmarks.ts';
+import { ENGINE_BENCHMARKS } from './benchmarks.ts';
+import type { EngineBenchmark, EngineContext } from './engine-benchmark.ts';
 import { OWNER_FILE, findEngine, reapAbandoned, startEngine, type RunningEngine } from './engine.ts';
 import { nerdctlSpecVersion, runtimeSpecRefusal } from './spec-probe.ts';
 import { specRefusalReason } from './spec-version.ts';
-import { parseUlimits, planEngine, runArgs, type RuntimeBinary } from './plan.ts';
+import { parseUlimits, planEngine, runArgs } from './plan.ts';
+import type { RuntimeBinary } from './engine-plan.ts';
 
 /**
  * Where a run's engines keep their private roots: `<dir>/<run id's random part>/<target index>`,

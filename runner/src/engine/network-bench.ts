@@ -16,7 +16,7 @@ import {
   streamZeros,
 } from '../suites/network.ts';
 import { sleep, type ExecResult } from '../util/exec.ts';
-import type { EngineBenchmark, EngineContext } from './benchmarks.ts';
+import type { EngineBenchmark, EngineContext } from './engine-benchmark.ts';
 import { InterruptedError } from '../errors.ts';
 
 const DD_BLOCK = 65536;

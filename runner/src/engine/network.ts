@@ -18,7 +18,7 @@ import {
   renameBridge,
   type EngineNetworkPlan,
 } from './network-plan.ts';
-import type { EnginePlan } from './plan.ts';
+import type { EnginePlan } from './engine-plan.ts';
 
 /** Host-wide switches a bridge network's plugins may flip; restored when the run changed them. */
 const SYSCTLS = ['/proc/sys/net/ipv4/ip_forward', '/proc/sys/net/ipv4/conf/all/route_localnet'];
