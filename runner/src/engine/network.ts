@@ -6,7 +6,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { errorMessage } from '../errors.ts';
-import { which } from '../stack/discover.ts';
+import { which } from '../util/path-search.ts';
 import { exec, type ExecResult } from '../util/exec.ts';
 import { deleteLink } from '../util/net-link.ts';
 import { leftoverCommands } from './iptables-leftovers.ts';

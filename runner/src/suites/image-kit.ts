@@ -2,7 +2,7 @@
 // pushed once, outside every timed region), a store made cold and proved cold from its contents,
 // and throughput from what the registry serves.
 import type { ImageParameters } from '@runtime-bench/schemas';
-import { which } from '../stack/discover.ts';
+import { which } from '../util/path-search.ts';
 import { storeHolds } from '../stack/image-store.ts';
 import { lookupImage, type PushedImage } from '../stack/images/registry-api.ts';
 import { buildAndPush } from '../stack/images/shaped.ts';
