@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as core from '@actions/core';
 import { bisectArgs, bisectCommand, errorMessage, RbError, type BisectRequest } from '@runtime-bench/runner';
 import type { ActionInputs } from './inputs.ts';
-import type { StepContext } from './steps.ts';
+import type { StepContext } from './step-context.ts';
 
 export const bisectPaths = (workDir: string) => ({
   /** The bisections the summary step's gate offered, for the bisect step. */

@@ -5,7 +5,7 @@
 // the end, saying which and where the full summary is; annotations go most important first, and
 // the last one shown counts those left out. Pure.
 import { escapeHtml, formatValue } from '@runtime-bench/runner/format';
-import type { Annotation } from './summary.ts';
+import type { Annotation, RankedAnnotation } from './annotation.ts';
 
 /** GitHub's limit on one step's summary, in bytes. */
 export const STEP_SUMMARY_LIMIT = 1024 * 1024;
@@ -85,11 +85,6 @@ export function omissionNote(names: readonly string[], limit = STEP_SUMMARY_LIMI
 export function capLines(lines: readonly string[], max: number): string[] {
   if (lines.length <= max) return [...lines];
   return [...lines.slice(0, max - 1), `… and ${lines.length - max + 1} more: see ${FULL_SUMMARY_WHERE}`];
-}
-
-/** An annotation with its rank: lower is more important (shown first, never the one left out). */
-export interface RankedAnnotation extends Annotation {
-  rank: number;
 }
 
 /**

@@ -11,7 +11,7 @@ import { bisectRequests } from '@runtime-bench/runner/compare';
 import { keepBisectRequests, stepBisect } from './bisect.ts';
 import { buildClusterConfig, checkKubeconfig, clusterMode } from './cluster.ts';
 import { installSpecs, stackUpArgs } from './cri.ts';
-import type { ActionInputs } from './inputs.ts';
+import type { StepContext } from './step-context.ts';
 import { checkLines, mergeCheckLines, type CheckLines, type CheckReport } from './regressions.ts';
 import { pinnedSpecs, referenceTargetIds } from './reference.ts';
 import { buildRunConfig } from './run-config.ts';
@@ -20,22 +20,6 @@ import { annotationsFor, summaryMarkdown, writeSummary } from './summary.ts';
 import { parseTimings, timingsFile } from './timings.ts';
 
 export const RUNTIME_BENCH = new URL('../../runner/bin/runtime-bench.js', import.meta.url).pathname;
-
-export interface StepContext {
-  inputs: ActionInputs;
-  /**
-   * Files shared between steps: install.json, config.yaml, result*.json, summary.md, and in
-   * cluster mode kubeconfig.yaml while the run needs it.
-   */
-  workDir: string;
-  /** Checkout of the calling repository (publishing needs its remote). */
-  workspace: string;
-  setOutput: (name: string, value: string) => void;
-  /** Runs `runtime-bench <args>`; resolves on exit 0 (with stdout when `capture`). */
-  runtimeBench: (args: string[], env?: Record<string, string>, capture?: boolean) => Promise<string>;
-  /** Whether `writeSummary` may use GITHUB_STEP_SUMMARY. */
-  stepSummary: boolean;
-}
 
 export const paths = (workDir: string) => ({
   record: join(workDir, 'install.json'),

@@ -11,20 +11,14 @@ import {
   capLines,
   fitSummary,
   planAnnotations,
-  type RankedAnnotation,
   type SummaryPart,
 } from './step-summary.ts';
+import type { RankedAnnotation } from './annotation.ts';
 
 export interface BenchmarkTable {
   benchmark: string;
   header: string[];
   rows: string[][];
-}
-
-export interface Annotation {
-  level: 'error' | 'warning';
-  title: string;
-  message: string;
 }
 
 /** One table per benchmark, rows per target × metric, in the order of the result file. */

@@ -15,7 +15,7 @@ import {
   uniqueRequests,
 } from '../src/bisect.ts';
 import { readInputs } from '../src/inputs.ts';
-import type { StepContext } from '../src/steps.ts';
+import type { StepContext } from '../src/step-context.ts';
 
 const REQUEST: BisectRequest = {
   component: 'runc',

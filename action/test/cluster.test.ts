@@ -16,14 +16,8 @@ import {
 } from '../src/cluster.ts';
 import { readInputs } from '../src/inputs.ts';
 import { mergeCheckLines } from '../src/regressions.ts';
-import {
-  resultFileNames,
-  stepCleanup,
-  stepInstall,
-  stepRun,
-  stepUp,
-  type StepContext,
-} from '../src/steps.ts';
+import { resultFileNames, stepCleanup, stepInstall, stepRun, stepUp } from '../src/steps.ts';
+import type { StepContext } from '../src/step-context.ts';
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.secret-token-value';
 const KEY = 'LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCnNlY3JldAo=';

@@ -10,7 +10,8 @@ import type { RunResult } from '@runtime-bench/schemas';
 import { sampleRunResult } from '../../schemas/test/sample.ts';
 import { readInputs } from '../src/inputs.ts';
 import { pinnedSpecs, referenceTargetIds } from '../src/reference.ts';
-import { stepInstall, stepSummary, type StepContext } from '../src/steps.ts';
+import { stepInstall, stepSummary } from '../src/steps.ts';
+import type { StepContext } from '../src/step-context.ts';
 
 /** A nightly's result: the watched handler at a moving version and the pinned reference beside it. */
 function nightly(): RunResult {

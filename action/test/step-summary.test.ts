@@ -8,9 +8,9 @@ import {
   fitSummary,
   planAnnotations,
   STEP_SUMMARY_LIMIT,
-  type RankedAnnotation,
   type SummaryPart,
 } from '../src/step-summary.ts';
+import type { RankedAnnotation } from '../src/annotation.ts';
 import { stepSummaryParts } from '../src/summary.ts';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');

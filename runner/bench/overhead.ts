@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { createCriClient } from '../src/cri/client.ts';
 import type { CriClient } from '../src/cri/types.ts';
-import { which } from '../src/stack/discover.ts';
+import { which } from '../src/util/path-search.ts';
 import { readStackState, stackStateDir } from '../src/stack/state.ts';
 import { summarize } from '../src/stats/descriptive.ts';
 import { formatNumber, terminalTable } from '../src/format/index.ts';

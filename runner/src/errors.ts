@@ -51,6 +51,14 @@ export class CommandError extends RbError {
   }
 }
 
+/** Thrown inside an iteration when the run was interrupted; never recorded as a runtime error. */
+export class InterruptedError extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'InterruptedError';
+  }
+}
+
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

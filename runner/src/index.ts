@@ -3,4 +3,4 @@ export * from './results/io.ts';
 export * from './results/layout.ts';
 export * from './results/read-dir.ts';
 export { summarize } from './stats/descriptive.ts';
-export { bisectArgs, bisectCommand, type BisectRequest } from './bisect/options.ts';
+export { bisectArgs, bisectCommand, type BisectRequest } from './bisect-request.ts';

@@ -1,9 +1,7 @@
 // The bisect command's flags, checked and turned into values: pure, so every message is tested.
 import type { BisectReport } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
-
-/** The components bisect can build and register as a stack handler (a Go build source). */
-export const BISECTABLE = ['runc'] as const;
+import { bisectCommand } from '../bisect-request.ts';
 
 /** `30m`, `2h`, `90s`, `1h30m` → minutes; a plain number is minutes. */
 export function parseBudget(text: string): number {
@@ -60,46 +58,6 @@ export function directionFlag(text: string): 'slower' | 'faster' {
     `--direction "${text}" is neither slower nor faster`,
     'use --direction slower (a regression) or faster',
   );
-}
-
-/** What one bisection is asked to find: a change of `metric` between two versions of a component. */
-export interface BisectRequest {
-  component: string;
-  good: string;
-  bad: string;
-  benchmark: string;
-  metric: string;
-  direction: 'slower' | 'faster';
-  /** The component's clone, when the command goes on to (or starts from) commits. */
-  repo?: string;
-}
-
-/** The bisect command's arguments (after `runtime-bench`): what a process is spawned with. */
-export function bisectArgs(args: BisectRequest): string[] {
-  return [
-    'bisect',
-    '--component',
-    args.component,
-    '--good',
-    args.good,
-    '--bad',
-    args.bad,
-    '--benchmark',
-    args.benchmark,
-    '--metric',
-    args.metric,
-    ...(args.direction === 'slower' ? [] : ['--direction', 'faster']),
-    ...(args.repo === undefined ? [] : ['--repo', args.repo]),
-  ];
-}
-
-/**
- * The exact command that bisects a change of `metric` between two versions of a component: what
- * a gate finding offers to run (the same arguments bisectArgs gives a process), quoted for a shell.
- */
-export function bisectCommand(args: BisectRequest): string {
-  const quote = (s: string) => (/^[A-Za-z0-9._/:@+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  return ['runtime-bench', ...bisectArgs(args).map(quote)].join(' ');
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { Config } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
 import { runPathInDataDir } from '../results/layout.ts';
-import { criKind } from '../run/cri-kind.ts';
+import { criKind } from '../kinds/cri-kind.ts';
 import { stopExitCode } from '../run/stop.ts';
 import type { RunSession } from '../session/session.ts';
 import type { BuiltCandidate, Measurement } from './bisect.ts';

@@ -12,14 +12,7 @@ import { BISECT_DEFAULTS, bisect, BisectStopped, type BisectWalk } from '../bise
 import { createBuilder, createRepo } from '../bisect/build-candidate.ts';
 import { namedCandidates, releaseParts, releasesBetween } from '../bisect/candidates.ts';
 import { bisectJson, bisectMarkdown, bisectTable } from '../bisect/format.ts';
-import {
-  alphaFlag,
-  BISECTABLE,
-  continueCommand,
-  directionFlag,
-  parseBudget,
-  positiveInt,
-} from '../bisect/options.ts';
+import { alphaFlag, continueCommand, directionFlag, parseBudget, positiveInt } from '../bisect/options.ts';
 import { stackMeasurer } from '../bisect/stack-measure.ts';
 import { loadConfig } from '../config/load.ts';
 import { DEFAULT_PREFIX } from '../install/plan.ts';
@@ -30,6 +23,7 @@ import { bisectionPathInDataDir } from '../results/layout.ts';
 import { BENCHMARKS } from '../suites/registry.ts';
 import { withRunSession } from '../session/session.ts';
 import { TOOL_VERSION } from '../version.ts';
+import { BISECTABLE } from '../bisect-request.ts';
 
 interface BisectOpts {
   component: string;

@@ -1,8 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
+import { RbError, parseWithFriendlyErrors } from '../errors.ts';
 import { jsonSyntaxProblem } from '../results/io.ts';
 import {
   DEFAULT_PREFIX,
@@ -16,6 +16,7 @@ import {
   realInstallEnv,
   type Source,
 } from '../install/index.ts';
+import { readTextFile } from '../util/read-file.ts';
 
 interface InstallCliOptions {
   source: string;
@@ -40,21 +41,20 @@ export function defaultStatePath(prefix: string): string {
 
 async function readChecksums(path: string): Promise<Record<string, string>> {
   const hint = 'the file is a JSON object of "component@version/file": "sha256:<hex>"';
+  const text = await readTextFile(path, {
+    code: 'USAGE_CHECKSUMS',
+    message: (reason) => `--checksums ${path}: cannot read (${reason})`,
+    hint,
+  });
   let json: unknown;
   try {
-    const text = await readFile(path, 'utf8');
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw new RbError(
-        'USAGE_CHECKSUMS',
-        `--checksums ${path}: not valid JSON (${jsonSyntaxProblem(error, text)})`,
-        hint,
-      );
-    }
+    json = JSON.parse(text);
   } catch (error) {
-    if (error instanceof RbError) throw error;
-    throw new RbError('USAGE_CHECKSUMS', `--checksums ${path}: cannot read (${errorMessage(error)})`, hint);
+    throw new RbError(
+      'USAGE_CHECKSUMS',
+      `--checksums ${path}: not valid JSON (${jsonSyntaxProblem(error, text)})`,
+      hint,
+    );
   }
   return parseWithFriendlyErrors(z.record(z.string(), z.string()), json, `--checksums ${path}`, {
     code: 'USAGE_CHECKSUMS',

@@ -132,7 +132,7 @@ export async function runAndReport(
 ): Promise<RunResult[]> {
   // Loaded when a run starts, not when the CLI starts (see commands/index.ts).
   const [{ targetKindOf }, { endOfRunReport }, io, { runPathInDataDir }] = await Promise.all([
-    import('../run/kinds.ts'),
+    import('../kinds/registry.ts'),
     import('../run/report.ts'),
     import('../results/io.ts'),
     import('../results/layout.ts'),

@@ -1,7 +1,7 @@
 // How `compare` prints the engine overhead: one sentence per row ("docker/runc: engine overhead on
 // engine.startup.latency latency_median = +203 ms [95 % CI …] over containerd/runc"), and once per
 // benchmark pair the span each side times, so the reader knows what the difference holds.
-import { ENGINE_COUNTERPARTS } from '../engine/counterparts.ts';
+import { ENGINE_COUNTERPARTS } from '../overhead/counterparts.ts';
 import { formatRatio, formatSignedValue, formatValue } from '../format/index.ts';
 import type { EngineOverheadRow } from './engine-overhead.ts';
 

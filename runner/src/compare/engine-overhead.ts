@@ -1,5 +1,5 @@
 // The engine overhead: for one OCI runtime version on one host, each engine-level metric minus the
-// CRI-level metric of the same work (engine/counterparts.ts), as a difference of medians with a
+// CRI-level metric of the same work (overhead/counterparts.ts), as a difference of medians with a
 // bootstrap interval and the ratio — what Docker, Podman or nerdctl add over the bare CRI, as the
 // Kubernetes page shows the kubelet's share. Targets of one run are paired first (same host, same
 // time, interleaved); a CRI-level target of another run only when no run of the engine target's own
@@ -18,11 +18,11 @@ import {
   isEngineTarget,
   sameOciRuntime,
   type EngineCounterpart,
-} from '../engine/counterparts.ts';
+} from '../overhead/counterparts.ts';
 import { bootstrapDifferenceOfMediansCI, median, type BootstrapOptions } from '../stats/index.ts';
 import { canonicalJson } from './keys.ts';
 
-export { ENGINE_COUNTERPARTS, type EngineCounterpart } from '../engine/counterparts.ts';
+export { ENGINE_COUNTERPARTS, type EngineCounterpart } from '../overhead/counterparts.ts';
 
 /** Both medians, engine − CRI with its interval, and engine / CRI. */
 export interface OverheadEstimate {

@@ -1,6 +1,5 @@
 import type { CompareReport, CompareRow } from './compare.ts';
 import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate/index.ts';
-import { bisectCommand, BISECTABLE, type BisectRequest } from '../bisect/options.ts';
 import { overheadLines } from './engine-overhead-format.ts';
 import {
   escapeMarkdown,
@@ -13,6 +12,7 @@ import {
   sanitizeTerminal,
   terminalTable,
 } from '../format/index.ts';
+import { bisectCommand, BISECTABLE, type BisectRequest } from '../bisect-request.ts';
 
 export type OutputFormat = 'table' | 'markdown' | 'json';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'markdown', 'json'];

@@ -1,12 +1,13 @@
 // The I/O edge of the gate: reads a history directory into plain values for runGate().
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
+import { RbError, parseWithFriendlyErrors } from '../errors.ts';
 import { jsonSyntaxProblem } from '../results/io.ts';
 import { jsonFiles, loadResultDir, readResultDir } from '../results/read-dir.ts';
 import { lineColumn } from '../util/position.ts';
 import { AnnotationsSchema, EMPTY_ANNOTATIONS, type Annotations } from './annotations.ts';
 import type { HistoryEntry } from './gate/index.ts';
+import { readTextFile } from '../util/read-file.ts';
 
 /** File names of the annotations at the top of a history directory (at most one may exist). */
 export const ANNOTATION_FILES = ['annotations.json', 'annotations.yaml', 'annotations.yml'];
@@ -73,16 +74,11 @@ export async function readHistoryAnnotations(
 
 /** Reads and validates an annotations file (JSON, or YAML by extension); errors name the field. */
 export async function readAnnotationsFile(file: string): Promise<Annotations> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new RbError(
-      'ANNOTATIONS_UNREADABLE',
-      `${file}: cannot read (${errorMessage(error)})`,
-      'check the path',
-    );
-  }
+  const text = await readTextFile(file, {
+    code: 'ANNOTATIONS_UNREADABLE',
+    message: (reason) => `${file}: cannot read (${reason})`,
+    hint: 'check the path',
+  });
   return parseAnnotations(text, file);
 }
 

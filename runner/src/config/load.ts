@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { ConfigSchema, type Config } from '@runtime-bench/schemas';
 import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
+import { readTextFile } from '../util/read-file.ts';
 
 /** Parses and validates YAML config text; every error names the file, the field and the problem. */
 export function parseConfig(text: string, where: string): Config {
@@ -32,15 +32,10 @@ export function parseConfig(text: string, where: string): Config {
 }
 
 export async function loadConfig(path: string): Promise<Config> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new RbError(
-      'CONFIG_UNREADABLE',
-      `cannot read config ${path}: ${errorMessage(error)}`,
-      'check the --config path',
-    );
-  }
+  const text = await readTextFile(path, {
+    code: 'CONFIG_UNREADABLE',
+    message: (reason) => `cannot read config ${path}: ${reason}`,
+    hint: 'check the --config path',
+  });
   return parseConfig(text, path);
 }

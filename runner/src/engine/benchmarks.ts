@@ -2,8 +2,6 @@
 // metric names of their CRI-level counterparts where they mean the same, so that the engine's
 // share is engine-level minus CRI-level for one OCI runtime on one host.
 import type {
-  BenchmarkDefinition,
-  Config,
   FirstOutputParameters,
   MemoryMinParameters,
   StartupLatencyParameters,
@@ -17,40 +15,9 @@ import {
   startupLatencyBenchmark,
   wallClockNs,
 } from '../suites/startup.ts';
-import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
-import type { ExecResult } from '../util/exec.ts';
 import { engineNetworkThroughput } from './network-bench.ts';
-import type { PublishedRun } from './plan.ts';
-
-/** One container run through the engine's CLI, as a benchmark sees it. */
-export interface EngineContext {
-  /**
-   * Runs `command` in `image` with `--rm` under the slot's runtime (under a memory limit when
-   * given; on the engine's private network with a port published on 127.0.0.1 when `published`
-   * says so, killed after its `timeoutMs`); resolves when the CLI exits.
-   */
-  run(
-    image: string,
-    command: readonly string[],
-    memoryBytes?: number,
-    published?: Omit<PublishedRun, 'network'> & { timeoutMs: number },
-  ): Promise<ExecResult>;
-  /** The host pid of a named container's first process, or null while it is not running. */
-  pidOf(name: string): Promise<number | null>;
-  /** Removes a named container whatever its state. */
-  remove(name: string): Promise<void>;
-  images: Pick<Config['images'], 'bench' | 'large'>;
-  signal: AbortSignal;
-  callTimeoutSeconds: number;
-}
-
-export interface EngineBenchmark<P> {
-  definition: BenchmarkDefinition;
-  /** The containers' network, recorded with the parameters; default "none". */
-  network?: string;
-  parameters(config: Config): P;
-  iterate(ctx: EngineContext, params: P): Promise<IterationOutcome>;
-}
+import type { EngineBenchmark } from './engine-benchmark.ts';
+import { InterruptedError } from '../errors.ts';
 
 const tail = (text: string): string => text.trim().split('\n').slice(-2).join(' | ');
 

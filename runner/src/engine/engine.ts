@@ -7,7 +7,7 @@ import type { EngineName } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 import { removeCgroupsNamed } from '../stack/cgroups.ts';
 import { processesMentioning, terminate, unmountBelow } from '../stack/cleanup.ts';
-import { which } from '../stack/discover.ts';
+import { which } from '../util/path-search.ts';
 import { DEFAULT_PREFIX } from '../install/plan.ts';
 import { compareSemver } from '../install/semver.ts';
 import { exec, processAlive, spawnDaemon, type ExecResult } from '../util/exec.ts';
@@ -20,8 +20,8 @@ import {
   parseEngineInfo,
   type EngineDaemon,
   type EngineInfo,
-  type EnginePlan,
 } from './plan.ts';
+import type { EnginePlan } from './engine-plan.ts';
 import { SHIM_STATE_DIR, nerdctlNamespace, shimSockets } from './nerdctl-plan.ts';
 import { engineNetwork, reapNetworks, type EngineNetwork } from './network.ts';
 

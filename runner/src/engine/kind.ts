@@ -10,16 +10,19 @@ import { readBuildRecord } from '../install/build.ts';
 import { readHostFingerprint } from '../host/fingerprint.ts';
 import { newSlot, type Slot } from '../run/orchestrate.ts';
 import type { PreparedRun, RunContext, TargetKind } from '../run/pipeline.ts';
-import { ociVersion, which } from '../stack/discover.ts';
+import { ociVersion } from '../stack/discover.ts';
+import { which } from '../util/path-search.ts';
 import { buildImageLayout } from '../stack/images/build.ts';
 import { tarDockerArchive } from '../stack/images/layout.ts';
 import { guessOciKind } from '../stack/versions.ts';
 import { selectOfKind } from '../suites/registry.ts';
-import { ENGINE_BENCHMARKS, type EngineBenchmark, type EngineContext } from './benchmarks.ts';
+import { ENGINE_BENCHMARKS } from './benchmarks.ts';
+import type { EngineBenchmark, EngineContext } from './engine-benchmark.ts';
 import { OWNER_FILE, findEngine, reapAbandoned, startEngine, type RunningEngine } from './engine.ts';
 import { nerdctlSpecVersion, runtimeSpecRefusal } from './spec-probe.ts';
 import { specRefusalReason } from './spec-version.ts';
-import { parseUlimits, planEngine, runArgs, type RuntimeBinary } from './plan.ts';
+import { parseUlimits, planEngine, runArgs } from './plan.ts';
+import type { RuntimeBinary } from './engine-plan.ts';
 
 /**
  * Where a run's engines keep their private roots: `<dir>/<run id's random part>/<target index>`,
@@ -31,7 +34,7 @@ const field = (index: number, name: string): string => `targets[${index}].${name
 
 /**
  * The engine targets of a config and the engine.* benchmarks it selects. Other targets are refused
- * unless `besideOthers` (run/mixed-kind.ts runs them in the same run through their own kind).
+ * unless `besideOthers` (kinds/mixed-kind.ts runs them in the same run through their own kind).
  */
 export function engineKind(config: Config, where = 'config', besideOthers = false): TargetKind {
   const targets = config.targets.flatMap((t, i) => (t.kind === 'engine' ? [{ target: t, index: i }] : []));

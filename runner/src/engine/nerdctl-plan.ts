@@ -4,7 +4,7 @@
 // empty nerdctl.toml, so /etc/nerdctl and the host's containerd are never read or touched).
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import type { EnginePlan, RuntimeBinary, Ulimits } from './plan.ts';
+import type { EnginePlan, RuntimeBinary, Ulimits } from './engine-plan.ts';
 
 /** Where Debian's containernetworking-plugins puts the CNI plugins nerdctl's networks use. */
 export const CNI_PLUGIN_DIR = '/usr/lib/cni';

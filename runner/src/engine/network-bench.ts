@@ -15,9 +15,9 @@ import {
   onAbort,
   streamZeros,
 } from '../suites/network.ts';
-import { InterruptedError } from '../suites/types.ts';
 import { sleep, type ExecResult } from '../util/exec.ts';
-import type { EngineBenchmark, EngineContext } from './benchmarks.ts';
+import type { EngineBenchmark, EngineContext } from './engine-benchmark.ts';
+import { InterruptedError } from '../errors.ts';
 
 const DD_BLOCK = 65536;
 const tail = (text: string): string => text.trim().split('\n').slice(-2).join(' | ');

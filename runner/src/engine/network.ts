@@ -6,7 +6,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { errorMessage } from '../errors.ts';
-import { which } from '../stack/discover.ts';
+import { which } from '../util/path-search.ts';
 import { exec, type ExecResult } from '../util/exec.ts';
 import { deleteLink } from '../util/net-link.ts';
 import { leftoverCommands } from './iptables-leftovers.ts';
@@ -18,7 +18,7 @@ import {
   renameBridge,
   type EngineNetworkPlan,
 } from './network-plan.ts';
-import type { EnginePlan } from './plan.ts';
+import type { EnginePlan } from './engine-plan.ts';
 
 /** Host-wide switches a bridge network's plugins may flip; restored when the run changed them. */
 const SYSCTLS = ['/proc/sys/net/ipv4/ip_forward', '/proc/sys/net/ipv4/conf/all/route_localnet'];

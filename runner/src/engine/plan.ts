@@ -3,6 +3,7 @@
 // of what the engine says about itself. engine/engine.ts executes the plan.
 import { join } from 'node:path';
 import type { EngineName } from '@runtime-bench/schemas';
+import type { EnginePlan, RuntimeBinary, Ulimits } from './engine-plan.ts';
 import { planNerdctl } from './nerdctl-plan.ts';
 
 /** Where each engine comes from on Debian (the skip reason and the fix name it). */
@@ -19,43 +20,6 @@ export const ENGINE_BINARIES: Record<EngineName, { cli: string; daemon: string |
   podman: { cli: 'podman', daemon: null },
   nerdctl: { cli: 'nerdctl', daemon: 'containerd' },
 };
-
-/** The OCI runtimes of a run, by the name the engine knows them under. */
-export interface RuntimeBinary {
-  name: string;
-  binary: string;
-}
-
-/** Resource limits a container may be given: at most the caller's hard limits. */
-export interface Ulimits {
-  nofile: number;
-  nproc: number;
-}
-
-export interface EnginePlan {
-  engine: EngineName;
-  cli: string;
-  root: string;
-  /** Arguments before every CLI subcommand: the private socket or storage. */
-  globalArgs: string[];
-  /** The whole environment of the CLI and the daemon (nothing inherited but PATH). */
-  env: Record<string, string>;
-  dirs: string[];
-  files: { path: string; content: string }[];
-  /** `writesPidfile` false: the engine writes the daemon's pid there itself (containerd). */
-  daemon: { binary: string; args: string[]; pidfile: string; log: string; writesPidfile?: false } | null;
-  /** Host paths outside the root that the engine's runs create and the teardown removes. */
-  leftovers: string[];
-  /** `info` in JSON, and (nerdctl) `version` in JSON: what the result records about the engine. */
-  infoArgs: string[];
-  versionArgs: string[] | null;
-  /** Where the engine keeps its network definitions (Podman, nerdctl); null for Docker's daemon. */
-  networkConfigDir: string | null;
-  /** The cgroup (by name, in every hierarchy) the run's containers go below; removed at the end. */
-  cgroupName: string;
-  runtimes: RuntimeBinary[];
-  ulimits: Ulimits;
-}
 
 /**
  * Podman 4 asks the OCI runtime, as root, for RLIMIT_NOFILE 1048576 and RLIMIT_NPROC 4194304

@@ -20,8 +20,8 @@ import {
   recipeFor,
   stepCommand,
   type BuildSource,
-  type GoRecipe,
 } from './build-recipe.ts';
+import type { GoRecipe } from './go-recipe.ts';
 import { archNames, type ComponentName } from './components.ts';
 import { localReplacementModules, modulePath, packageNeedsModule, realSourceTree } from './go-imports.ts';
 import { requiredGlibc } from './debian.ts';

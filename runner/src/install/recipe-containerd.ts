@@ -2,7 +2,7 @@
 // .github/workflows/release/Dockerfile of the module zips the Go module proxy serves (v1.7.x,
 // v2.0.13 … v2.4.2). The release tarball (`make release` in that Dockerfile, CGO_ENABLED=1) holds
 // containerd and ctr as PIE binaries linked against glibc, and the runc shim static without cgo.
-import type { GoRecipe } from './build-recipe.ts';
+import type { GoRecipe } from './go-recipe.ts';
 
 /** `-X $(PKG)/version.Version=$(VERSION) -X …Revision=$(REVISION) -X …Package=$(PACKAGE)`. */
 const STAMPS = {

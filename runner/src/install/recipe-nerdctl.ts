@@ -3,7 +3,7 @@
 // …/pkg/version.Version=$(VERSION) -X …/pkg/version.Revision=$(REVISION)"` with VERSION
 // `git describe --tags` (v2.1.3) and REVISION `git rev-parse HEAD`; no -trimpath. Go from the
 // Dockerfile's ARG GO_VERSION.
-import type { GoRecipe } from './build-recipe.ts';
+import type { GoRecipe } from './go-recipe.ts';
 
 export const NERDCTL: GoRecipe = {
   component: 'nerdctl',

@@ -1,12 +1,13 @@
 // The install record: what one `runtime-bench install` put where, which handlers and stack
 // config it produced, and what it created, so that `uninstall` removes exactly that.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import { ComponentBuildSchema, ExtraHandlerSchema, type ConfigInput } from '@runtime-bench/schemas';
 import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 import { COMPONENTS, SOURCES, handlerName, type ComponentName, type Source } from './components.ts';
+import { readTextFile } from '../util/read-file.ts';
 
 export const InstalledComponentSchema = z.strictObject({
   name: z.string().min(1),
@@ -108,16 +109,11 @@ export function buildInstallRecord(input: {
 }
 
 export async function readInstallRecord(path: string): Promise<InstallRecord> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new RbError(
-      'INSTALL_RECORD',
-      `${path}: cannot read the install record (${errorMessage(error)})`,
-      'pass the --state file that install wrote',
-    );
-  }
+  const text = await readTextFile(path, {
+    code: 'INSTALL_RECORD',
+    message: (reason) => `${path}: cannot read the install record (${reason})`,
+    hint: 'pass the --state file that install wrote',
+  });
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -7,13 +7,12 @@
 import type { V1Node } from '@kubernetes/client-node';
 import { KubeConfig, type CoreV1Api } from '@kubernetes/client-node';
 import type { Config, KubernetesTargetConfig, Target } from '@runtime-bench/schemas';
-import { RbError, errorMessage } from '../errors.ts';
+import { RbError, errorMessage, InterruptedError } from '../errors.ts';
 import type { ResultPart } from '../results/assemble.ts';
 import { newSlot, type Slot } from '../run/orchestrate.ts';
 import type { PreparedRun, RunContext, TargetKind } from '../run/pipeline.ts';
 import { guessOciKind } from '../stack/versions.ts';
 import { selectOfKind } from '../suites/registry.ts';
-import { InterruptedError } from '../suites/types.ts';
 import { WaitTimeoutError, waitFor } from '../util/wait.ts';
 import { KUBERNETES_BENCHMARKS } from './benchmarks.ts';
 import { Cluster, MANAGED_BY, goneProbe, statusCode } from './cluster-api.ts';

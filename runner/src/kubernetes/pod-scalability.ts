@@ -18,10 +18,10 @@ import {
   scalabilityDefinition,
   type Mode,
 } from '../suites/scalability.ts';
-import { InterruptedError } from '../suites/types.ts';
 import { endsOnTerm, until } from './cluster-api.ts';
 import { podStuck } from './nodes.ts';
 import type { KubernetesBenchmark, PodContext } from './pod-benchmark.ts';
+import { InterruptedError } from '../errors.ts';
 
 const BATCH_LABEL = 'runtime-bench/batch';
 

@@ -17,8 +17,8 @@
 //   set-up, status sync, PLEG delay, watch delivery).
 import { performance } from 'node:perf_hooks';
 import type { BenchmarkDefinition } from '@runtime-bench/schemas';
-import { errorMessage } from '../errors.ts';
-import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
+import { errorMessage, InterruptedError } from '../errors.ts';
+import type { IterationOutcome } from '../suites/types.ts';
 import { endsOnTerm, until } from './cluster-api.ts';
 import { criMillisBetween, observePod, podStuck, type PodPhaseTimes } from './nodes.ts';
 import type { KubernetesBenchmark, PodContext } from './pod-benchmark.ts';

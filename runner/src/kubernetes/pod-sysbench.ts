@@ -5,10 +5,10 @@
 // the same parsing as the CRI-level benchmarks, so the two stand side by side (counterparts.ts).
 // Pod start and deletion are outside the numbers: sysbench times its own work.
 import { sysbenchCpuArgs, sysbenchMemoryArgs } from '../sysbench/parse.ts';
-import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
+import type { IterationOutcome } from '../suites/types.ts';
 import { cpuBenchmark, cpuMetricValues, METRICS_BY_MODE } from '../suites/cpu.ts';
 import { memoryBenchmark, memoryMetricValues } from '../suites/memory.ts';
-import { errorMessage } from '../errors.ts';
+import { errorMessage, InterruptedError } from '../errors.ts';
 import type { KubernetesBenchmark, PodContext } from './pod-benchmark.ts';
 
 const SYSBENCH = '/bin/sysbench';

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile, mkdir, rm, stat } from 'node:fs/promises';
+import { rename, writeFile, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { READABLE_RESULT_SCHEMA_VERSIONS, RunResultSchema, type RunResult } from '@runtime-bench/schemas';
 import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 import { lineColumn } from '../util/position.ts';
+import { readTextFile } from '../util/read-file.ts';
 
 /**
  * What is wrong with JSON text, by position only: JSON.parse quotes the text around the error
@@ -51,12 +52,11 @@ export function parseResult(text: string, where: string): RunResult {
 }
 
 export async function readResultFile(path: string): Promise<RunResult> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new RbError('RESULT_UNREADABLE', `${path}: cannot read (${errorMessage(error)})`, 'check the path');
-  }
+  const text = await readTextFile(path, {
+    code: 'RESULT_UNREADABLE',
+    message: (reason) => `${path}: cannot read (${reason})`,
+    hint: 'check the path',
+  });
   return parseResult(text, path);
 }
 

@@ -3,9 +3,9 @@
 // target is reached, so its rules (interleaving, warm-up, interruption, unsupported outcomes,
 // settling) hold for every kind alike and are tested with plain inputs.
 import { runsFor, type BenchmarkDefinition, type Config } from '@runtime-bench/schemas';
-import { errorMessage } from '../errors.ts';
+import { errorMessage, InterruptedError } from '../errors.ts';
 import { BenchmarkAccumulator } from '../results/assemble.ts';
-import { InterruptedError, type IterationOutcome } from '../suites/types.ts';
+import type { IterationOutcome } from '../suites/types.ts';
 import { sleep as realSleep } from '../util/exec.ts';
 
 export interface ProgressEvent {

@@ -16,7 +16,8 @@ import {
   renderStorageConf,
   type CrioLayout,
 } from './crio-config.ts';
-import { findDaemonBinary, which } from './discover.ts';
+import { findDaemonBinary } from './discover.ts';
+import { which } from '../util/path-search.ts';
 import type { DaemonPlan, StackDriver, StackFacts } from './driver.ts';
 import type { HostFixPlan } from './host-fixes.ts';
 import { registryPaths } from './registry-config.ts';

@@ -1,6 +1,7 @@
-import { access, constants, readFile, stat } from 'node:fs/promises';
-import { delimiter, dirname, join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { exec } from '../util/exec.ts';
+import { isExecutable, which } from '../util/path-search.ts';
 import { RbError } from '../errors.ts';
 import type { StackDriver } from './driver.ts';
 import type { OciKind } from './state.ts';
@@ -10,24 +11,6 @@ import { goModuleVersion, guessOciKind, interpretOciVersion, parseSemver } from 
 export const VERSION_TIMEOUT_MS = 10_000;
 /** Bytes of a `--version` output read (a binary that prints megabytes is cut, not buffered). */
 const VERSION_OUTPUT_BYTES = 64 * 1024;
-
-/** First executable named `name` on PATH (or in the extra directories first). */
-export async function which(name: string, extraDirs: string[] = []): Promise<string | null> {
-  if (name.includes('/')) return (await isExecutable(name)) ? name : null;
-  const dirs = [
-    ...extraDirs,
-    ...(process.env.PATH ?? '').split(delimiter),
-    '/usr/local/sbin',
-    '/usr/sbin',
-    '/sbin',
-  ];
-  for (const dir of dirs) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    if (await isExecutable(candidate)) return candidate;
-  }
-  return null;
-}
 
 /** Why `path` cannot be run as a program (missing, a directory, not executable), or null. */
 export async function notRunnable(path: string): Promise<string | null> {
@@ -40,15 +23,6 @@ export async function notRunnable(path: string): Promise<string | null> {
     return code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${code})`;
   }
   return (await isExecutable(path)) ? null : 'is not executable (chmod +x)';
-}
-
-async function isExecutable(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

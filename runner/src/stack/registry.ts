@@ -12,7 +12,7 @@ import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
 import { childEnv } from '../util/child-env.ts';
 import { terminate } from './cleanup.ts';
 import { renderSignaturePolicy } from './crio-config.ts';
-import { which } from './discover.ts';
+import { which } from '../util/path-search.ts';
 import {
   parseRegistryVersion,
   registryAddress,

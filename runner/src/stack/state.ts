@@ -1,9 +1,10 @@
-import { readFile, writeFile, rename } from 'node:fs/promises';
+import { writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { HostFixSchema, ComponentSchema } from '@runtime-bench/schemas';
 import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 import { RegistryStateSchema } from './registry-config.ts';
+import { readTextFileIfExists } from '../util/read-file.ts';
 
 export const DEFAULT_STACK_ROOT = '/var/lib/runtime-bench/stacks';
 
@@ -89,13 +90,11 @@ export function stackStatePath(stateDir: string): string {
 
 /** The stack's state, or null when it was never brought up (no file). Any other problem is an error. */
 export async function readStackState(stateDir: string): Promise<StackState | null> {
-  let text: string;
-  try {
-    text = await readFile(stackStatePath(stateDir), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new RbError('STACK_STATE', `cannot read ${stackStatePath(stateDir)}: ${errorMessage(error)}`);
-  }
+  const text = await readTextFileIfExists(stackStatePath(stateDir), {
+    code: 'STACK_STATE',
+    message: (reason) => `cannot read ${stackStatePath(stateDir)}: ${reason}`,
+  });
+  if (text === null) return null;
   let json: unknown;
   try {
     json = JSON.parse(text);

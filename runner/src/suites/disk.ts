@@ -11,7 +11,8 @@ import {
 } from '../sysbench/parse.ts';
 import { finish, part, withPod } from './kit.ts';
 import { containerConfig } from './pods.ts';
-import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from './types.ts';
+import type { Benchmark, BenchmarkContext, IterationOutcome } from './types.ts';
+import { InterruptedError } from '../errors.ts';
 
 /** Where the file set lives inside the container (the image has an empty /data). */
 export const DATA_DIR = '/data';

@@ -2,14 +2,15 @@
 // pushed once, outside every timed region), a store made cold and proved cold from its contents,
 // and throughput from what the registry serves.
 import type { ImageParameters } from '@runtime-bench/schemas';
-import { which } from '../stack/discover.ts';
+import { which } from '../util/path-search.ts';
 import { storeHolds } from '../stack/image-store.ts';
 import { lookupImage, type PushedImage } from '../stack/images/registry-api.ts';
 import { buildAndPush } from '../stack/images/shaped.ts';
 import { planImage, type ImagePlan, type LayerCompression } from '../stack/images/shapes.ts';
 import { registryAnswers } from '../stack/registry.ts';
 import { sleep } from '../util/exec.ts';
-import { InterruptedError, type BenchmarkContext } from './types.ts';
+import type { BenchmarkContext } from './types.ts';
+import { InterruptedError } from '../errors.ts';
 
 /** Why this target cannot run image.*, or null: it needs a local stack with its registry up. */
 export async function imageUnsupported(ctx: BenchmarkContext): Promise<string | null> {

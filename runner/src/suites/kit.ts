@@ -3,9 +3,9 @@
 // iteration — it owns the pod's lifetime, turns errors into the outcome's error entries and
 // failure, and lets interruptions through. A new benchmark family starts from withPod.
 import type { PodSandboxConfig } from '../cri/types.ts';
-import { errorMessage } from '../errors.ts';
+import { errorMessage, InterruptedError } from '../errors.ts';
 import { discardPod, startPod, type LivePod } from './pods.ts';
-import { InterruptedError, type BenchmarkContext, type IterationOutcome } from './types.ts';
+import type { BenchmarkContext, IterationOutcome } from './types.ts';
 
 /** The metric names of a benchmark definition, in its order. */
 export function metricNames(definition: { metrics: readonly { name: string }[] }): string[] {

@@ -1,12 +1,12 @@
 import type { CpuScalingParameters, CpuTimeLimitParameters } from '@runtime-bench/schemas';
 import { CriCallError, GrpcStatus } from '../cri/types.ts';
-import { errorMessage } from '../errors.ts';
+import { errorMessage, InterruptedError } from '../errors.ts';
 import { parseSysbenchCpu, sysbenchCpuArgs } from '../sysbench/parse.ts';
 import { sleep } from '../util/exec.ts';
 import { withCgroupCpu, parseCgroupCpu, splitCgroupCpu } from './cgroup-cpu.ts';
 import { errorsFor, metricNames, withPod } from './kit.ts';
 import { awaitCompletion, containerConfig, runToCompletion, timed } from './pods.ts';
-import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from './types.ts';
+import type { Benchmark, BenchmarkContext, IterationOutcome } from './types.ts';
 import { waitFor, WaitTimeoutError } from '../util/wait.ts';
 
 const sysbenchFixedWork = (p: { maxPrime: number; events: number }): string[] => [

@@ -1,8 +1,8 @@
 import type { MemoryMinParameters } from '@runtime-bench/schemas';
-import { errorMessage } from '../errors.ts';
+import { errorMessage, InterruptedError } from '../errors.ts';
 import { metricNames, withPod } from './kit.ts';
 import { containerConfig, runToCompletion } from './pods.ts';
-import { InterruptedError, type Benchmark } from './types.ts';
+import type { Benchmark } from './types.ts';
 
 /** Limits are tried in whole pages: the kernel rounds a memory limit down to one anyway. */
 export const PAGE = 4096;

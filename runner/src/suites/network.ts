@@ -1,11 +1,11 @@
 import { connect, createServer, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { NetworkParameters } from '@runtime-bench/schemas';
-import { errorMessage } from '../errors.ts';
+import { errorMessage, InterruptedError } from '../errors.ts';
 import { sleep } from '../util/exec.ts';
 import { finish, part, withPod } from './kit.ts';
 import { containerConfig, waitForExit, type LivePod } from './pods.ts';
-import { InterruptedError, type Benchmark, type BenchmarkContext } from './types.ts';
+import type { Benchmark, BenchmarkContext } from './types.ts';
 
 const CHUNK = 1 << 20;
 const DD_BLOCK = 65536;

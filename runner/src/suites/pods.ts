@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { stdoutOf } from '../cri/log.ts';
 import type { ContainerConfig, ContainerStatus, PodSandboxConfig } from '../cri/types.ts';
 import { NamespaceMode } from '../cri/types.ts';
-import { errorMessage } from '../errors.ts';
+import { errorMessage, InterruptedError } from '../errors.ts';
 import { sleep } from '../util/exec.ts';
-import { InterruptedError, type BenchmarkContext } from './types.ts';
+import type { BenchmarkContext } from './types.ts';
 
 export const RUN_LABEL = 'runtime-bench.run-id';
 

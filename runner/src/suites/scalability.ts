@@ -1,9 +1,9 @@
 import type { ScalabilityParameters } from '@runtime-bench/schemas';
 import type { BenchmarkDefinition } from '@runtime-bench/schemas';
-import { errorMessage } from '../errors.ts';
+import { errorMessage, InterruptedError } from '../errors.ts';
 import { quantile } from '../stats/descriptive.ts';
 import { containerConfig, discardPod, podConfig, timed } from './pods.ts';
-import { InterruptedError, type Benchmark, type BenchmarkContext, type IterationOutcome } from './types.ts';
+import type { Benchmark, BenchmarkContext, IterationOutcome } from './types.ts';
 
 /** The container counts of TouchStone's Scalability5/10/50; one benchmark name each. */
 export const SCALABILITY_COUNTS = [5, 10, 50] as const;

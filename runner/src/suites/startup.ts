@@ -1,9 +1,9 @@
 import type { FirstOutputParameters, StartupLatencyParameters } from '@runtime-bench/schemas';
-import { errorMessage } from '../errors.ts';
+import { errorMessage, InterruptedError } from '../errors.ts';
 import { quantile } from '../stats/descriptive.ts';
 import { errorsFor, finish, metricNames, withPod, type Gathered } from './kit.ts';
 import { containerConfig, runToCompletion, waitForExit } from './pods.ts';
-import { InterruptedError, type Benchmark, type IterationOutcome } from './types.ts';
+import type { Benchmark, IterationOutcome } from './types.ts';
 
 /** The host's wall clock in nanoseconds, sub-millisecond (Date.now() has whole milliseconds only). */
 export function wallClockNs(): bigint {

@@ -3,7 +3,7 @@ import type { CriClient } from '../cri/types.ts';
 import type { StackState } from '../stack/state.ts';
 import type { ResourceTracker } from './tracker.ts';
 
-/** One CRI endpoint × one runtime handler, resolved from the config (see run/targets.ts). */
+/** One CRI endpoint × one runtime handler, resolved from the config (see kinds/targets.ts). */
 export interface ResolvedTarget {
   id: string;
   handler: string;
@@ -47,12 +47,4 @@ export interface Benchmark<P = unknown> {
     params: P,
     iteration: { index: number; warmup: boolean },
   ): Promise<IterationOutcome>;
-}
-
-/** Thrown inside an iteration when the run was interrupted; never recorded as a runtime error. */
-export class InterruptedError extends Error {
-  constructor() {
-    super('interrupted');
-    this.name = 'InterruptedError';
-  }
 }

@@ -2,8 +2,7 @@
 // a timeout always throws with what was awaited and the last reason, and an interruption always
 // stops the wait between polls (never a silent carry-on after a deadline).
 import { performance } from 'node:perf_hooks';
-import { InterruptedError } from '../suites/types.ts';
-import { errorMessage } from '../errors.ts';
+import { errorMessage, InterruptedError } from '../errors.ts';
 import { sleep as realSleep } from './exec.ts';
 
 /** Thrown by a probe when waiting cannot help (a process exited): waitFor rethrows it at once. */

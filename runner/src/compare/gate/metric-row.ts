@@ -19,7 +19,7 @@ import {
 import { thresholdFor } from '../keys.ts';
 import { latestChangePoint } from './change-point.ts';
 import type { CheckedRow } from './decide.ts';
-import type { FactorChoice } from './night-factor.ts';
+import type { FactorChoice } from './factors.ts';
 import { RUN_LEVEL_MIN_RUNS } from './options.ts';
 import {
   logMedians,

@@ -1,6 +1,5 @@
 // The night factor: what the metrics of one benchmark × target share each night, removed before
 // their tests, and tested itself in a row of its own.
-import type { MetricResult } from '@runtime-bench/schemas';
 import {
   median,
   nightFactorsById,
@@ -20,8 +19,8 @@ import {
   type SeriesPoint,
   renamedNote,
 } from './series.ts';
-import { referenceFactorsMemo, type ReferenceFactors } from './reference.ts';
-import type { NightFactorSource } from './types.ts';
+import { referenceFactorsMemo } from './reference.ts';
+import type { FactorChoice, NightFactors } from './factors.ts';
 import { baselineWindow, noBaselineReason } from './window.ts';
 
 /** Name of the row that tests a benchmark × target's night factor against the window's. */
@@ -29,9 +28,6 @@ export const NIGHT_FACTOR_METRIC = '(night factor)';
 
 /** Fewest metrics of one benchmark × target for a night factor: a median of fewer is not robust. */
 export const COMMON_MODE_MIN_METRICS = 5;
-
-/** ln of each night's factor (slower = positive) by run id, the current run included. */
-export type NightFactors = ReadonlyMap<string, number>;
 
 /**
  * The factor each night shares across the metrics of one benchmark × target: the column effects
@@ -126,24 +122,6 @@ export function nightFactorRow(ev: Evaluation, series: Series, factors: NightFac
     row.verdict === 'no baseline' ? noBaselineReason(ev, series, baseline.beforeReset) : null;
   if (noBaseline !== null) row.notes.push(noBaseline);
   return { row, noBaseline, oneNight };
-}
-
-/** The night factors a series' metric rows divide out, and where they came from. */
-export interface FactorChoice {
-  factors: NightFactors | null;
-  source: NightFactorSource;
-  /** Targets whose factors were used (source 'controls'). */
-  controls: string[];
-  /** Version changes of the target since its window ("runc 1.1.5 → 1.3.6"); empty when none. */
-  changes: string[];
-  /**
-   * The same run's pinned reference handler (GateOptions.references) for this benchmark, its
-   * components unchanged since its window: each metric row divides out the reference's own median
-   * of that metric (referenceFactorsOf) where it covers the row's nights, `factors` elsewhere.
-   */
-  reference: Series | null;
-  /** The reference's factors of one metric (referenceFactorsOf, computed once per evaluation); null without a reference. */
-  referenceFactors: ((metric: MetricResult) => ReferenceFactors) | null;
 }
 
 /**

@@ -3,16 +3,8 @@
 import type { MetricResult } from '@runtime-bench/schemas';
 import { logSpread, median, medianSamplingVariance } from '../../stats/index.ts';
 import { CHANGE_POINT_HISTORY } from './change-point.ts';
-import type { NightFactors } from './night-factor.ts';
+import type { ReferenceFactors } from './factors.ts';
 import type { Series } from './series.ts';
-
-/** One metric of the reference handler, night by night: what a metric row divides out. */
-export interface ReferenceFactors {
-  /** ln(reference median / its usual level) by run id, slower = positive (signed as NightFactors). */
-  factors: NightFactors;
-  /** Sampling variance of the reference's ln median by run id (π/2 · σ²/n). */
-  sampling: ReadonlyMap<string, number>;
-}
 
 /**
  * The reference handler's own median of `metric` on each of its comparable ok nights (the latest

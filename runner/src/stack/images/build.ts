@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Component } from '@runtime-bench/schemas';
 import { RbError } from '../../errors.ts';
 import { exec } from '../../util/exec.ts';
-import { which } from '../discover.ts';
+import { which } from '../../util/path-search.ts';
 import { parseSemver } from '../versions.ts';
 import { buildLayer, writeImageLayout, type ImageSpec, type Layer } from './layout.ts';
 import { buildBenchRootfs, buildLargeFillerRoots, buildPauseRootfs } from './rootfs.ts';

@@ -2,7 +2,7 @@ import type { OverheadParameters } from '@runtime-bench/schemas';
 import { sleep } from '../../util/exec.ts';
 import { metricNames, withPod } from '../kit.ts';
 import { containerConfig, timed } from '../pods.ts';
-import { InterruptedError, type Benchmark, type BenchmarkContext } from '../types.ts';
+import type { Benchmark, BenchmarkContext } from '../types.ts';
 import {
   cpuBetween,
   findRuntimeRoots,
@@ -13,6 +13,7 @@ import {
   type RuntimeReading,
 } from './attribution.ts';
 import { readCounters, readProcSnapshot, readShimCgroup } from './proc.ts';
+import { InterruptedError } from '../../errors.ts';
 
 /**
  * The runtime's processes for the pod right now, and their summed counters. Before the first

@@ -9,12 +9,12 @@ import {
 } from '../../../src/bisect/candidates.ts';
 import {
   alphaFlag,
-  bisectCommand,
   continueCommand,
   directionFlag,
   parseBudget,
   positiveInt,
 } from '../../../src/bisect/options.ts';
+import { bisectCommand } from '../../../src/bisect-request.ts';
 
 const RUNC_TAGS = [
   'v1.1.4',

@@ -3,7 +3,7 @@
 // exact-bootstrap references (scipy), never against the code under test.
 import { describe, expect, test } from 'vitest';
 import { ENGINE_BENCHMARKS } from '../../../src/engine/benchmarks.ts';
-import { ENGINE_COUNTERPARTS, sameOciRuntime } from '../../../src/engine/counterparts.ts';
+import { ENGINE_COUNTERPARTS, sameOciRuntime } from '../../../src/overhead/counterparts.ts';
 import { BENCHMARKS } from '../../../src/suites/registry.ts';
 import { endOfRunReport } from '../../../src/run/report.ts';
 import { overheadLines } from '../../../src/compare/engine-overhead-format.ts';

@@ -18,8 +18,8 @@ import {
   parseUlimits,
   planEngine,
   runArgs,
-  type EnginePlan,
 } from '../../../src/engine/plan.ts';
+import type { EnginePlan } from '../../../src/engine/engine-plan.ts';
 import { dockerArchiveManifest } from '../../../src/stack/images/layout.ts';
 
 const runtimes = [

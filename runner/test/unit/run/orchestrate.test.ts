@@ -3,7 +3,8 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigSchema, type BenchmarkDefinition } from '@runtime-bench/schemas';
 import { newSlot, orchestrate, type ProgressEvent, type Slot } from '../../../src/run/orchestrate.ts';
-import { InterruptedError, type IterationOutcome } from '../../../src/suites/types.ts';
+import type { IterationOutcome } from '../../../src/suites/types.ts';
+import { InterruptedError } from '../../../src/errors.ts';
 
 const definition = (name: string): BenchmarkDefinition => ({
   name,

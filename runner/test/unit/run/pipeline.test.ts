@@ -6,7 +6,8 @@ import { ConfigSchema, RunResultSchema, type HostFingerprint } from '@runtime-be
 import { newSlot, type Slot } from '../../../src/run/orchestrate.ts';
 import { runPipeline, type TargetKind } from '../../../src/run/pipeline.ts';
 import { EndpointDead, EXIT_ENDPOINT_DEAD, stopExitCode } from '../../../src/run/stop.ts';
-import { InterruptedError, type IterationOutcome } from '../../../src/suites/types.ts';
+import type { IterationOutcome } from '../../../src/suites/types.ts';
+import { InterruptedError } from '../../../src/errors.ts';
 
 const host = (hostname: string): HostFingerprint => ({
   hostname,

@@ -3,7 +3,8 @@ import { ImagesConfigSchema } from '@runtime-bench/schemas';
 import { CriCallError, type CriClient } from '../../../src/cri/types.ts';
 import { finish, part, withPod } from '../../../src/suites/kit.ts';
 import { ResourceTracker } from '../../../src/suites/tracker.ts';
-import { InterruptedError, type BenchmarkContext } from '../../../src/suites/types.ts';
+import type { BenchmarkContext } from '../../../src/suites/types.ts';
+import { InterruptedError } from '../../../src/errors.ts';
 
 /** Only the pod calls withPod makes, recorded; RunPodSandbox fails when told to. */
 function context(calls: string[], failRunPod = false): BenchmarkContext {

@@ -1,8 +1,8 @@
 // The one polling loop, on a fake clock: the clock advances only by the pauses waitFor asks for,
 // so the number of polls before a timeout is read off the timeout and the interval.
 import { describe, expect, test } from 'vitest';
-import { InterruptedError } from '../../../src/suites/types.ts';
 import { StopWaiting, WaitTimeoutError, waitFor } from '../../../src/util/wait.ts';
+import { InterruptedError } from '../../../src/errors.ts';
 
 function fakeClock(): { now: () => number; sleep: (ms: number) => Promise<void>; pauses: number[] } {
   let t = 1000;

@@ -1,4 +1,4 @@
-// Executes the target plan of run/target-plan.ts: reads each stack's state, connects over the
+// Executes the target plan of kinds/target-plan.ts: reads each stack's state, connects over the
 // configured transport, asks the runtime its version and checks the bench image. Every decision
 // (labels, handlers, what the result records) is made by the pure functions there.
 import { tmpdir } from 'node:os';
@@ -8,7 +8,8 @@ import { createCriClient } from '../cri/client.ts';
 import type { CriClient, VersionInfo } from '../cri/types.ts';
 import { RbError, errorMessage } from '../errors.ts';
 import { readBuildRecord } from '../install/build.ts';
-import { which, ociVersion } from '../stack/discover.ts';
+import { ociVersion } from '../stack/discover.ts';
+import { which } from '../util/path-search.ts';
 import { stackAnswers } from '../stack/manager.ts';
 import { readStackState, stackStateDir, type StackState } from '../stack/state.ts';
 import { guessOciKind } from '../stack/versions.ts';

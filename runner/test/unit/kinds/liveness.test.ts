@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CriCallError, type CriClient } from '../../../src/cri/types.ts';
-import { deathCause, isConnectionError, watchEndpoint } from '../../../src/run/liveness.ts';
+import { deathCause, isConnectionError, watchEndpoint } from '../../../src/kinds/liveness.ts';
 
 describe('isConnectionError', () => {
   test.each([

@@ -5,7 +5,7 @@ import {
   endpointLabels,
   planEndpoints,
   resolveHandlers,
-} from '../../../src/run/target-plan.ts';
+} from '../../../src/kinds/target-plan.ts';
 import type { StackState } from '../../../src/stack/state.ts';
 
 const config = (targets: unknown[]) => ConfigSchema.parse({ targets });

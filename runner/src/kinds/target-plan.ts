@@ -1,5 +1,5 @@
 // Pure planning of a run's targets: labels, where each endpoint's socket comes from, which handlers
-// it resolves to and what the result records about it. run/targets.ts executes the plan (reads the
+// it resolves to and what the result records about it. kinds/targets.ts executes the plan (reads the
 // stack state, connects, asks the runtime) and hands the answers back to describeEndpoint.
 import {
   criTargets,

@@ -5,13 +5,13 @@
 import { criTargets, type Config } from '@runtime-bench/schemas';
 import type { ResultPart } from '../results/assemble.ts';
 import { ENGINE_BENCHMARKS } from '../engine/benchmarks.ts';
-import { engineCounterpart } from '../engine/counterparts.ts';
+import { engineCounterpart } from '../overhead/counterparts.ts';
 import { engineKind } from '../engine/kind.ts';
 import { RbError } from '../errors.ts';
 import { BENCHMARKS, matchesPrefix } from '../suites/registry.ts';
 import { criKind } from './cri-kind.ts';
-import type { Slot } from './orchestrate.ts';
-import type { PreparedRun, TargetKind } from './pipeline.ts';
+import type { Slot } from '../run/orchestrate.ts';
+import type { PreparedRun, TargetKind } from '../run/pipeline.ts';
 
 const CRI_NAMES = BENCHMARKS.map((b) => b.definition.name);
 const ENGINE_NAMES = ENGINE_BENCHMARKS.map((b) => b.definition.name);

@@ -10,9 +10,9 @@ import { BENCHMARKS, selectBenchmarks } from '../suites/registry.ts';
 import { ResourceTracker } from '../suites/tracker.ts';
 import type { Benchmark } from '../suites/types.ts';
 import { watchEndpoint } from './liveness.ts';
-import { newSlot, type Slot } from './orchestrate.ts';
-import type { PreparedRun, RunContext, TargetKind } from './pipeline.ts';
-import { EndpointDead } from './stop.ts';
+import { newSlot, type Slot } from '../run/orchestrate.ts';
+import type { PreparedRun, RunContext, TargetKind } from '../run/pipeline.ts';
+import { EndpointDead } from '../run/stop.ts';
 import { prepareEndpoints, type PreparedEndpoint } from './targets.ts';
 
 function uniqueFixes(fixes: HostFix[]): HostFix[] {

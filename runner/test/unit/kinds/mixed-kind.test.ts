@@ -11,9 +11,9 @@ import {
 } from '@runtime-bench/schemas';
 import { sampleRunResult } from '../../../../schemas/test/sample.ts';
 import { loadConfig } from '../../../src/config/load.ts';
-import { ENGINE_COUNTERPARTS } from '../../../src/engine/counterparts.ts';
-import { combineKinds, criPartOf } from '../../../src/run/mixed-kind.ts';
-import { targetKindOf } from '../../../src/run/kinds.ts';
+import { ENGINE_COUNTERPARTS } from '../../../src/overhead/counterparts.ts';
+import { combineKinds, criPartOf } from '../../../src/kinds/mixed-kind.ts';
+import { targetKindOf } from '../../../src/kinds/registry.ts';
 import { newSlot } from '../../../src/run/orchestrate.ts';
 import { runPipeline, type TargetKind } from '../../../src/run/pipeline.ts';
 import { EndpointDead } from '../../../src/run/stop.ts';
