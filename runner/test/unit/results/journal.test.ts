@@ -9,6 +9,7 @@ import { ConfigSchema, RunResultSchema, type HostFingerprint } from '@runtime-be
 import { newSlot } from '../../../src/run/orchestrate.ts';
 import { runPipeline, type TargetKind } from '../../../src/run/pipeline.ts';
 import { parseJournal, recoverResult } from '../../../src/results/journal.ts';
+import type { IterationOutcome } from '../../../src/suites/types.ts';
 
 const host: HostFingerprint = {
   hostname: 'h',
@@ -43,7 +44,7 @@ function kind(withPreview: boolean): TargetKind {
     async prepare() {
       const counts = { a: 0, b: 0 };
       const slots = (['a', 'b'] as const).map((t) =>
-        newSlot(definition, `c/${t}`, { t }, async () => {
+        newSlot(definition, `c/${t}`, { t }, async (): Promise<IterationOutcome> => {
           const k = counts[t]++;
           if (t === 'b' && k === 3) return { values: {}, errors: {}, failure: 'boom' };
           return { values: { x: (t === 'a' ? 10 : 100) + k }, errors: {} };
