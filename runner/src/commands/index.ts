@@ -50,6 +50,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./stack.ts')).registerStack,
   },
   {
+    name: 'recover',
+    description:
+      'turn the journal of a run whose process was killed (SIGKILL, OOM, a lost runner) into an incomplete result file',
+    load: async () => (await import('./recover.ts')).registerRecover,
+  },
+  {
     name: 'run',
     description: 'run the configured benchmarks and write one result JSON',
     load: async () => (await import('./run.ts')).registerRun,

@@ -5,6 +5,7 @@
 import { rm } from 'node:fs/promises';
 import type { Config, HostFix } from '@runtime-bench/schemas';
 import { readHostFingerprint } from '../host/fingerprint.ts';
+import type { RunPreview } from '../results/journal.ts';
 import { runLabel } from '../suites/pods.ts';
 import { BENCHMARKS, selectBenchmarks } from '../suites/registry.ts';
 import { ResourceTracker } from '../suites/tracker.ts';
@@ -84,10 +85,18 @@ async function prepareCriRun(ctx: RunContext, benchmarks: readonly Benchmark<nev
   const slots = criSlots(ctx, benchmarks, endpoints, trackers, signal);
   const endpointOf = new Map(slots.map(({ slot, endpoint }) => [slot, endpoint]));
   let cleanupProblems: string[] = [];
+  // Where the run is and what it measures: before the loop for the journal, after it for the result.
+  const describe = async (): Promise<RunPreview> => ({
+    host: await readHostFingerprint(uniqueFixes(endpoints.flatMap((e) => e.hostFixes))),
+    components: endpoints.flatMap((e) => e.components),
+    targets: endpoints.flatMap((e) => e.targets.map((t) => t.record)),
+    benchmarks: benchmarks.map((b) => b.definition),
+  });
   return {
     slots: slots.map((s) => s.slot),
     signal,
     beforeRecordingFailure: (slot) => watches[endpoints.indexOf(endpointOf.get(slot)!)]!.settle(),
+    preview: describe,
     async finish() {
       for (const w of watches) w.stop();
       for (const [i, [endpoint, tracker]] of [...trackers].entries()) {
@@ -103,15 +112,7 @@ async function prepareCriRun(ctx: RunContext, benchmarks: readonly Benchmark<nev
         cleanupProblems = cleanupProblems.concat(await tracker.cleanup(endpoint.client, runLabel(runId)));
       }
       for (const p of cleanupProblems) log(`cleanup: ${p}`);
-      return [
-        {
-          host: await readHostFingerprint(uniqueFixes(endpoints.flatMap((e) => e.hostFixes))),
-          components: endpoints.flatMap((e) => e.components),
-          targets: endpoints.flatMap((e) => e.targets.map((t) => t.record)),
-          benchmarks: benchmarks.map((b) => b.definition),
-          slots: slots.map((s) => s.slot),
-        },
-      ];
+      return [{ ...(await describe()), slots: slots.map((s) => s.slot) }];
     },
     async close() {
       for (const w of watches) w.stop();

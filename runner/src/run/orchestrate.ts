@@ -65,6 +65,11 @@ export interface OrchestrateOptions {
    * was the target's endpoint dying (then it aborts `signal` and nothing is recorded).
    */
   beforeRecordingFailure?: (slot: Slot) => Promise<void>;
+  /**
+   * Called as each repetition is recorded (or ends its slot as unsupported), with the slot's index
+   * in `slots`: the run's journal appends it, so a kill loses at most the repetition in flight.
+   */
+  onRecorded?: (slotIndex: number, warmup: boolean, outcome: IterationOutcome) => void;
   /** The pause between repetitions (settleSeconds); injected by tests. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -126,6 +131,7 @@ export async function orchestrate(opts: OrchestrateOptions): Promise<void> {
         }
         stageDone += 1;
         done += 1;
+        opts.onRecorded?.(opts.slots.indexOf(slot), warmup, outcome);
         if (outcome.unsupported) {
           slot.accumulator.unsupported = outcome.unsupported;
           stageTotal -= repetitions - rep - 1;

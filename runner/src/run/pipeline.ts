@@ -8,6 +8,7 @@ import { assembleRunResult, newRunId, type ResultPart } from '../results/assembl
 import { orchestrate, type ProgressEvent, type Slot } from './orchestrate.ts';
 import { describeStop, stopCause, type StopCause } from './stop.ts';
 import { toolRecord } from '../version.ts';
+import { JOURNAL_VERSION, openJournal, type JournalWriter, type RunPreview } from '../results/journal.ts';
 
 export interface RunContext {
   config: Config;
@@ -29,6 +30,11 @@ export interface PreparedRun {
   finish(): Promise<ResultPart[]>;
   /** Called last whatever happened (also when the loop or finish threw): releases the rest. */
   close(): Promise<void>;
+  /**
+   * What the result will say besides its samples, known before the loop (single-host kinds): with
+   * it the run keeps a journal that `recover` turns into a result if the process is killed.
+   */
+  preview?(): Promise<RunPreview>;
 }
 
 /** How one kind of target is reached. A prepare that throws has left nothing behind. */
@@ -44,6 +50,8 @@ export interface PipelineOptions {
   now?: () => Date;
   /** What measured (default `toolRecord`: this checkout's commit); taken once, before the run. */
   tool?: () => RunResult['tool'];
+  /** Keep a journal of the repetitions in this directory (where the kind can preview its result). */
+  journalDir?: string;
 }
 
 export interface PipelineOutcome {
@@ -51,6 +59,8 @@ export interface PipelineOutcome {
   results: RunResult[];
   /** Null when the run went to its end. */
   stop: StopCause | null;
+  /** The run's journal, to be removed once the results are written; null when none was kept. */
+  journal: JournalWriter | null;
 }
 
 /**
@@ -66,12 +76,32 @@ export async function runPipeline(kind: TargetKind, opts: PipelineOptions): Prom
   const tool = (opts.tool ?? toolRecord)();
   const run = await kind.prepare({ config: opts.config, runId, signal: opts.signal, log: opts.log });
   try {
+    const journal =
+      opts.journalDir !== undefined && run.preview
+        ? openJournal(opts.journalDir, {
+            journal: JOURNAL_VERSION,
+            runId,
+            startedAt: startedAt.toISOString(),
+            pid: process.pid,
+            tool,
+            config: opts.config,
+            preview: await run.preview(),
+            slots: run.slots.map((s) => ({
+              definition: s.definition,
+              targetId: s.targetId,
+              parameters: s.parameters,
+            })),
+          })
+        : null;
     await orchestrate({
       config: opts.config,
       slots: run.slots,
       signal: run.signal,
       onProgress: opts.onProgress,
       ...(run.beforeRecordingFailure ? { beforeRecordingFailure: run.beforeRecordingFailure } : {}),
+      ...(journal
+        ? { onRecorded: (slot, warmup, outcome) => journal.append({ slot, warmup, outcome }, now()) }
+        : {}),
     });
     const stop = stopCause(run.signal);
     const parts = await run.finish();
@@ -88,7 +118,7 @@ export async function runPipeline(kind: TargetKind, opts: PipelineOptions): Prom
         tool,
       }),
     );
-    return { results, stop };
+    return { results, stop, journal };
   } finally {
     await run.close();
   }

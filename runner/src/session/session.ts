@@ -5,6 +5,7 @@
 import type { Config, RunResult } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
 import { writeResultFile } from '../results/io.ts';
+import { DEFAULT_JOURNAL_DIR } from '../results/journal.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
 import { runPipeline, type PipelineOptions, type PipelineOutcome, type TargetKind } from '../run/pipeline.ts';
 import { stopExitCode, type StopCause } from '../run/stop.ts';
@@ -59,6 +60,8 @@ export interface RunSessionOptions {
   say: (line: string) => void;
   /** Leave the stacks this session started up at the end. */
   keepStacks?: boolean;
+  /** Journals of the runs go here (DEFAULT_JOURNAL_DIR); `recover` reads them after a kill. */
+  journalDir?: string;
   /** Install record in which every stack is noted before it starts (`uninstall --state`). */
   recordStack?: (name: string) => Promise<void>;
   deps?: Partial<SessionDeps>;
@@ -117,11 +120,12 @@ export async function withRunSession<T>(
             );
         },
         async run(kind, config, { place, onProgress, log }) {
-          const { results, stop } = await deps.pipeline(kind, {
+          const { results, stop, journal } = await deps.pipeline(kind, {
             config,
             signal,
             onProgress: onProgress ?? (() => undefined),
             log: log ?? options.log,
+            journalDir: options.journalDir ?? DEFAULT_JOURNAL_DIR,
           });
           const paths: string[] = [];
           for (const [i, result] of results.entries()) {
@@ -129,6 +133,8 @@ export async function withRunSession<T>(
             await deps.write(path, result);
             paths.push(path);
           }
+          // Only now: until the results are on disk, the journal is what a kill would leave.
+          await journal?.remove();
           return { results, paths, stop };
         },
       };

@@ -105,7 +105,7 @@ describe('withRunSession', () => {
           signals: signals(),
           pipeline: (_k, o) => {
             seenOptions.push(o);
-            return Promise.resolve({ results: [result, { ...result, runId: second }], stop: null });
+            return Promise.resolve({ results: [result, { ...result, runId: second }], stop: null, journal: null });
           },
         },
       },
@@ -220,7 +220,7 @@ describe('withRunSession', () => {
         deps: {
           stackOps: recordingOps().ops,
           signals: signals(),
-          pipeline: () => Promise.resolve({ results: [result], stop: null }),
+          pipeline: () => Promise.resolve({ results: [result], stop: null, journal: null }),
           write: writeResultFile,
         },
       },
