@@ -3,8 +3,11 @@ import { describe, expect, test } from 'vitest';
 import {
   STOP_ORDER,
   addressToAdd,
+  inheritsParentCpuset,
   isKubeletPod,
+  nodeIsReady,
   ownLogLinks,
+  ownsProcess,
   pathsTheKubeletWillCreate,
   removalOrder,
   sysctlsToRestore,
@@ -21,14 +24,33 @@ describe('cluster up', () => {
   });
 
   test("the node's address is added once, with the subnet's prefix length", () => {
-    const listed =
-      '7: rb-x    inet 10.233.7.1/24 brd 10.233.7.255 scope global rb-x\\       valid_lft forever';
-    expect(addressToAdd('', '10.233.7.1', '10.233.7.0/24')).toBe('10.233.7.1/24');
-    expect(addressToAdd(listed, '10.233.7.1', '10.233.7.0/24')).toBeNull();
+    expect(addressToAdd([], '10.233.7.1', '10.233.7.0/24')).toBe('10.233.7.1/24');
+    expect(addressToAdd(['10.233.7.1/24'], '10.233.7.1', '10.233.7.0/24')).toBeNull();
+    // Listed with another prefix length it is still the node's address: not added twice.
+    expect(addressToAdd(['192.168.1.5/16', '10.233.7.1/32'], '10.233.7.1', '10.233.7.0/24')).toBeNull();
     // 10.233.7.10 is not 10.233.7.1
-    expect(addressToAdd(listed.replace('7.1/', '7.10/'), '10.233.7.1', '10.233.7.0/24')).toBe(
-      '10.233.7.1/24',
-    );
+    expect(addressToAdd(['10.233.7.10/24'], '10.233.7.1', '10.233.7.0/24')).toBe('10.233.7.1/24');
+    expect(addressToAdd([], '10.9.0.1', '10.9.0.0/16')).toBe('10.9.0.1/16');
+  });
+
+  test("a cpuset file takes the parent's value only when it exists and is empty", () => {
+    expect(inheritsParentCpuset('')).toBe(true);
+    expect(inheritsParentCpuset('\n')).toBe(true);
+    expect(inheritsParentCpuset('0-1\n')).toBe(false);
+    // No such file: not a v1 cpuset hierarchy, nothing to write.
+    expect(inheritsParentCpuset(null)).toBe(false);
+  });
+
+  test('the node is Ready only on a Ready=True condition', () => {
+    expect(nodeIsReady([])).toBe(false);
+    expect(nodeIsReady([{ type: 'Ready', status: 'False' }])).toBe(false);
+    expect(nodeIsReady([{ type: 'MemoryPressure', status: 'True' }])).toBe(false);
+    expect(
+      nodeIsReady([
+        { type: 'MemoryPressure', status: 'False' },
+        { type: 'Ready', status: 'True' },
+      ]),
+    ).toBe(true);
   });
 });
 
@@ -43,6 +65,15 @@ describe('cluster down', () => {
       'kube-scheduler',
       'kubelet',
     ]);
+  });
+
+  test('a process is ours when its command line names the state dir', () => {
+    const dir = '/var/lib/runtime-bench/clusters/c';
+    expect(ownsProcess(['/opt/k/bin/etcd', `--data-dir=${dir}/etcd`, ''].join('\0'), dir)).toBe(true);
+    // A reused pid: another program, our dir nowhere in its command line.
+    expect(ownsProcess(['/usr/bin/sleep', '100', ''].join('\0'), dir)).toBe(false);
+    // Gone: /proc/<pid>/cmdline could not be read.
+    expect(ownsProcess('', dir)).toBe(false);
   });
 
   test("only the kubelet's pods are removed, never the stack's own", () => {
