@@ -10,11 +10,10 @@
 //   real call often follows such an idle wait (RemoveContainer follows StopContainer's ~60 ms), and
 //   a process woken from idle runs its call path on cold caches: a client whose path is long pays
 //   for it there (docs/cri-client.md).
-// A third client isolates the floor under ours: the same Version call written by hand onto Node's
-// own http2 module with a constant request (no protobuf, no error mapping, no deadline timer).
-// What our client adds is ours − floor; what Node's HTTP/2 stack costs against Go's is floor − Go,
-// and no client on node:http2 can go below it. (Before issue #11, ours ran on @grpc/grpc-js, which
-// added ~0.5 ms to this floor: cri/unary-grpc.ts.)
+// A third client is the same Version call written by hand onto Node's own http2 module with a
+// constant request (no protobuf, no error mapping, no deadline timer): the floor of any client on
+// node:http2, which ours ran on until issue 43 and now undercuts by speaking HTTP/2 itself
+// (cri/h2-connection.ts). Before issue #11, ours ran on @grpc/grpc-js, ~0.5 ms above that floor.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect as connectHttp2 } from 'node:http2';
@@ -307,7 +306,7 @@ try {
     const floorMedian = median(floor.get(when)!);
     const row = rows.find((r) => r.call === 'Version' && r.case === when)!;
     console.log(
-      `\nVersion by hand on node:http2 (the floor of any client on it), ${when}, median of ${floor.get(when)!.length}: ${formatNumber(floorMedian)} ms — our client adds ${formatNumber(row.oursMedian - floorMedian)} ms to it, Node's HTTP/2 stack costs ${formatNumber(floorMedian - row.goMedian)} ms over Go's`,
+      `\nVersion by hand on node:http2, ${when}, median of ${floor.get(when)!.length}: ${formatNumber(floorMedian)} ms (ours − it: ${formatNumber(row.oursMedian - floorMedian)} ms; it − Go: ${formatNumber(floorMedian - row.goMedian)} ms)`,
     );
   }
   const label = (r: { call: string; case: string }): string => `${r.call} (${r.case})`;
