@@ -1,6 +1,9 @@
 // A minimal Go CRI client (the kubelet's own stack: google.golang.org/grpc and k8s.io/cri-api)
-// that runs one pod lifecycle per "lifecycle" line on stdin and prints each call's latency in
-// milliseconds as one JSON line: the reference runner/bench/cri-client.ts compares our client with.
+// that runs one pod lifecycle per "lifecycle" line on stdin (one Version call per "version", one
+// ImageStatus of -image per "imagestatus") and prints each call's latency in milliseconds as one
+// JSON line: the reference runner/bench/cri-client.ts compares our client with. A number after
+// the command is a pause in milliseconds slept before each timed call, untimed: the idle time a
+// call follows in a real lifecycle (RemoveContainer follows StopContainer's ~60 ms wait).
 // Built at bench time (go build, GOFLAGS=-mod=mod); not part of the runner.
 package main
 
@@ -14,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -53,17 +57,39 @@ func main() {
 	}
 	defer conn.Close()
 	rt := runtime.NewRuntimeServiceClient(conn)
+	img := runtime.NewImageServiceClient(conn)
 	labels := map[string]string{"runtime-bench.run-id": *label, "runtime-bench.purpose": "go-cri"}
 	out := json.NewEncoder(os.Stdout)
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		ms := map[string]float64{}
-		if in.Text() == "version" {
+		fields := strings.Fields(in.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		var pause time.Duration
+		if len(fields) > 1 {
+			p, err := strconv.ParseFloat(fields[1], 64)
+			if err != nil {
+				_ = out.Encode(map[string]any{"error": "bad pause: " + err.Error()})
+				continue
+			}
+			pause = time.Duration(p * float64(time.Millisecond))
+		}
+		if fields[0] == "version" || fields[0] == "imagestatus" {
 			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			time.Sleep(pause)
 			cpu0 := cpuMicros()
 			t := time.Now()
-			_, err := rt.Version(ctx, &runtime.VersionRequest{Version: "v1"})
-			ms["Version"] = float64(time.Since(t).Nanoseconds()) / 1e6
+			var err error
+			name := "Version"
+			if fields[0] == "version" {
+				_, err = rt.Version(ctx, &runtime.VersionRequest{Version: "v1"})
+			} else {
+				name = "ImageStatus"
+				_, err = img.ImageStatus(ctx, &runtime.ImageStatusRequest{Image: &runtime.ImageSpec{Image: *image}})
+			}
+			ms[name] = float64(time.Since(t).Nanoseconds()) / 1e6
 			cpu := cpuMicros() - cpu0
 			cancel()
 			res := map[string]any{"ms": ms, "cpuMicros": cpu}
@@ -73,12 +99,13 @@ func main() {
 			_ = out.Encode(res)
 			continue
 		}
-		if in.Text() != "lifecycle" {
+		if fields[0] != "lifecycle" {
 			continue
 		}
 		timed := func(name string, f func(ctx context.Context) error) error {
 			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 			defer cancel()
+			time.Sleep(pause)
 			t := time.Now()
 			err := f(ctx)
 			ms[name] = float64(time.Since(t).Nanoseconds()) / 1e6

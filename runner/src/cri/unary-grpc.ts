@@ -1,4 +1,4 @@
-// Unary gRPC over Node's own HTTP/2 client, for the CRI's unix socket.
+// Unary gRPC over our own HTTP/2 connection (h2-connection.ts), for the CRI's unix socket.
 //
 // Why not @grpc/grpc-js: its per-call machinery (resolving, load-balancing and subchannel call
 // layers, filters, metadata copies) cost ~0.5 ms of client CPU per call on our 2-core runners,
@@ -7,15 +7,11 @@
 // no TLS, no name resolution, no retries. What remains is the wire protocol, which is small and
 // fixed (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md): a POST per call, each
 // message prefixed by a compressed flag and a 4-byte length, the status in the trailers. Message
-// encoding stays with protobufjs (see grpc-client.ts).
-import {
-  connect,
-  constants as http2,
-  type ClientHttp2Session,
-  type ClientHttp2Stream,
-  type IncomingHttpHeaders,
-} from 'node:http2';
-import { connect as connectUnix } from 'node:net';
+// encoding stays with protobufjs (see grpc-client.ts). Why not node:http2 either (issue 43):
+// h2-connection.ts.
+import type { IncomingHttpHeaders } from 'node:http2';
+import { H2_ERROR, H2Connection } from './h2-connection.ts';
+import type { HeaderList } from './hpack.ts';
 import { GrpcStatus } from './types.ts';
 
 /** A call that ended without a response message: the gRPC status and its message. */
@@ -120,6 +116,8 @@ export interface FinishedStream {
   rstCode: number;
   /** The error the stream or its connection reported, if any. */
   error?: Error;
+  /** The connection was up before the error: the error broke it rather than kept it from opening. */
+  connected?: boolean;
   /** Our deadline fired and cancelled the stream. */
   expired: boolean;
   timeoutMs: number;
@@ -145,7 +143,7 @@ export function streamOutcome(s: FinishedStream): UnaryCallError | null {
     if (!s.headers) {
       return new UnaryCallError(
         GrpcStatus.UNAVAILABLE,
-        s.error
+        s.error && !s.connected
           ? `No connection established: ${s.error.message}`
           : `Connection dropped${reason ? ` (${reason})` : ''}`,
       );
@@ -169,6 +167,26 @@ export interface UnaryChannelOptions {
   maxReceiveBytes: number;
 }
 
+/** A header list as the object streamOutcome reads: repeated names joined with ", " as Node does. */
+export function headerObject(list: HeaderList): IncomingHttpHeaders {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of list) headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  return headers;
+}
+
+/** The request headers of a call: what the gRPC protocol requires and its deadline. */
+export function requestHeaders(path: string, timeoutMs: number): [string, string][] {
+  return [
+    [':method', 'POST'],
+    [':scheme', 'http'],
+    [':path', path],
+    [':authority', 'localhost'],
+    ['content-type', 'application/grpc'],
+    ['te', 'trailers'],
+    ['grpc-timeout', grpcTimeout(timeoutMs)],
+  ];
+}
+
 /**
  * One HTTP/2 connection to a unix socket, opened on the first call and again after it broke
  * (a restarted runtime), carrying unary calls. The socket never keeps the process alive on its
@@ -177,7 +195,7 @@ export interface UnaryChannelOptions {
 export class UnaryGrpcChannel {
   readonly socketPath: string;
   private readonly options: UnaryChannelOptions;
-  private session: ClientHttp2Session | null = null;
+  private connection: H2Connection | null = null;
   private closed = false;
 
   constructor(socketPath: string, options: UnaryChannelOptions) {
@@ -185,92 +203,73 @@ export class UnaryGrpcChannel {
     this.options = options;
   }
 
-  private connected(): ClientHttp2Session {
-    if (this.session && !this.session.closed && !this.session.destroyed) return this.session;
-    const session = connect('http://localhost', {
-      createConnection: () => connectUnix(this.socketPath),
-      settings: { enablePush: false },
+  private connected(): H2Connection {
+    if (this.connection?.usable) return this.connection;
+    // Forgotten once it takes no new calls (broken, closed, going away): the next call connects again.
+    const connection: H2Connection = new H2Connection(this.socketPath, () => {
+      if (this.connection === connection) this.connection = null;
     });
-    // An error reaches every stream of the session; the session's own listener only stops Node
-    // from throwing it, and forgets the session so that the next call connects again.
-    const forget = (): void => {
-      if (this.session === session) this.session = null;
-    };
-    session.on('error', forget);
-    session.on('close', forget);
-    session.on('goaway', forget);
-    session.unref();
-    this.session = session;
-    return session;
+    this.connection = connection;
+    return connection;
   }
 
   /** Sends `message` to `path` (/package.Service/Method) and resolves with the response message. */
   call(path: string, message: Uint8Array, timeoutMs: number): Promise<Buffer> {
     if (this.closed) return Promise.reject(new UnaryCallError(GrpcStatus.UNAVAILABLE, 'channel closed'));
     return new Promise((resolve, reject) => {
-      let stream: ClientHttp2Stream;
-      try {
-        stream = this.connected().request({
-          [http2.HTTP2_HEADER_METHOD]: 'POST',
-          [http2.HTTP2_HEADER_PATH]: path,
-          [http2.HTTP2_HEADER_CONTENT_TYPE]: 'application/grpc',
-          [http2.HTTP2_HEADER_TE]: 'trailers',
-          'grpc-timeout': grpcTimeout(timeoutMs),
-        });
-      } catch (error) {
-        reject(new UnaryCallError(GrpcStatus.UNAVAILABLE, (error as Error).message));
-        return;
-      }
       let headers: IncomingHttpHeaders | undefined;
       let trailers: IncomingHttpHeaders | undefined;
-      let transportError: Error | undefined;
       let expired = false;
       const chunks: Buffer[] = [];
+      const connection = this.connected();
+      let id = 0;
       const timer = setTimeout(() => {
         expired = true;
-        stream.close(http2.NGHTTP2_CANCEL);
+        connection.cancel(id, H2_ERROR.CANCEL);
       }, timeoutMs);
-      // The call is over at 'end': every DATA frame was read and the server ended the stream, with
-      // the trailers (or a trailers-only reply) already in. Settling there rather than at 'close',
-      // which Node emits ticks later after tearing the stream down, keeps that teardown out of the
-      // timed call. 'close' settles what never ended normally: errors, resets, deadlines.
-      let settled = false;
-      const settle = (): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        const outcome = streamOutcome({
-          headers,
-          trailers,
-          rstCode: stream.rstCode ?? 0,
-          error: transportError,
-          expired,
-          timeoutMs,
-        });
-        if (outcome) {
-          reject(outcome);
-          return;
-        }
-        try {
-          const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-          resolve(unframeMessage(body, this.options.maxReceiveBytes));
-        } catch (error) {
-          reject(error as Error);
-        }
+      // The connection calls onClose once, after the last frame of the stream: the call is over
+      // there, inside the socket's read callback, with nothing left to tear down.
+      const listener = {
+        onHeaders: (list: HeaderList): void => {
+          if (headers) trailers = headerObject(list);
+          else headers = headerObject(list);
+        },
+        onData: (chunk: Buffer): void => void chunks.push(chunk),
+        onClose: (rstCode: number, error?: Error): void => {
+          clearTimeout(timer);
+          const outcome = streamOutcome({
+            headers,
+            trailers,
+            rstCode,
+            error,
+            connected: connection.connected,
+            expired,
+            timeoutMs,
+          });
+          if (outcome) {
+            reject(outcome);
+            return;
+          }
+          try {
+            const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+            resolve(unframeMessage(body, this.options.maxReceiveBytes));
+          } catch (error) {
+            reject(error as Error);
+          }
+        },
       };
-      stream.on('response', (h) => (headers = h));
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('trailers', (t) => (trailers = t));
-      stream.on('end', settle);
-      stream.on('error', (error) => (transportError = error));
-      stream.on('close', settle);
-      stream.end(frameMessage(message));
+      try {
+        id = connection.request(requestHeaders(path, timeoutMs), frameMessage(message), listener);
+      } catch (error) {
+        clearTimeout(timer);
+        reject(new UnaryCallError(GrpcStatus.UNAVAILABLE, (error as Error).message));
+      }
     });
   }
 
   close(): void {
     this.closed = true;
-    this.session?.close();
-    this.session = null;
+    this.connection?.close();
+    this.connection = null;
   }
 }

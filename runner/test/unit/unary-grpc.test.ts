@@ -10,6 +10,7 @@ import {
   constants,
   type Http2Server,
   type IncomingHttpHeaders,
+  type ServerOptions,
   type ServerHttp2Stream,
 } from 'node:http2';
 import { tmpdir } from 'node:os';
@@ -157,8 +158,8 @@ describe('UnaryGrpcChannel against a real HTTP/2 server on a unix socket', () =>
     stream.end(frameMessage(Buffer.concat([Buffer.from('echo:'), unframeMessage(request, 1 << 20)])));
   };
 
-  const listen = async (): Promise<void> => {
-    server = createServer();
+  const listen = async (options: ServerOptions = {}): Promise<void> => {
+    server = createServer(options);
     server.on('stream', (stream, headers) => {
       // A reset or a destroyed session is what some tests do on purpose.
       stream.on('error', () => undefined);
@@ -290,6 +291,74 @@ describe('UnaryGrpcChannel against a real HTTP/2 server on a unix socket', () =>
     expect((await failure(channel.call('/p.S/M', Buffer.from('x'), 5000))).code).toBe(8);
     channel.close();
     expect((await failure(channel.call('/p.S/M', Buffer.from('x'), 5000))).code).toBe(14);
+  });
+
+  test('bodies larger than every window and frame go through flow control both ways intact', async () => {
+    // The server grants 1000 octets per stream and the default 65 535 on the connection: a 200 kB
+    // request must wait for its WINDOW_UPDATEs; the 200 kB reply comes in many 16 kB frames.
+    await stop();
+    await listen({ settings: { initialWindowSize: 1000 } });
+    const channel = new UnaryGrpcChannel(socket, { maxReceiveBytes: 1 << 20 });
+    const big = Buffer.alloc(200_000, 'abcdefghij');
+    await channel.call('/p.S/M', Buffer.from('first'), 5000); // the server's SETTINGS are in force
+    const replies = await Promise.all([1, 2, 3].map(() => channel.call('/p.S/M', big, 5000)));
+    channel.close();
+    for (const reply of replies) expect(reply.equals(Buffer.concat([Buffer.from('echo:'), big]))).toBe(true);
+  });
+
+  test("the server's stream limit queues calls beyond it; each still gets its reply", async () => {
+    await stop();
+    await listen({ settings: { maxConcurrentStreams: 2 } });
+    let open = 0;
+    let most = 0;
+    handle = (stream, request) => {
+      most = Math.max(most, ++open);
+      stream.on('close', () => open--);
+      setTimeout(() => echo(stream, request), 5);
+    };
+    const channel = new UnaryGrpcChannel(socket, { maxReceiveBytes: 1 << 20 });
+    await channel.call('/p.S/M', Buffer.from('first'), 5000); // the server's SETTINGS are in
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => channel.call('/p.S/M', Buffer.from(String(i)), 5000)),
+    );
+    channel.close();
+    expect(replies.map(String)).toEqual(Array.from({ length: 12 }, (_, i) => `echo:${i}`));
+    expect(most).toBe(2);
+  });
+
+  test('padded frames and a header block split over CONTINUATION frames decode as sent', async () => {
+    await stop();
+    await listen({ paddingStrategy: constants.PADDING_STRATEGY_MAX });
+    const message = `no such pod: ${'x'.repeat(40_000)}`; // trailers above one 16 kB frame
+    handle = (stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+      stream.on('wantTrailers', () =>
+        stream.sendTrailers({ 'grpc-status': '5', 'grpc-message': encodeURIComponent(message) }),
+      );
+      stream.end();
+    };
+    const channel = new UnaryGrpcChannel(socket, { maxReceiveBytes: 1 << 20 });
+    const e = await failure(channel.call('/p.S/M', Buffer.from('x'), 5000));
+    handle = echo;
+    const reply = await channel.call('/p.S/M', Buffer.from('after'), 5000);
+    channel.close();
+    expect([e.code, e.message]).toEqual([5, message]);
+    expect(String(reply)).toBe('echo:after');
+  });
+
+  test('a server going away (GOAWAY) finishes its calls; the next call opens a new connection', async () => {
+    const sessions = new Set<unknown>();
+    server!.on('session', (s) => sessions.add(s));
+    handle = (stream, request) => {
+      echo(stream, request);
+      stream.session?.close(); // GOAWAY after this stream: it completes, no new ones are taken
+    };
+    const channel = new UnaryGrpcChannel(socket, { maxReceiveBytes: 1 << 20 });
+    expect(String(await channel.call('/p.S/M', Buffer.from('a'), 5000))).toBe('echo:a');
+    handle = echo;
+    expect(String(await channel.call('/p.S/M', Buffer.from('b'), 5000))).toBe('echo:b');
+    channel.close();
+    expect(sessions.size).toBe(2);
   });
 
   test('an idle channel does not keep the process alive', async () => {
