@@ -10,6 +10,7 @@ import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/insta
 import { bisectRequests } from '@runtime-bench/runner/compare';
 import { keepBisectRequests, stepBisect } from './bisect.ts';
 import { buildClusterConfig, checkKubeconfig, clusterMode } from './cluster.ts';
+import { gateHistory, stepHistory as fetchHistory } from './history.ts';
 import { installSpecs, stackUpArgs } from './cri.ts';
 import type { ActionInputs } from './inputs.ts';
 import { checkLines, mergeCheckLines, type CheckLines, type CheckReport } from './regressions.ts';
@@ -197,7 +198,8 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
   const results: { file: string; result: RunResult }[] = [];
   for (const file of files) results.push({ file, result: await readResultFile(file) });
   let check: CheckLines | null = null;
-  if (ctx.inputs.baseline) {
+  const history = await gateHistory(ctx);
+  if (history.dir !== null) {
     // The gate checks one result at a time: one per node in cluster mode, each its own host.
     const parts: CheckLines[] = [];
     const offers: BisectRequest[] = [];
@@ -206,7 +208,7 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
         [
           'check',
           '--history',
-          join(ctx.workspace, ctx.inputs.baseline),
+          history.dir,
           '--current',
           file,
           '--format',
@@ -230,8 +232,9 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
   }
   const regressions = check?.regressions ?? [];
   const timings = parseTimings(await readFile(timingsFile(ctx.workDir), 'utf8').catch(() => ''));
-  await writeFile(p.summary, summaryMarkdown(results, check, timings));
-  if (ctx.stepSummary) await writeSummary(results, check, timings);
+  const notChecked = history.dir === null ? history.note : undefined;
+  await writeFile(p.summary, summaryMarkdown(results, check, timings, notChecked));
+  if (ctx.stepSummary) await writeSummary(results, check, timings, notChecked);
   ctx.setOutput('summary-path', p.summary);
   ctx.setOutput('regressions', String(regressions.length));
   // Outputs and summary first: a failing step must still hand back what it found.
@@ -250,6 +253,10 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
       `${regressions.length} regression(s) against the baseline: ${regressions.join('; ')}`,
       'see the job summary; an intended change is accepted by a baseline reset in the history annotations',
     );
+}
+
+export async function stepHistory(ctx: StepContext): Promise<void> {
+  await fetchHistory(ctx, await resultFiles(ctx.workDir));
 }
 
 export async function stepPublish(ctx: StepContext): Promise<void> {
@@ -293,6 +300,7 @@ export const STEPS = {
   install: stepInstall,
   up: stepUp,
   run: stepRun,
+  history: stepHistory,
   summary: stepSummary,
   bisect: stepBisect,
   publish: stepPublish,

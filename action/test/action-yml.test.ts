@@ -41,6 +41,9 @@ const ActionSchema = z.strictObject({
 
 const action = ActionSchema.parse(parse(await read('action.yml')));
 
+/** The steps that receive the token: reading the data branch (history) and pushing to it (publish). */
+const TOKEN_STEPS = ['history', 'publish'];
+
 describe('action.yml', () => {
   test('inputs are exactly the ones the implementation reads, with the same defaults', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(Object.keys(ActionInputsSchema.shape).sort());
@@ -51,21 +54,22 @@ describe('action.yml', () => {
     }
   });
 
-  test('every step receives every input through env: (the token only publish), and runs our entry point', () => {
+  test('every step receives every input through env: (the token only history and publish), and runs our entry point', () => {
     for (const step of action.runs.steps.slice(1)) {
       for (const name of Object.keys(action.inputs)) {
         const envName = inputEnvNames(name)[1]!;
-        const expected = name === 'token' && step.id !== 'publish' ? undefined : `\${{ inputs.${name} }}`;
+        const expected =
+          name === 'token' && !TOKEN_STEPS.includes(step.id ?? '') ? undefined : `\${{ inputs.${name} }}`;
         expect(step.env[envName], `${step.name}: ${envName}`).toBe(expected);
       }
       expect(step.run).toMatch(
-        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|up|run|summary|bisect|publish|cleanup)$/,
+        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|up|run|history|summary|bisect|publish|cleanup)$/,
       );
     }
     expect(action.runs.steps.at(-1)).toMatchObject({ id: 'cleanup', if: 'always()' });
   });
 
-  test('the token reaches the publish step alone, under no name and in no expression elsewhere', () => {
+  test('the token reaches the history and publish steps alone (both after the benchmark), under no name and in no expression elsewhere', () => {
     const holders = action.runs.steps
       .filter((step) =>
         Object.entries(step.env).some(
@@ -73,7 +77,9 @@ describe('action.yml', () => {
         ),
       )
       .map((step) => step.id);
-    expect(holders).toEqual(['publish']);
+    expect(holders).toEqual(TOKEN_STEPS);
+    const ids = action.runs.steps.map((s) => s.id);
+    for (const id of TOKEN_STEPS) expect(ids.indexOf(id)).toBeGreaterThan(ids.indexOf('run'));
     for (const step of action.runs.steps) expect(step.run, step.name).not.toMatch(/token|\$\{\{/i);
   });
 
@@ -86,8 +92,10 @@ describe('action.yml', () => {
     }
   });
 
-  test('the README lists every input and output with its description and default', async () => {
-    const doc = await read('README.md');
+  // The action's reference lives in docs/nightly-loop.md while the README's Action section moves
+  // to docs/ (the README's copy of these tables is older and no longer checked).
+  test('docs/nightly-loop.md lists every input and output with its description and default', async () => {
+    const doc = await read('docs/nightly-loop.md');
     // The table rows of the action's "### Inputs" and "### Outputs" sections only (other sections
     // have tables of their own). Cells trimmed (prettier pads table columns); escaped pipes stay
     // inside their cell.
@@ -166,14 +174,17 @@ describe('no expression is interpolated into a shell script', async () => {
   );
 });
 
-describe('README', () => {
-  test('shows the nightly caller the act test runs (workflows/nightly.yml), verbatim', async () => {
-    const [doc, nightly] = await Promise.all([read('README.md'), read('workflows/nightly.yml')]);
+describe('docs', () => {
+  test('docs/nightly-loop.md shows the nightly caller the act test runs (workflows/nightly.yml), verbatim', async () => {
+    const [doc, nightly] = await Promise.all([read('docs/nightly-loop.md'), read('workflows/nightly.yml')]);
     expect(doc).toContain(`\`\`\`yaml\n${nightly}\`\`\``);
   });
 
-  test('shows the cluster nightly caller the act test runs (workflows/cluster-nightly.yml), verbatim', async () => {
-    const [doc, nightly] = await Promise.all([read('README.md'), read('workflows/cluster-nightly.yml')]);
+  test('docs/nightly-loop.md shows the cluster nightly caller the act test runs (workflows/cluster-nightly.yml), verbatim', async () => {
+    const [doc, nightly] = await Promise.all([
+      read('docs/nightly-loop.md'),
+      read('workflows/cluster-nightly.yml'),
+    ]);
     expect(doc).toContain(`\`\`\`yaml\n${nightly}\`\`\``);
   });
 });
