@@ -1,6 +1,6 @@
 // The action's steps. Each runs the same `runtime-bench` commands a user would, as child
 // processes, and passes state to the next step through files in one work directory.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -74,13 +74,35 @@ export function spawnRuntimeBench(
     });
     let stdout = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      code === 0
-        ? resolve(stdout)
-        : reject(new RbError('ACTION_STEP', `runtime-bench ${args[0]} failed (${signal ?? `exit ${code}`})`)),
-    );
+    const release = forwardSignals(process, child);
+    child.on('error', (error) => (release(), reject(error)));
+    child.on('exit', (code, signal) => {
+      release();
+      if (code === 0) resolve(stdout);
+      else
+        reject(new RbError('ACTION_STEP', `runtime-bench ${args[0]} failed (${signal ?? `exit ${code}`})`));
+    });
   });
+}
+
+/** The signals a runner sends a step it cancels (SIGINT, then SIGTERM after a grace period). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * While `child` runs, a SIGINT or SIGTERM of this step is passed on to it instead of ending the
+ * step at once: the CLI then stops after its current call and writes its partial (`incomplete`)
+ * result, and only when it has exited does the step end — so the run step's outputs name the
+ * result and the summary and publish steps find it. Returns the function that stops forwarding.
+ */
+export function forwardSignals(
+  source: Pick<NodeJS.EventEmitter, 'on' | 'off'>,
+  child: Pick<ChildProcess, 'kill'>,
+): () => void {
+  const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
+  for (const signal of STOP_SIGNALS) source.on(signal, forward);
+  return () => {
+    for (const signal of STOP_SIGNALS) source.off(signal, forward);
+  };
 }
 
 /** The inputs that are credentials, under either of the runner's names (inputs.ts `inputEnvNames`). */
