@@ -1,6 +1,7 @@
 // The action's steps. Each runs the same `runtime-bench` commands a user would, as child
 // processes, and passes state to the next step through files in one work directory.
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as core from '@actions/core';
 import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -12,7 +13,7 @@ import { keepBisectRequests, stepBisect } from './bisect.ts';
 import { buildClusterConfig, checkKubeconfig, clusterMode } from './cluster.ts';
 import { gateHistory, stepHistory as fetchHistory } from './history.ts';
 import { installSpecs, stackUpArgs } from './cri.ts';
-import type { ActionInputs } from './inputs.ts';
+import { installSource, thresholdPercent, type ActionInputs } from './inputs.ts';
 import { checkLines, mergeCheckLines, type CheckLines, type CheckReport } from './regressions.ts';
 import { pinnedSpecs, referenceTargetIds } from './reference.ts';
 import { buildRunConfig } from './run-config.ts';
@@ -130,7 +131,7 @@ export async function stepInstall(ctx: StepContext): Promise<void> {
   await ctx.runtimeBench([
     'install',
     '--source',
-    inputs.source,
+    installSource(inputs),
     '--prefix',
     inputs.prefix,
     '--state',
@@ -221,6 +222,8 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
   for (const file of files) results.push({ file, result: await readResultFile(file) });
   let check: CheckLines | null = null;
   const history = await gateHistory(ctx);
+  const threshold = thresholdPercent(ctx.inputs['regression-threshold']);
+  if (threshold.deprecation) core.warning(threshold.deprecation, { title: 'runtime-bench' });
   if (history.dir !== null) {
     // The gate checks one result at a time: one per node in cluster mode, each its own host.
     const parts: CheckLines[] = [];
@@ -236,7 +239,7 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
           '--format',
           'json',
           '--threshold',
-          ctx.inputs['regression-threshold'],
+          threshold.percent,
           ...referenceTargetIds(ctx.inputs, result).flatMap((id) => ['--reference', id]),
         ],
         {},

@@ -14,6 +14,7 @@ import { ActionInputsSchema, inputEnvNames } from '../src/inputs.ts';
 const root = join(import.meta.dirname, '../..');
 const exec = promisify(execFile);
 const read = (p: string) => readFile(join(root, p), 'utf8');
+const read_ = read;
 
 const StepSchema = z.strictObject({
   id: z
@@ -263,6 +264,63 @@ describe('reusable workflow', async () => {
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
+  });
+
+  const benchSteps = (
+    wf.jobs.bench as unknown as {
+      steps: { name?: string; run?: string; uses?: string; with?: Record<string, string> }[];
+    }
+  ).steps;
+  const actionStep = benchSteps.find((s) => s.uses === './.runtime-bench-action')!;
+
+  test('the bench job passes every input of the action, but the deliberate exceptions', () => {
+    // token: the action's default, the job's own read-only token (the publish job pushes).
+    const exceptions = ['token'];
+    expect(Object.keys(actionStep.with!).sort()).toEqual(
+      Object.keys(action.inputs)
+        .filter((n) => !exceptions.includes(n))
+        .sort(),
+    );
+    // The publish job publishes, once for all targets: the action never does in this workflow.
+    expect(actionStep.with!.publish).toBe("'false'".slice(1, -1));
+    // Workflow-wide inputs reach the action under their own name.
+    for (const name of [
+      'regression-threshold',
+      'bisect-on-regression',
+      'bisect-budget',
+      'data-branch',
+      'fail-on-regression',
+      'suites',
+      'runs',
+    ])
+      expect(actionStep.with![name], name).toBe(`\${{ inputs.${name} }}`);
+  });
+
+  test('the target check knows exactly the keys the workflow reads of a target, and fails naming an unknown one', async () => {
+    const script = benchSteps.find((s) => s.name === "Check the target's keys")!.run!;
+    const read = new Set(
+      [...(await read_('.github/workflows/runtime-bench.yml')).matchAll(/matrix\.target\.([a-z-]+)/g)].map(
+        (m) => m[1]!,
+      ),
+    );
+    const known = JSON.parse(/const known = (\[[^\]]*\])/.exec(script)![1]!) as string[];
+    expect(known.sort()).toEqual([...read].sort());
+    const check = (target: object) =>
+      exec('bash', ['-euo', 'pipefail', '-c', script], {
+        env: { PATH: process.env.PATH, TARGET: JSON.stringify(target) },
+      }).then(
+        (r) => ({ code: 0, stdout: r.stdout }),
+        (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
+      );
+    expect(await check({ name: 'n', 'runs-on': ['self-hosted'], 'oci-runtimes': 'runc@latest' })).toEqual({
+      code: 0,
+      stdout: '',
+    });
+    const misspelt = await check({ name: 'n', 'runs-on': ['self-hosted'], 'oci-runtime': 'crun@latest' });
+    expect(misspelt.code).toBe(1);
+    expect(misspelt.stdout).toMatch(
+      /^::error title=runtime-bench::unknown key\(s\) oci-runtime in a target of targets/,
+    );
   });
 
   test('the cluster caller calls it in cluster mode and passes the secret as secrets:', async () => {
