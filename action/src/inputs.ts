@@ -16,7 +16,9 @@ export const ActionInputsSchema = z.strictObject({
   cri: z.enum(['containerd', 'cri-o']).default('containerd'),
   'cri-version': z.string().trim().default('latest'),
   'oci-runtimes': z.string().trim().default('runc@latest'),
-  source: z.enum(['release', 'distro', 'path', 'go']).default('release'),
+  // '' is the default: release archives for an install, the Go module proxy for a sweep (the
+  // source that lists versions, so a range such as runc@1.1.5..1.4.3 resolves): installSource.
+  source: z.enum(['release', 'distro', 'path', 'go', '']).default(''),
   // `runtime-bench sweep`'s versions: then the sweep installs, starts its stacks and runs.
   sweep: z.string().trim().default(''),
   config: z.string().trim().default(''),
@@ -35,11 +37,12 @@ export const ActionInputsSchema = z.strictObject({
     .regex(/^[a-z0-9][a-z0-9-]{0,30}$/, { message: 'a stack name is lower-case letters, digits and "-"' })
     .default('action'),
   baseline: z.string().trim().default(''),
+  // A percentage with its unit ("5%"); a bare number is read as percent, with a deprecation warning.
   'regression-threshold': z
     .string()
     .trim()
-    .regex(/^\d+(\.\d+)?$/, { message: 'a percentage such as 5' })
-    .default('5'),
+    .regex(/^\d+(\.\d+)?%?$/, { message: 'a percentage such as 5%' })
+    .default('5%'),
   // Pinned builds named to the gate as references (action/src/reference.ts); checked against the result.
   'reference-handler': z.string().trim().default(''),
   'fail-on-regression': bool.default(false),
@@ -87,4 +90,24 @@ export function readInputs(env: Readonly<Record<string, string | undefined>>): A
     code: 'USAGE_INPUT',
     hint: 'fix the `with:` of the step',
   });
+}
+
+/** Where runtimes come from: the `source` input, else release archives (install) or the Go module proxy (sweep). */
+export function installSource(
+  inputs: Pick<ActionInputs, 'source'>,
+  sweep = false,
+): Exclude<ActionInputs['source'], ''> {
+  return inputs.source || (sweep ? 'go' : 'release');
+}
+
+/**
+ * The regression threshold as `check --threshold` takes it (percent, no unit), and the warning
+ * for the deprecated bare number (read as percent, as before the unit was asked for).
+ */
+export function thresholdPercent(value: string): { percent: string; deprecation: string | null } {
+  if (value.endsWith('%')) return { percent: value.slice(0, -1), deprecation: null };
+  return {
+    percent: value,
+    deprecation: `regression-threshold: '${value}' has no unit and is read as ${value}%; write '${value}%' (a bare number will be refused in a later release)`,
+  };
 }

@@ -1,6 +1,7 @@
 // The action's steps. Each runs the same `runtime-bench` commands a user would, as child
 // processes, and passes state to the next step through files in one work directory.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as core from '@actions/core';
 import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -10,8 +11,10 @@ import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/insta
 import { bisectRequests } from '@runtime-bench/runner/compare';
 import { keepBisectRequests, stepBisect } from './bisect.ts';
 import { buildClusterConfig, checkKubeconfig, clusterMode } from './cluster.ts';
+import { gateHistory, stepHistory as fetchHistory } from './history.ts';
 import { installSpecs, stackUpArgs } from './cri.ts';
 import type { StepContext } from './step-context.ts';
+import { installSource, thresholdPercent } from './inputs.ts';
 import { checkLines, mergeCheckLines, type CheckLines, type CheckReport } from './regressions.ts';
 import { pinnedSpecs, referenceTargetIds } from './reference.ts';
 import { buildRunConfig } from './run-config.ts';
@@ -57,13 +60,35 @@ export function spawnRuntimeBench(
     });
     let stdout = '';
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      code === 0
-        ? resolve(stdout)
-        : reject(new RbError('ACTION_STEP', `runtime-bench ${args[0]} failed (${signal ?? `exit ${code}`})`)),
-    );
+    const release = forwardSignals(process, child);
+    child.on('error', (error) => (release(), reject(error)));
+    child.on('exit', (code, signal) => {
+      release();
+      if (code === 0) resolve(stdout);
+      else
+        reject(new RbError('ACTION_STEP', `runtime-bench ${args[0]} failed (${signal ?? `exit ${code}`})`));
+    });
   });
+}
+
+/** The signals a runner sends a step it cancels (SIGINT, then SIGTERM after a grace period). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * While `child` runs, a SIGINT or SIGTERM of this step is passed on to it instead of ending the
+ * step at once: the CLI then stops after its current call and writes its partial (`incomplete`)
+ * result, and only when it has exited does the step end — so the run step's outputs name the
+ * result and the summary and publish steps find it. Returns the function that stops forwarding.
+ */
+export function forwardSignals(
+  source: Pick<NodeJS.EventEmitter, 'on' | 'off'>,
+  child: Pick<ChildProcess, 'kill'>,
+): () => void {
+  const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
+  for (const signal of STOP_SIGNALS) source.on(signal, forward);
+  return () => {
+    for (const signal of STOP_SIGNALS) source.off(signal, forward);
+  };
 }
 
 /** The inputs that are credentials, under either of the runner's names (inputs.ts `inputEnvNames`). */
@@ -91,7 +116,7 @@ export async function stepInstall(ctx: StepContext): Promise<void> {
   await ctx.runtimeBench([
     'install',
     '--source',
-    inputs.source,
+    installSource(inputs),
     '--prefix',
     inputs.prefix,
     '--state',
@@ -181,7 +206,10 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
   const results: { file: string; result: RunResult }[] = [];
   for (const file of files) results.push({ file, result: await readResultFile(file) });
   let check: CheckLines | null = null;
-  if (ctx.inputs.baseline) {
+  const history = await gateHistory(ctx);
+  const threshold = thresholdPercent(ctx.inputs['regression-threshold']);
+  if (threshold.deprecation) core.warning(threshold.deprecation, { title: 'runtime-bench' });
+  if (history.dir !== null) {
     // The gate checks one result at a time: one per node in cluster mode, each its own host.
     const parts: CheckLines[] = [];
     const offers: BisectRequest[] = [];
@@ -190,13 +218,13 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
         [
           'check',
           '--history',
-          join(ctx.workspace, ctx.inputs.baseline),
+          history.dir,
           '--current',
           file,
           '--format',
           'json',
           '--threshold',
-          ctx.inputs['regression-threshold'],
+          threshold.percent,
           ...referenceTargetIds(ctx.inputs, result).flatMap((id) => ['--reference', id]),
         ],
         {},
@@ -214,8 +242,9 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
   }
   const regressions = check?.regressions ?? [];
   const timings = parseTimings(await readFile(timingsFile(ctx.workDir), 'utf8').catch(() => ''));
-  await writeFile(p.summary, summaryMarkdown(results, check, timings));
-  if (ctx.stepSummary) await writeSummary(results, check, timings);
+  const notChecked = history.dir === null ? history.note : undefined;
+  await writeFile(p.summary, summaryMarkdown(results, check, timings, notChecked));
+  if (ctx.stepSummary) await writeSummary(results, check, timings, notChecked);
   ctx.setOutput('summary-path', p.summary);
   ctx.setOutput('regressions', String(regressions.length));
   // Outputs and summary first: a failing step must still hand back what it found.
@@ -234,6 +263,10 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
       `${regressions.length} regression(s) against the baseline: ${regressions.join('; ')}`,
       'see the job summary; an intended change is accepted by a baseline reset in the history annotations',
     );
+}
+
+export async function stepHistory(ctx: StepContext): Promise<void> {
+  await fetchHistory(ctx, await resultFiles(ctx.workDir));
 }
 
 export async function stepPublish(ctx: StepContext): Promise<void> {
@@ -277,6 +310,7 @@ export const STEPS = {
   install: stepInstall,
   up: stepUp,
   run: stepRun,
+  history: stepHistory,
   summary: stepSummary,
   bisect: stepBisect,
   publish: stepPublish,

@@ -126,6 +126,7 @@ export function summaryMarkdown(
   results: { file: string; result: RunResult }[],
   check: CheckLines | null,
   timings: Timing[] = [],
+  notChecked = NOT_CHECKED,
 ): string {
   const lines: string[] = ['# runtime-bench results', ''];
   for (const { file, result } of results) {
@@ -139,7 +140,7 @@ export function summaryMarkdown(
       lines.push(`## ${t.benchmark}`, '', markdownTable(t.header, t.rows), '');
     }
   }
-  if (check === null) lines.push(NOT_CHECKED, '');
+  if (check === null) lines.push(escapeMarkdown(notChecked), '');
   for (const s of checkSections(check))
     lines.push(
       `## ${s.heading}`,
@@ -162,6 +163,7 @@ export function stepSummaryParts(
   results: { file: string; result: RunResult }[],
   check: CheckLines | null,
   timings: Timing[] = [],
+  notChecked = NOT_CHECKED,
 ): SummaryPart[] {
   const cell = (tag: 'th' | 'td', text: string): string => `<${tag}>${escapeHtml(text)}</${tag}>`;
   const parts: SummaryPart[] = [{ html: '<h1>runtime-bench results</h1>\n' }];
@@ -179,7 +181,7 @@ export function stepSummaryParts(
       });
     }
   }
-  if (check === null) parts.push({ html: `${NOT_CHECKED}\n` });
+  if (check === null) parts.push({ html: `${escapeHtml(notChecked)}\n` });
   for (const s of checkSections(check)) {
     const list = capLines(s.lines, MAX_LIST_LINES);
     parts.push({
@@ -201,8 +203,9 @@ export async function writeSummary(
   results: { file: string; result: RunResult }[],
   check: CheckLines | null,
   timings: Timing[] = [],
+  notChecked = NOT_CHECKED,
 ): Promise<void> {
-  core.summary.addRaw(fitSummary(stepSummaryParts(results, check, timings)));
+  core.summary.addRaw(fitSummary(stepSummaryParts(results, check, timings, notChecked)));
   const annotations: RankedAnnotation[] = [
     ...results.flatMap(({ file, result }) => annotationsFor(result, file)),
     ...(check?.regressions ?? []).map((r) => ({

@@ -3,7 +3,7 @@
 // config and hands the sweep its record path, so cleanup stops and removes what it made. Pure.
 import { ConfigSchema, type Config } from '@runtime-bench/schemas';
 import { RbError, parseWithFriendlyErrors } from '@runtime-bench/runner';
-import type { ActionInputs } from './inputs.ts';
+import { installSource, type ActionInputs } from './inputs.ts';
 
 export function sweepMode(inputs: ActionInputs): boolean {
   if (inputs.sweep === '') return false;
@@ -41,7 +41,7 @@ export function sweepArgs(
     'sweep',
     ...inputs.sweep.split(/[\s,]+/).filter(Boolean),
     '--source',
-    inputs.source,
+    installSource(inputs, true),
     '--prefix',
     inputs.prefix,
     '--name',

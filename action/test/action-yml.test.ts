@@ -14,6 +14,7 @@ import { ActionInputsSchema, inputEnvNames } from '../src/inputs.ts';
 const root = join(import.meta.dirname, '../..');
 const exec = promisify(execFile);
 const read = (p: string) => readFile(join(root, p), 'utf8');
+const read_ = read;
 
 const StepSchema = z.strictObject({
   id: z
@@ -41,6 +42,9 @@ const ActionSchema = z.strictObject({
 
 const action = ActionSchema.parse(parse(await read('action.yml')));
 
+/** The steps that receive the token: reading the data branch (history) and pushing to it (publish). */
+const TOKEN_STEPS = ['history', 'publish'];
+
 describe('action.yml', () => {
   test('inputs are exactly the ones the implementation reads, with the same defaults', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(Object.keys(ActionInputsSchema.shape).sort());
@@ -51,21 +55,22 @@ describe('action.yml', () => {
     }
   });
 
-  test('every step receives every input through env: (the token only publish), and runs our entry point', () => {
+  test('every step receives every input through env: (the token only history and publish), and runs our entry point', () => {
     for (const step of action.runs.steps.slice(1)) {
       for (const name of Object.keys(action.inputs)) {
         const envName = inputEnvNames(name)[1]!;
-        const expected = name === 'token' && step.id !== 'publish' ? undefined : `\${{ inputs.${name} }}`;
+        const expected =
+          name === 'token' && !TOKEN_STEPS.includes(step.id ?? '') ? undefined : `\${{ inputs.${name} }}`;
         expect(step.env[envName], `${step.name}: ${envName}`).toBe(expected);
       }
       expect(step.run).toMatch(
-        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|up|run|summary|bisect|publish|cleanup)$/,
+        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|up|run|history|summary|bisect|publish|cleanup)$/,
       );
     }
     expect(action.runs.steps.at(-1)).toMatchObject({ id: 'cleanup', if: 'always()' });
   });
 
-  test('the token reaches the publish step alone, under no name and in no expression elsewhere', () => {
+  test('the token reaches the history and publish steps alone (both after the benchmark), under no name and in no expression elsewhere', () => {
     const holders = action.runs.steps
       .filter((step) =>
         Object.entries(step.env).some(
@@ -73,7 +78,9 @@ describe('action.yml', () => {
         ),
       )
       .map((step) => step.id);
-    expect(holders).toEqual(['publish']);
+    expect(holders).toEqual(TOKEN_STEPS);
+    const ids = action.runs.steps.map((s) => s.id);
+    for (const id of TOKEN_STEPS) expect(ids.indexOf(id)).toBeGreaterThan(ids.indexOf('run'));
     for (const step of action.runs.steps) expect(step.run, step.name).not.toMatch(/token|\$\{\{/i);
   });
 
@@ -252,6 +259,63 @@ describe('reusable workflow', async () => {
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
+  });
+
+  const benchSteps = (
+    wf.jobs.bench as unknown as {
+      steps: { name?: string; run?: string; uses?: string; with?: Record<string, string> }[];
+    }
+  ).steps;
+  const actionStep = benchSteps.find((s) => s.uses === './.runtime-bench-action')!;
+
+  test('the bench job passes every input of the action, but the deliberate exceptions', () => {
+    // token: the action's default, the job's own read-only token (the publish job pushes).
+    const exceptions = ['token'];
+    expect(Object.keys(actionStep.with!).sort()).toEqual(
+      Object.keys(action.inputs)
+        .filter((n) => !exceptions.includes(n))
+        .sort(),
+    );
+    // The publish job publishes, once for all targets: the action never does in this workflow.
+    expect(actionStep.with!.publish).toBe("'false'".slice(1, -1));
+    // Workflow-wide inputs reach the action under their own name.
+    for (const name of [
+      'regression-threshold',
+      'bisect-on-regression',
+      'bisect-budget',
+      'data-branch',
+      'fail-on-regression',
+      'suites',
+      'runs',
+    ])
+      expect(actionStep.with![name], name).toBe(`\${{ inputs.${name} }}`);
+  });
+
+  test('the target check knows exactly the keys the workflow reads of a target, and fails naming an unknown one', async () => {
+    const script = benchSteps.find((s) => s.name === "Check the target's keys")!.run!;
+    const read = new Set(
+      [...(await read_('.github/workflows/runtime-bench.yml')).matchAll(/matrix\.target\.([a-z-]+)/g)].map(
+        (m) => m[1]!,
+      ),
+    );
+    const known = JSON.parse(/const known = (\[[^\]]*\])/.exec(script)![1]!) as string[];
+    expect(known.sort()).toEqual([...read].sort());
+    const check = (target: object) =>
+      exec('bash', ['-euo', 'pipefail', '-c', script], {
+        env: { PATH: process.env.PATH, TARGET: JSON.stringify(target) },
+      }).then(
+        (r) => ({ code: 0, stdout: r.stdout }),
+        (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
+      );
+    expect(await check({ name: 'n', 'runs-on': ['self-hosted'], 'oci-runtimes': 'runc@latest' })).toEqual({
+      code: 0,
+      stdout: '',
+    });
+    const misspelt = await check({ name: 'n', 'runs-on': ['self-hosted'], 'oci-runtime': 'crun@latest' });
+    expect(misspelt.code).toBe(1);
+    expect(misspelt.stdout).toMatch(
+      /^::error title=runtime-bench::unknown key\(s\) oci-runtime in a target of targets/,
+    );
   });
 
   test('the cluster caller calls it in cluster mode and passes the secret as secrets:', async () => {

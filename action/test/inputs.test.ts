@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RbError } from '@runtime-bench/runner';
-import { readInputs } from '../src/inputs.ts';
+import { installSource, readInputs, thresholdPercent } from '../src/inputs.ts';
 import { installSpecs } from '../src/cri.ts';
 
 describe('inputs', () => {
@@ -9,7 +9,8 @@ describe('inputs', () => {
     expect(i).toMatchObject({
       cri: 'containerd',
       'cri-version': 'latest',
-      source: 'release',
+      source: '',
+      'regression-threshold': '5%',
       publish: false,
       'stack-name': 'action',
     });
@@ -50,5 +51,26 @@ describe('inputs', () => {
   test('the path source drops "latest": it takes whatever is installed', () => {
     const i = readInputs({ INPUT_SOURCE: 'path', INPUT_OCI_RUNTIMES: 'runc@latest crun' });
     expect(installSpecs(i)).toEqual(['containerd', 'runc', 'crun']);
+  });
+
+  test('source: release archives for an install, the Go module proxy (which lists versions) for a sweep, unless set', () => {
+    expect(installSource(readInputs({}))).toBe('release');
+    expect(installSource(readInputs({}), true)).toBe('go');
+    expect(installSource(readInputs({ INPUT_SOURCE: 'distro' }), true)).toBe('distro');
+  });
+
+  test('regression-threshold carries its unit; a bare number still reads as percent, with a deprecation', () => {
+    expect(
+      thresholdPercent(readInputs({ INPUT_REGRESSION_THRESHOLD: '7.5%' })['regression-threshold']),
+    ).toEqual({
+      percent: '7.5',
+      deprecation: null,
+    });
+    const bare = thresholdPercent(readInputs({ INPUT_REGRESSION_THRESHOLD: '5' })['regression-threshold']);
+    expect(bare.percent).toBe('5');
+    expect(bare.deprecation).toMatch(/^regression-threshold: '5' has no unit and is read as 5%; write '5%'/);
+    expect(() => readInputs({ INPUT_REGRESSION_THRESHOLD: '5 percent' })).toThrow(
+      /regression-threshold: a percentage such as 5%/,
+    );
   });
 });

@@ -36,6 +36,9 @@ describe('sweep mode', () => {
       '--out',
       '/w/result.json',
     ]);
+    // Without a source, a sweep takes its versions from the Go module proxy, which lists them.
+    const plain = sweepArgs(readInputs({ INPUT_SWEEP: 'runc@1.1.5..1.4.3' }), files);
+    expect(plain.slice(plain.indexOf('--source'), plain.indexOf('--source') + 2)).toEqual(['--source', 'go']);
     // A shell word in an input stays one argument: nothing runs it.
     expect(sweepArgs(readInputs({ INPUT_SWEEP: 'runc@1.1.5;rm' }), files)[1]).toBe('runc@1.1.5;rm');
   });

@@ -141,6 +141,7 @@ export async function runAct(opts: {
     'actions/checkout': 'checkout',
     'actions/upload-artifact': 'upload-artifact',
     'actions/download-artifact': 'download-artifact',
+    'actions/setup-node': 'setup-node',
   };
   const store = (await exec('pnpm', ['store', 'path'], { env: { ...process.env } })).stdout.trim();
   const args = [

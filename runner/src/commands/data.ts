@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import { DEFAULT_HISTORY_RUNS, fetchBranchHistory } from '../compare/branch-history.ts';
 import { RbError } from '../errors.ts';
+import { readResultFile } from '../results/io.ts';
+import { parseCount } from './compare.ts';
 import { checkNames, gitForRemote, redactError, redactingLogger } from '../publish/context.ts';
 import { DEFAULT_DATA_BRANCH } from '../results/layout.ts';
 import { checkRepository, fetchBranchTip, withTemporaryWorktree } from '../publish/repo.ts';
@@ -19,8 +22,63 @@ interface VerifyOptions {
   json?: boolean;
 }
 
+interface HistoryOptions {
+  current: string;
+  out: string;
+  repo: string;
+  remote: string;
+  branch: string;
+  runs: number;
+}
+
 export function registerData(program: Command): void {
   const data = program.command('data');
+  data
+    .command('history')
+    .description(
+      "fetch the gate's history of a result from the data branch (read-only, shallow: only the files needed) into a directory for check --history",
+    )
+    .requiredOption('--current <file>', 'the result whose history is wanted (its host class and targets)')
+    .requiredOption('--out <dir>', 'directory to write the history to (laid out as data/runs)')
+    .option('--repo <dir>', 'a clone whose remote holds the data branch', '.')
+    .option('--remote <name>', 'remote name or URL of the data branch', 'origin')
+    .option('--branch <name>', 'the data branch', DEFAULT_DATA_BRANCH)
+    .option(
+      '--runs <n>',
+      "comparable runs to fetch at most (the gate's window and the previous night's)",
+      parseCount,
+      DEFAULT_HISTORY_RUNS,
+    )
+    .action(async (opts: HistoryOptions) => {
+      const current = await readResultFile(opts.current);
+      await checkNames(process.env, opts.remote, opts.branch);
+      const { git, secrets } = await gitForRemote(process.env, opts.repo, opts.remote);
+      const log = redactingLogger((line) => console.error(line), secrets);
+      const out = redactingLogger((line) => console.log(line), secrets);
+      try {
+        // A configured remote is fetched by its URL: the scratch repository knows no remotes.
+        const named = await git.run(['remote', 'get-url', opts.remote], { cwd: opts.repo }).catch(() => null);
+        const url = named?.exitCode === 0 ? named.stdout.trim() : opts.remote;
+        const history = await fetchBranchHistory(
+          git,
+          { url, branch: opts.branch, current, runs: opts.runs, out: opts.out },
+          log,
+        );
+        const where = `${opts.remote}/${opts.branch}`;
+        if (history.commit === null) out(`no history yet: ${where} does not exist (the first night)`);
+        else if (history.files.length === 0)
+          out(
+            `no history yet: ${where} (${history.commit.slice(0, 12)}) holds no earlier run of this host class and targets`,
+          );
+        else
+          out(
+            `${history.files.length} earlier run(s) of this host class and targets from ${where} (${history.commit.slice(0, 12)}) in ${opts.out}` +
+              (history.annotations ? `, with ${history.annotations}` : ''),
+          );
+      } catch (error) {
+        throw redactError(error, secrets);
+      }
+    });
   data
     .command('verify')
     .description('validate every result file of the data branch (or of a data directory) and count the runs')

@@ -105,7 +105,11 @@ describe('withRunSession', () => {
           signals: signals(),
           pipeline: (_k, o) => {
             seenOptions.push(o);
-            return Promise.resolve({ results: [result, { ...result, runId: second }], stop: null, journal: null });
+            return Promise.resolve({
+              results: [result, { ...result, runId: second }],
+              stop: null,
+              journal: null,
+            });
           },
         },
       },
