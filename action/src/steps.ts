@@ -209,8 +209,7 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
           join(ctx.workspace, ctx.inputs.baseline),
           '--current',
           file,
-          '--format',
-          'json',
+          '--json',
           '--threshold',
           ctx.inputs['regression-threshold'],
           ...referenceTargetIds(ctx.inputs, result).flatMap((id) => ['--reference', id]),
@@ -257,7 +256,7 @@ export async function stepPublish(ctx: StepContext): Promise<void> {
   await ctx.runtimeBench(
     [
       'publish',
-      '--repo',
+      '--git-dir',
       ctx.workspace,
       '--branch',
       ctx.inputs['data-branch'],
@@ -285,7 +284,7 @@ export async function stepCleanup(ctx: StepContext): Promise<void> {
   // The stacks this action started go with their state (images, logs): --purge. `stack down` is
   // idempotent, so uninstall stopping them again is harmless.
   for (const stack of (await readInstallRecord(p.record)).stacks)
-    await ctx.runtimeBench(['stack', 'down', '--name', stack.name, '--purge']);
+    await ctx.runtimeBench(['stack', 'down', '--stack', stack.name, '--purge']);
   await ctx.runtimeBench(['uninstall', '--state', p.record]);
 }
 

@@ -44,7 +44,7 @@ export function sweepArgs(
     inputs.source,
     '--prefix',
     inputs.prefix,
-    '--name',
+    '--stack',
     inputs['stack-name'],
     '--config',
     files.config,

@@ -23,6 +23,7 @@ import {
 import { createStackMeasurer } from '../bisect/stack-measure.ts';
 import { loadConfig } from '../config/load.ts';
 import { DEFAULT_PREFIX } from '../install/plan.ts';
+import { deprecatedAlias } from './vocabulary.ts';
 import { RbError } from '../errors.ts';
 import { sanitizeTerminal } from '../format/escape.ts';
 import { readHostFingerprint } from '../host/fingerprint.ts';
@@ -38,7 +39,7 @@ interface BisectOpts {
   metric: string;
   direction: string;
   budget?: string;
-  repo?: string;
+  gitDir?: string;
   candidates?: string;
   stack: string;
   config?: string;
@@ -73,17 +74,17 @@ function metricOf(benchmark: string, metric: string): { direction: 'lower' | 'hi
 }
 
 export function registerBisect(program: Command): void {
-  program
+  const command = program
     .command('bisect')
     .requiredOption('--component <name>', `the OCI runtime to bisect (${BISECTABLE.join(', ')})`)
-    .requiredOption('--good <version>', 'a release without the change (with --repo: or a commit)')
-    .requiredOption('--bad <version>', 'a release with it (with --repo: or a commit after --good)')
+    .requiredOption('--good <version>', 'a release without the change (with --git-dir: or a commit)')
+    .requiredOption('--bad <version>', 'a release with it (with --git-dir: or a commit after --good)')
     .requiredOption('--benchmark <name>', 'e.g. operations.container.lifecycle')
     .requiredOption('--metric <name>', 'e.g. StartContainer')
     .option('--direction <dir>', 'slower (a regression) or faster', 'slower')
     .option('--budget <duration>', 'stop after this long with the range narrowed so far, e.g. 30m')
     .option(
-      '--repo <path>',
+      '--git-dir <dir>',
       "the component's git clone: releases are its tags, then its commits are bisected",
     )
     .option('--candidates <refs>', 'comma-separated commits or pseudo-versions to bisect instead of releases')
@@ -132,7 +133,7 @@ export function registerBisect(program: Command): void {
           'e.g. --warmup 1',
         );
       const base: Config | undefined = opts.config ? await loadConfig(opts.config) : undefined;
-      const repo = opts.repo ? await createRepo(opts.repo) : null;
+      const repo = opts.gitDir ? await createRepo(opts.gitDir) : null;
       const builder = createBuilder({ component, repo, prefix: opts.prefix, log: progress });
       // Commit ends (a clone's hashes or refs) bisect the commits between them, as git bisect
       // does: how a bisection stopped by its budget goes on from the range it narrowed.
@@ -245,10 +246,11 @@ export function registerBisect(program: Command): void {
           'BISECT_NOT_FOUND',
           report.message,
           report.outcome === 'budget-exhausted'
-            ? `bisect the range left: ${continueCommand(report, opts.repo) ?? 'give a larger --budget'}`
+            ? `bisect the range left: ${continueCommand(report, opts.gitDir) ?? 'give a larger --budget'}`
             : undefined,
         );
     });
+  deprecatedAlias(command, '--repo <dir>', '--git-dir');
 }
 
 function progress(line: string): void {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { RbError } from '../errors.ts';
 import { checkNames, gitForRemote, redactError, redactingLogger } from '../publish/context.ts';
+import { deprecatedAlias } from './vocabulary.ts';
 import { DEFAULT_DATA_BRANCH } from '../results/layout.ts';
 import { checkRepository, fetchBranchTip, withTemporaryWorktree } from '../publish/repo.ts';
 import {
@@ -13,7 +14,7 @@ import {
 
 interface VerifyOptions {
   dir?: string;
-  repo: string;
+  gitDir: string;
   branch: string;
   remote?: string;
   json?: boolean;
@@ -21,11 +22,11 @@ interface VerifyOptions {
 
 export function registerData(program: Command): void {
   const data = program.command('data');
-  data
+  const verifyCommand = data
     .command('verify')
     .description('validate every result file of the data branch (or of a data directory) and count the runs')
     .option('--dir <dir>', 'verify a data directory laid out like the branch (e.g. data), not a branch')
-    .option('--repo <dir>', 'the clone holding the data branch', '.')
+    .option('--git-dir <dir>', 'the clone holding the data branch', '.')
     .option('--branch <name>', 'the data branch', DEFAULT_DATA_BRANCH)
     .option('--remote <name>', "fetch and verify the remote's branch instead of the local copy")
     .option('--json', 'print a machine-readable report')
@@ -47,16 +48,17 @@ export function registerData(program: Command): void {
         );
       }
     });
+  deprecatedAlias(verifyCommand, '--repo <dir>', '--git-dir');
 }
 
 async function verify(opts: VerifyOptions, command: Command): Promise<VerifyReport> {
   if (opts.dir !== undefined) {
     const branchGiven = command.getOptionValueSource('branch') === 'cli';
-    const repoGiven = command.getOptionValueSource('repo') === 'cli';
+    const repoGiven = command.getOptionValueSource('gitDir') === 'cli';
     if (opts.remote !== undefined || branchGiven || repoGiven) {
       throw new RbError(
         'USAGE_DATA_VERIFY',
-        '--dir verifies a directory; it cannot be combined with --repo, --branch or --remote',
+        '--dir verifies a directory; it cannot be combined with --git-dir, --branch or --remote',
       );
     }
     const { entries, problems } = await readDirEntries(opts.dir);
@@ -64,20 +66,20 @@ async function verify(opts: VerifyOptions, command: Command): Promise<VerifyRepo
   }
   await checkNames(process.env, opts.remote, opts.branch);
   const remote = opts.remote;
-  const { git, secrets } = await gitForRemote(process.env, opts.repo, remote ?? 'origin');
+  const { git, secrets } = await gitForRemote(process.env, opts.gitDir, remote ?? 'origin');
   try {
-    await checkRepository(git, opts.repo);
+    await checkRepository(git, opts.gitDir);
     if (remote === undefined) {
-      const { ref, commit } = await resolveLocalBranch(git, opts.repo, opts.branch);
+      const { ref, commit } = await resolveLocalBranch(git, opts.gitDir, opts.branch);
       return verifyEntries(
-        await readCommitEntries(git, opts.repo, commit),
+        await readCommitEntries(git, opts.gitDir, commit),
         `${ref} (${commit.slice(0, 12)})`,
       );
     }
     const log = redactingLogger((line) => console.error(line), secrets);
     return await withTemporaryWorktree(
       git,
-      opts.repo,
+      opts.gitDir,
       async (worktree) => {
         const tip = await fetchBranchTip(git, worktree, remote, opts.branch);
         if (tip === null) {

@@ -18,6 +18,7 @@ import type { InstallRecord } from '../install/record.ts';
 import { criSweepConfig, parseSweepSpecs, sweepConfig, sweepStacks } from '../sweep/plan.ts';
 import { withSweepStacks, type SweepStackRequest } from '../sweep/stacks.ts';
 import { runAndWrite } from './run.ts';
+import { SOURCE_DEFAULTS_WHY, deprecatedAlias } from './vocabulary.ts';
 
 interface SweepOpts {
   config?: string;
@@ -25,7 +26,7 @@ interface SweepOpts {
   prefix: string;
   gitDir?: string;
   toolchain?: string;
-  name: string;
+  stack: string;
   containerd?: string;
   handler: string;
   state?: string;
@@ -39,19 +40,23 @@ interface SweepOpts {
 const log = (line: string): void => console.error(`sweep: ${line}`);
 
 export function registerSweep(program: Command): void {
-  program
+  const command = program
     .command('sweep')
     .argument(
       '<versions...>',
       'runc@1.1.5..1.4.3 (what the source lists in between), or runc@1.1.5 runc@1.2.0 …, or containerd@1.7.35 containerd@2.0.14 …',
     )
     .option('--config <file>', "benchmarks, repetitions and parameters (targets are the sweep's handlers)")
-    .option('--source <source>', `where the versions come from: ${SOURCES.join(' | ')}`, 'go')
+    .option(
+      '--source <source>',
+      `where the versions come from: ${SOURCES.join(' | ')} (${SOURCE_DEFAULTS_WHY})`,
+      'go',
+    )
     .option('--prefix <dir>', 'install root (and build cache)', DEFAULT_PREFIX)
     .option('--git-dir <dir>', 'git source: the checkout whose refs are built')
     .option('--toolchain <go>', "build sources: this Go toolchain instead of each release's")
     .option(
-      '--name <stack>',
+      '--stack <name>',
       'the local stack the sweep brings up (containerd sweeps: the prefix of one per version)',
       'sweep',
     )
@@ -62,7 +67,7 @@ export function registerSweep(program: Command): void {
     .option('--handler <name>', "containerd sweeps: the handler every version's stack measures", 'runc')
     .option(
       '--state <file>',
-      'install record (default <prefix>/state/sweep-<name>.json): `uninstall --state` removes what the sweep installed',
+      'install record (default <prefix>/state/sweep-<stack>.json): `uninstall --state` removes what the sweep installed',
     )
     .option('--out <file>', 'result file to write')
     .option('--data-dir <dir>', 'write the result into <dir>/runs/<yyyy>/<mm>/<dd>/<run-id>.json instead')
@@ -90,7 +95,7 @@ export function registerSweep(program: Command): void {
         return;
       }
       const base = opts.config ? await loadConfig(opts.config) : ConfigSchema.parse({});
-      const statePath = opts.state ?? join(opts.prefix, 'state', `sweep-${opts.name}.json`);
+      const statePath = opts.state ?? join(opts.prefix, 'state', `sweep-${opts.stack}.json`);
       const record = await install(
         env,
         {
@@ -109,6 +114,7 @@ export function registerSweep(program: Command): void {
         runAndWrite(config, opts, opts.config ?? '(sweep defaults)'),
       );
     });
+  deprecatedAlias(command, '--name <name>', '--stack');
 }
 
 /** One stack, one handler per version of the OCI runtime (oldest first). */
@@ -121,12 +127,12 @@ function ociPlan(
   const handlers = [...record.handlers].sort((a, b) =>
     compareSemverSafe(a.name.slice(component.length + 1), b.name.slice(component.length + 1)),
   );
-  const config = sweepConfig(base, opts.name, { handlers });
+  const config = sweepConfig(base, opts.stack, { handlers });
   return {
     config,
     stacks: [
       {
-        name: opts.name,
+        name: opts.stack,
         daemonBinary: opts.containerd,
         extraHandlers: config.stack.extraHandlers,
         handlers: handlers.map((h) => h.name),
@@ -148,7 +154,7 @@ function criPlan(
       'a containerd sweep builds its own: drop --containerd',
     );
   const daemons = [...record.containerd].sort((a, b) => compareSemverSafe(a.version, b.version));
-  const stacks = sweepStacks(opts.name, daemons);
+  const stacks = sweepStacks(opts.stack, daemons);
   const config = criSweepConfig(base, stacks, opts.handler);
   return {
     config,

@@ -107,7 +107,7 @@ export function sweepStacks(
     throw new RbError(
       'USAGE_SWEEP',
       `stack name "${long.name}" is longer than 31 characters`,
-      'give a shorter --name',
+      'give a shorter --stack',
     );
   return stacks;
 }

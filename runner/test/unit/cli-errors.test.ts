@@ -62,20 +62,20 @@ describe(
     });
 
     test('an unknown CRI runtime, or a daemon flag of the other one, before anything is started', async () => {
-      const bad = await runCli(['stack', 'up', '--name', 'never-started', '--cri', 'podman']);
+      const bad = await runCli(['stack', 'up', '--stack', 'never-started', '--cri', 'podman']);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('--cri "podman" is not a CRI runtime');
       expect(bad.stderr).toContain('use --cri containerd or --cri cri-o');
-      const mixed = await runCli(['stack', 'up', '--name', 'never-started', '--crio', '/bin/true']);
+      const mixed = await runCli(['stack', 'up', '--stack', 'never-started', '--crio', '/bin/true']);
       expect(mixed.code).toBe(2);
       expect(mixed.stderr).toContain('--crio is for a CRI-O stack');
       expect(mixed.stderr).not.toMatch(/\n\s+at /);
     });
 
     test('an invalid stack name', async () => {
-      const r = await runCli(['stack', 'status', '--name', 'Bad Name']);
+      const r = await runCli(['stack', 'status', '--stack', 'Bad Name']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain('--name "Bad Name" is not a valid stack name');
+      expect(r.stderr).toContain('--stack "Bad Name" is not a valid stack name');
     });
   },
 );
