@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { RbError, errorMessage, readResultFile, type BisectRequest } from '@runtime-bench/runner';
+import { EXIT, RbError, errorMessage, readResultFile, type BisectRequest } from '@runtime-bench/runner';
 import type { RunResult } from '@runtime-bench/schemas';
 import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/install';
 import { bisectRequests } from '@runtime-bench/runner/compare';
@@ -32,7 +32,12 @@ export interface StepContext {
   workspace: string;
   setOutput: (name: string, value: string) => void;
   /** Runs `runtime-bench <args>`; resolves on exit 0 (with stdout when `capture`). */
-  runtimeBench: (args: string[], env?: Record<string, string>, capture?: boolean) => Promise<string>;
+  runtimeBench: (
+    args: string[],
+    env?: Record<string, string>,
+    capture?: boolean,
+    okExitCodes?: readonly number[],
+  ) => Promise<string>;
   /** Whether `writeSummary` may use GITHUB_STEP_SUMMARY. */
   stepSummary: boolean;
 }
@@ -63,6 +68,7 @@ export function spawnRuntimeBench(
   args: string[],
   env: Record<string, string> = {},
   capture = false,
+  okExitCodes: readonly number[] = [0],
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [RUNTIME_BENCH, ...args], {
@@ -75,7 +81,7 @@ export function spawnRuntimeBench(
     child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code, signal) =>
-      code === 0
+      code !== null && okExitCodes.includes(code)
         ? resolve(stdout)
         : reject(new RbError('ACTION_STEP', `runtime-bench ${args[0]} failed (${signal ?? `exit ${code}`})`)),
     );
@@ -173,6 +179,10 @@ export async function stepRun(ctx: StepContext): Promise<void> {
       sweepMode(ctx.inputs)
         ? sweepArgs(ctx.inputs, { config: p.config, out: p.result, state: p.record })
         : ['run', '--config', p.config, '--out', p.result],
+      {},
+      false,
+      // A failed benchmark still wrote the result: the summary step reports it and fails the job.
+      [0, EXIT.benchmarkFailed.code],
     );
   } finally {
     // The cluster run was the only reader of the kubeconfig; interrupted runs write results too.

@@ -28,7 +28,7 @@ import { RbError } from '../errors.ts';
 import { sanitizeTerminal } from '../format/escape.ts';
 import { readHostFingerprint } from '../host/fingerprint.ts';
 import { bisectionPathInDataDir } from '../results/layout.ts';
-import { BENCHMARKS } from '../suites/registry.ts';
+import { BENCHMARKS, unknownBenchmarkHint } from '../suites/registry.ts';
 import { TOOL_VERSION } from '../version.ts';
 
 interface BisectOpts {
@@ -61,7 +61,11 @@ function metricOf(benchmark: string, metric: string): { direction: 'lower' | 'hi
     throw new RbError(
       'USAGE_BISECT_BENCHMARK',
       `--benchmark ${benchmark} is not a benchmark`,
-      'list them with `runtime-bench list`',
+      unknownBenchmarkHint(
+        benchmark,
+        BENCHMARKS.map((x) => x.definition.name),
+        'give a full name, e.g. operations.container.lifecycle',
+      ),
     );
   const m = b.definition.metrics.find((x) => x.name === metric);
   if (!m)

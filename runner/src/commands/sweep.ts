@@ -10,14 +10,19 @@ import {
   availableVersions,
   compareSemver,
   install,
+  proxyLocalReplacements,
   realInstallEnv,
+  recipeRefusal,
   selectRange,
+  type ComponentName,
+  type InstallEnv,
   type Source,
 } from '../install/index.ts';
 import type { InstallRecord } from '../install/record.ts';
 import { criSweepConfig, parseSweepSpecs, sweepConfig, sweepStacks } from '../sweep/plan.ts';
 import { withSweepStacks, type SweepStackRequest } from '../sweep/stacks.ts';
 import { runAndWrite } from './run.ts';
+import { throwIfBenchmarksFailed } from '../results/failures.ts';
 import { SOURCE_DEFAULTS_WHY, deprecatedAlias } from './vocabulary.ts';
 
 interface SweepOpts {
@@ -81,20 +86,22 @@ export function registerSweep(program: Command): void {
         throw new RbError('USAGE_RUN_OUTPUT', 'sweep needs exactly one of --out FILE or --data-dir DIR');
       const source = opts.source as Source;
       const spec = parseSweepSpecs(args);
+      // The config first: a dry run that cannot find it must fail as the sweep would.
+      const base = opts.config ? await loadConfig(opts.config) : ConfigSchema.parse({});
       const env = realInstallEnv(log);
-      const versions = spec.range
+      const listed = spec.range
         ? selectRange(
             await availableVersions(env, spec.component, source, opts.gitDir ? { gitDir: opts.gitDir } : {}),
             spec.range.from,
             spec.range.to,
           )
         : spec.versions;
+      const versions = buildableVersions(spec.component, listed, source);
       log(`${spec.component}: ${versions.join(' ')}`);
       if (opts.dryRun) {
-        console.log(versions.join('\n'));
+        console.log((await proxyBuildable(env, spec.component, versions, source)).join('\n'));
         return;
       }
-      const base = opts.config ? await loadConfig(opts.config) : ConfigSchema.parse({});
       const statePath = opts.state ?? join(opts.prefix, 'state', `sweep-${opts.stack}.json`);
       const record = await install(
         env,
@@ -110,11 +117,59 @@ export function registerSweep(program: Command): void {
       );
       const { config, stacks } =
         spec.kind === 'cri' ? criPlan(base, record, opts) : ociPlan(base, record, spec.component, opts);
-      await withSweepStacks(stacks, config, { statePath, keep: Boolean(opts.keepStack), log }, () =>
-        runAndWrite(config, opts, opts.config ?? '(sweep defaults)'),
+      const results = await withSweepStacks(
+        stacks,
+        config,
+        { statePath, keep: Boolean(opts.keepStack), log },
+        () => runAndWrite(config, opts, opts.config ?? '(sweep defaults)'),
       );
+      throwIfBenchmarksFailed(results);
     });
   deprecatedAlias(command, '--name <name>', '--stack');
+}
+
+/**
+ * The versions the recipe can build from a build source, the others left out with the reason
+ * (runc 1.5+ needs libpathrs); fewer than two left is an error, as a sweep compares.
+ */
+function buildableVersions(component: ComponentName, versions: readonly string[], source: Source): string[] {
+  const kept: string[] = [];
+  for (const version of versions) {
+    const refusal = recipeRefusal(component, version, source);
+    if (refusal === null) kept.push(version);
+    else log(`${component} ${version}: left out, it cannot be built from source "${source}": ${refusal}`);
+  }
+  if (kept.length < 2)
+    throw new RbError(
+      'USAGE_SWEEP',
+      `${kept.length} of the ${versions.length} version(s) can be built from source "${source}": a sweep compares at least two`,
+      'choose versions the recipe builds (the lines above say why the others cannot), or --source release',
+    );
+  return kept;
+}
+
+/**
+ * A dry run's list: the versions whose go.mod, read from the module proxy, replaces no module
+ * with a nested directory (the proxy's copy leaves it out, so the build would likely be refused);
+ * those are named on stderr instead, with the fix. Versions the proxy cannot be asked about stay.
+ */
+async function proxyBuildable(
+  env: InstallEnv,
+  component: ComponentName,
+  versions: readonly string[],
+  source: Source,
+): Promise<string[]> {
+  if (source !== 'go') return [...versions];
+  const kept: string[] = [];
+  for (const version of versions) {
+    const dirs = await proxyLocalReplacements(env, component, version);
+    if (dirs === null || dirs.length === 0) kept.push(version);
+    else
+      log(
+        `${component} ${version}: likely not buildable from the module proxy: its go.mod replaces a module with ${dirs.join(', ')}, which the proxy's copy leaves out; build it with --source git --git-dir <checkout>`,
+      );
+  }
+  return kept;
 }
 
 /** One stack, one handler per version of the OCI runtime (oldest first). */
