@@ -33,5 +33,5 @@ if [ "$name" != default ]; then
   sed -E "s/^([[:space:]-]*stack:)[[:space:]]*default([[:space:]]|$)/\1 $name\2/" "$config" >"$named"
   config=$named
 fi
-rb stack up --name "$name" --fix-host
+rb stack up --stack "$name" --fix-host
 rb run --config "$config" --data-dir "${RB_DATA_DIR:-data}" "${run_args[@]}"

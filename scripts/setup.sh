@@ -60,3 +60,7 @@ flags="--frozen-lockfile --prod --filter runtime-bench-workspace --filter @runti
 # shellcheck disable=SC2086
 CI=true pnpm install ${RB_PNPM_INSTALL_FLAGS:-$flags} --reporter=append-only >/dev/null
 log "CLI dependencies installed"
+
+# `runtime-bench` on PATH, as the docs write it (no `pnpm exec`, from any directory).
+write_cli_wrapper /usr/local/bin/runtime-bench "$repo" "$(command -v node)"
+log "$(runtime-bench --version) on PATH"

@@ -55,7 +55,7 @@ export function historyArgs(ctx: Omit<HistoryContext, 'runtimeBench'>, file: str
   return [
     'data',
     'history',
-    '--repo',
+    '--git-dir',
     ctx.workspace,
     '--branch',
     ctx.inputs['data-branch'],

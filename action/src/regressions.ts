@@ -10,7 +10,7 @@ import {
 } from '@runtime-bench/runner/compare';
 import { formatChange } from '@runtime-bench/runner/format';
 
-/** `runtime-bench check --format json` as the action reads it: the gate's report. */
+/** `runtime-bench check --json` as the action reads it: the gate's report. */
 export type CheckReport = GateReport;
 
 /** What the job summary says about the gate's verdict on this run. */

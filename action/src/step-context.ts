@@ -13,7 +13,12 @@ export interface StepContext {
   workspace: string;
   setOutput: (name: string, value: string) => void;
   /** Runs `runtime-bench <args>`; resolves on exit 0 (with stdout when `capture`). */
-  runtimeBench: (args: string[], env?: Record<string, string>, capture?: boolean) => Promise<string>;
+  runtimeBench: (
+    args: string[],
+    env?: Record<string, string>,
+    capture?: boolean,
+    okExitCodes?: readonly number[],
+  ) => Promise<string>;
   /** Whether `writeSummary` may use GITHUB_STEP_SUMMARY. */
   stepSummary: boolean;
 }

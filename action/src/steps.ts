@@ -5,7 +5,7 @@ import * as core from '@actions/core';
 import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { RbError, errorMessage, readResultFile, type BisectRequest } from '@runtime-bench/runner';
+import { EXIT, RbError, errorMessage, readResultFile, type BisectRequest } from '@runtime-bench/runner';
 import type { RunResult } from '@runtime-bench/schemas';
 import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/install';
 import { bisectRequests } from '@runtime-bench/runner/compare';
@@ -50,6 +50,7 @@ export function spawnRuntimeBench(
   args: string[],
   env: Record<string, string> = {},
   capture = false,
+  okExitCodes: readonly number[] = [0],
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [RUNTIME_BENCH, ...args], {
@@ -64,7 +65,7 @@ export function spawnRuntimeBench(
     child.on('error', (error) => (release(), reject(error)));
     child.on('exit', (code, signal) => {
       release();
-      if (code === 0) resolve(stdout);
+      if (code !== null && okExitCodes.includes(code)) resolve(stdout);
       else
         reject(new RbError('ACTION_STEP', `runtime-bench ${args[0]} failed (${signal ?? `exit ${code}`})`));
     });
@@ -182,6 +183,10 @@ export async function stepRun(ctx: StepContext): Promise<void> {
       sweepMode(ctx.inputs)
         ? sweepArgs(ctx.inputs, { config: p.config, out: p.result, state: p.record })
         : ['run', '--config', p.config, '--out', p.result],
+      {},
+      false,
+      // A failed benchmark still wrote the result: the summary step reports it and fails the job.
+      [0, EXIT.benchmarkFailed.code],
     );
   } finally {
     // The cluster run was the only reader of the kubeconfig; interrupted runs write results too.
@@ -221,8 +226,7 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
           history.dir,
           '--current',
           file,
-          '--format',
-          'json',
+          '--json',
           '--threshold',
           threshold.percent,
           ...referenceTargetIds(ctx.inputs, result).flatMap((id) => ['--reference', id]),
@@ -274,7 +278,7 @@ export async function stepPublish(ctx: StepContext): Promise<void> {
   await ctx.runtimeBench(
     [
       'publish',
-      '--repo',
+      '--git-dir',
       ctx.workspace,
       '--branch',
       ctx.inputs['data-branch'],
@@ -302,7 +306,7 @@ export async function stepCleanup(ctx: StepContext): Promise<void> {
   // The stacks this action started go with their state (images, logs): --purge. `stack down` is
   // idempotent, so uninstall stopping them again is harmless.
   for (const stack of (await readInstallRecord(p.record)).stacks)
-    await ctx.runtimeBench(['stack', 'down', '--name', stack.name, '--purge']);
+    await ctx.runtimeBench(['stack', 'down', '--stack', stack.name, '--purge']);
   await ctx.runtimeBench(['uninstall', '--state', p.record]);
 }
 

@@ -44,7 +44,7 @@ export function sweepArgs(
     installSource(inputs, true),
     '--prefix',
     inputs.prefix,
-    '--name',
+    '--stack',
     inputs['stack-name'],
     '--config',
     files.config,

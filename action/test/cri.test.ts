@@ -59,7 +59,7 @@ describe('stack up arguments', () => {
     expect(stackUpArgs(readInputs({ INPUT_STACK_NAME: 'n1' }), r, '/w/config.yaml')).toEqual([
       'stack',
       'up',
-      '--name',
+      '--stack',
       'n1',
       '--config',
       '/w/config.yaml',
@@ -77,7 +77,7 @@ describe('stack up arguments', () => {
     expect(stackUpArgs(i, r, '/w/c.yaml')).toEqual([
       'stack',
       'up',
-      '--name',
+      '--stack',
       'action',
       '--config',
       '/w/c.yaml',

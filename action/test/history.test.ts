@@ -92,7 +92,7 @@ describe('history from the data branch (no baseline input)', () => {
       args: [
         'data',
         'history',
-        '--repo',
+        '--git-dir',
         workspace,
         '--branch',
         'benchmark-data',

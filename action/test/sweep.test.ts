@@ -27,7 +27,7 @@ describe('sweep mode', () => {
       'go',
       '--prefix',
       '/opt/runtime-bench',
-      '--name',
+      '--stack',
       'ci',
       '--config',
       '/w/config.yaml',

@@ -31,7 +31,7 @@ export function bisectArgs(args: BisectRequest): string[] {
     '--metric',
     args.metric,
     ...(args.direction === 'slower' ? [] : ['--direction', 'faster']),
-    ...(args.repo === undefined ? [] : ['--repo', args.repo]),
+    ...(args.repo === undefined ? [] : ['--git-dir', args.repo]),
   ];
 }
 

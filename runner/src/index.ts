@@ -1,4 +1,5 @@
 export * from './errors.ts';
+export { EXIT } from './exit-codes.ts';
 export * from './results/io.ts';
 export * from './results/layout.ts';
 export * from './results/read-dir.ts';

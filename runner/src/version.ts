@@ -29,6 +29,12 @@ export function toolGitCommit(): string | null {
   }
 }
 
+/** What `runtime-bench --version` prints: the version, the commit it runs from, and Node. */
+export function toolVersionLine(): string {
+  const commit = toolGitCommit();
+  return `runtime-bench ${TOOL_VERSION} (${commit ? `commit ${commit}` : 'commit unknown: not run from a git checkout'}), node ${process.version}`;
+}
+
 /** The `tool` record of a result: what wrote it, down to the commit (spawns git: call once per run). */
 export function toolRecord(): {
   name: 'runtime-bench';

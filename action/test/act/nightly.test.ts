@@ -170,7 +170,7 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
         join(repoRoot, 'runner/bin/runtime-bench.js'),
         'stack',
         'down',
-        '--name',
+        '--stack',
         stack(leg),
         '--purge',
       ]).catch(() => undefined);

@@ -327,7 +327,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
       if (commits === null)
         return result(
           'found',
-          `first bad release ${releases.bad.label} (last good ${releases.good.label}); give --repo to bisect its commits`,
+          `first bad release ${releases.bad.label} (last good ${releases.good.label}); give --git-dir to bisect its commits`,
           found,
         );
       // The last commit listed is the bad release's own: the release build stands for it.

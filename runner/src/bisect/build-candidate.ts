@@ -44,7 +44,7 @@ export async function createRepo(dir: string): Promise<Repo> {
     if (!tag)
       throw new RbError(
         'USAGE_BISECT_REPO',
-        `--repo ${dir} has no tag for release ${c.ref}`,
+        `--git-dir ${dir} has no tag for release ${c.ref}`,
         'fetch its tags (git fetch --tags)',
       );
     return tag;
@@ -59,7 +59,7 @@ export async function createRepo(dir: string): Promise<Repo> {
     if (!c)
       throw new RbError(
         flag === '--good' ? 'USAGE_BISECT_GOOD' : 'USAGE_BISECT_BAD',
-        `${flag} ${ref} is neither a release nor a commit of --repo ${dir}`,
+        `${flag} ${ref} is neither a release nor a commit of --git-dir ${dir}`,
         'name a release version, a commit hash or a tag of the clone',
       );
     return c;

@@ -27,13 +27,13 @@ export function releasesBetween(versions: readonly string[], good: string, bad: 
     throw new RbError(
       'USAGE_BISECT_GOOD',
       `--good "${good}" is not a release version x.y.z`,
-      'e.g. --good 1.1.5 (a commit needs --repo)',
+      'e.g. --good 1.1.5 (a commit needs --git-dir)',
     );
   if (!b)
     throw new RbError(
       'USAGE_BISECT_BAD',
       `--bad "${bad}" is not a release version x.y.z`,
-      'e.g. --bad 1.3.6 (a commit needs --repo)',
+      'e.g. --bad 1.3.6 (a commit needs --git-dir)',
     );
   if (compareParts(g, b) === 0)
     throw new RbError(
@@ -56,7 +56,7 @@ export function releasesBetween(versions: readonly string[], good: string, bad: 
       throw new RbError(
         flag === '--good' ? 'USAGE_BISECT_GOOD' : 'USAGE_BISECT_BAD',
         `${flag} ${given} is not among the component's released versions`,
-        'name a released version (the version list of the source, or the tags of --repo)',
+        'name a released version (the version list of the source, or the tags of --git-dir)',
       );
   const sorted = [...byKey.values()].sort((x, y) => compareParts(x.parts, y.parts));
   if (compareParts(g, b) > 0) sorted.reverse();

@@ -89,14 +89,14 @@ export async function clusterUp(
     throw new RbError(
       'CLUSTER_STACK',
       `the local stack "${opts.stack}" is not up`,
-      `run \`runtime-bench stack up --name ${opts.stack}\` first`,
+      `run \`runtime-bench stack up --stack ${opts.stack}\` first`,
     );
   const dir = clusterStateDir(opts.name, opts.root);
   if (await host.readState(dir))
     throw new RbError(
       'CLUSTER_EXISTS',
       `cluster "${opts.name}" is already up (${statePath(dir)})`,
-      `run \`runtime-bench cluster down --name ${opts.name}\` first`,
+      `run \`runtime-bench cluster down --cluster ${opts.name}\` first`,
     );
   await host.ensureDir(join(dir, 'logs'));
   const ports = {

@@ -16,11 +16,12 @@ import { alphaFlag, continueCommand, directionFlag, parseBudget, positiveInt } f
 import { stackMeasurer } from '../bisect/stack-measure.ts';
 import { loadConfig } from '../config/load.ts';
 import { DEFAULT_PREFIX } from '../install/plan.ts';
+import { deprecatedAlias } from './vocabulary.ts';
 import { RbError } from '../errors.ts';
 import { sanitizeTerminal } from '../format/escape.ts';
 import { readHostFingerprint } from '../host/fingerprint.ts';
 import { bisectionPathInDataDir } from '../results/layout.ts';
-import { BENCHMARKS } from '../suites/registry.ts';
+import { BENCHMARKS, unknownBenchmarkHint } from '../suites/registry.ts';
 import { withRunSession } from '../session/session.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { BISECTABLE } from '../bisect-request.ts';
@@ -33,7 +34,7 @@ interface BisectOpts {
   metric: string;
   direction: string;
   budget?: string;
-  repo?: string;
+  gitDir?: string;
   candidates?: string;
   stack: string;
   config?: string;
@@ -55,7 +56,11 @@ function metricOf(benchmark: string, metric: string): { direction: 'lower' | 'hi
     throw new RbError(
       'USAGE_BISECT_BENCHMARK',
       `--benchmark ${benchmark} is not a benchmark`,
-      'list them with `runtime-bench list`',
+      unknownBenchmarkHint(
+        benchmark,
+        BENCHMARKS.map((x) => x.definition.name),
+        'give a full name, e.g. operations.container.lifecycle',
+      ),
     );
   const m = b.definition.metrics.find((x) => x.name === metric);
   if (!m)
@@ -68,17 +73,17 @@ function metricOf(benchmark: string, metric: string): { direction: 'lower' | 'hi
 }
 
 export function registerBisect(program: Command): void {
-  program
+  const command = program
     .command('bisect')
     .requiredOption('--component <name>', `the OCI runtime to bisect (${BISECTABLE.join(', ')})`)
-    .requiredOption('--good <version>', 'a release without the change (with --repo: or a commit)')
-    .requiredOption('--bad <version>', 'a release with it (with --repo: or a commit after --good)')
+    .requiredOption('--good <version>', 'a release without the change (with --git-dir: or a commit)')
+    .requiredOption('--bad <version>', 'a release with it (with --git-dir: or a commit after --good)')
     .requiredOption('--benchmark <name>', 'e.g. operations.container.lifecycle')
     .requiredOption('--metric <name>', 'e.g. StartContainer')
     .option('--direction <dir>', 'slower (a regression) or faster', 'slower')
     .option('--budget <duration>', 'stop after this long with the range narrowed so far, e.g. 30m')
     .option(
-      '--repo <path>',
+      '--git-dir <dir>',
       "the component's git clone: releases are its tags, then its commits are bisected",
     )
     .option('--candidates <refs>', 'comma-separated commits or pseudo-versions to bisect instead of releases')
@@ -127,7 +132,7 @@ export function registerBisect(program: Command): void {
           'e.g. --warmup 1',
         );
       const base: Config | undefined = opts.config ? await loadConfig(opts.config) : undefined;
-      const repo = opts.repo ? await createRepo(opts.repo) : null;
+      const repo = opts.gitDir ? await createRepo(opts.gitDir) : null;
       const builder = createBuilder({ component, repo, prefix: opts.prefix, log: progress });
       // Commit ends (a clone's hashes or refs) bisect the commits between them, as git bisect
       // does: how a bisection stopped by its budget goes on from the range it narrowed.
@@ -231,11 +236,12 @@ export function registerBisect(program: Command): void {
             'BISECT_NOT_FOUND',
             report.message,
             report.outcome === 'budget-exhausted'
-              ? `bisect the range left: ${continueCommand(report, opts.repo) ?? 'give a larger --budget'}`
+              ? `bisect the range left: ${continueCommand(report, opts.gitDir) ?? 'give a larger --budget'}`
               : undefined,
           );
       });
     });
+  deprecatedAlias(command, '--repo <dir>', '--git-dir');
 }
 
 function progress(line: string): void {

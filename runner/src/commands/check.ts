@@ -9,7 +9,14 @@ import {
 } from '../compare/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
-import { formatOption, parseCount, parseProbability, referenceOption, requireReferences } from './compare.ts';
+import {
+  addOutputOptions,
+  outputFormat,
+  parseCount,
+  parseProbability,
+  referenceOption,
+  requireReferences,
+} from './compare.ts';
 
 /**
  * commander parser for a finite percentage ≥ 0, returned as a fraction (5 → 0.05). Infinity (or
@@ -43,12 +50,13 @@ interface CheckCliOptions {
   annotations?: string;
   reference: string[];
   format: OutputFormat;
+  json?: boolean;
   failOnRegression?: boolean;
 }
 
 /** `runtime-bench check --history DIR --current FILE`: the nightly regression gate. */
 export function registerCheck(program: Command): void {
-  program
+  const check = program
     .command('check')
     .requiredOption('--history <dir>', 'directory of earlier result files (read recursively)')
     .requiredOption('--current <file>', 'result file to check')
@@ -83,8 +91,8 @@ export function registerCheck(program: Command): void {
       referenceOption(
         'a pinned reference handler of the current run (target id, repeatable): the other targets divide each metric by its median the same night',
       ),
-    )
-    .addOption(formatOption())
+    );
+  addOutputOptions(check)
     .option(
       '--fail-on-regression',
       'exit with status 1 when there is a new regression (ongoing ones do not fail)',
@@ -118,7 +126,7 @@ Example:
         annotations,
         references: opts.reference,
       });
-      process.stdout.write(renderCheck(report, opts.format));
+      process.stdout.write(renderCheck(report, outputFormat(opts)));
       if (opts.failOnRegression && report.counts.regression > 0)
         throw new RbError(
           'REGRESSION',

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { RbError } from '../errors.ts';
 import { clusterDown, clusterUp, defaultBinDir } from '../cluster/manager.ts';
+import { deprecatedAlias } from './vocabulary.ts';
 import { clusterStateDir, readClusterState } from '../cluster/state.ts';
 
 interface ClusterOpts {
-  name: string;
+  cluster: string;
   stack?: string;
   binDir?: string;
 }
@@ -27,11 +28,11 @@ export function registerCluster(program: Command): void {
   cluster
     .command('up')
     .description('start the cluster on a running stack (containerd or CRI-O); prints the kubeconfig path')
-    .option('--name <name>', 'cluster name', 'default')
-    .option('--stack <name>', 'the runtime-bench stack whose CRI the kubelet uses (default: --name)')
+    .option('--cluster <name>', 'cluster name', 'default')
+    .option('--stack <name>', 'the runtime-bench stack whose CRI the kubelet uses (default: --cluster)')
     .option('--bin-dir <dir>', 'where scripts/build-kubernetes.sh put the binaries', defaultBinDir())
     .action(async (opts: ClusterOpts) => {
-      const name = checkName(opts.name, '--name');
+      const name = checkName(opts.cluster, '--cluster');
       const stack = checkName(opts.stack ?? name, '--stack');
       const state = await clusterUp({ name, stack, binDir: opts.binDir, log });
       console.log(state.kubeconfig);
@@ -39,9 +40,9 @@ export function registerCluster(program: Command): void {
   cluster
     .command('down')
     .description('stop the cluster and remove everything it left (pods, mounts, cgroups, sysctls restored)')
-    .option('--name <name>', 'cluster name', 'default')
+    .option('--cluster <name>', 'cluster name', 'default')
     .action(async (opts: ClusterOpts) => {
-      const problems = await clusterDown({ name: checkName(opts.name, '--name'), log });
+      const problems = await clusterDown({ name: checkName(opts.cluster, '--cluster'), log });
       if (problems.length > 0)
         throw new RbError(
           'CLUSTER_DOWN',
@@ -51,9 +52,10 @@ export function registerCluster(program: Command): void {
   cluster
     .command('status')
     .description('print the cluster state (JSON), or nothing when it is down')
-    .option('--name <name>', 'cluster name', 'default')
+    .option('--cluster <name>', 'cluster name', 'default')
     .action(async (opts: ClusterOpts) => {
-      const state = await readClusterState(clusterStateDir(checkName(opts.name, '--name')));
+      const state = await readClusterState(clusterStateDir(checkName(opts.cluster, '--cluster')));
       if (state) console.log(JSON.stringify(state, null, 2));
     });
+  for (const sub of cluster.commands) deprecatedAlias(sub, '--name <name>', '--cluster');
 }

@@ -9,6 +9,7 @@ import {
 } from '../compare/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
+import { deprecationNote } from './vocabulary.ts';
 
 /** commander parser for a number strictly between 0 and 1 (alpha, confidence). */
 export function parseProbability(value: string): number {
@@ -24,9 +25,36 @@ export function parseCount(value: string): number {
   return n;
 }
 
-/** The --format option shared by compare and check. */
-export function formatOption(): Option {
-  return new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table');
+/** commander parser for --format: table or markdown (json is the deprecated spelling of --json). */
+function parseFormat(value: string): OutputFormat {
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(value))
+    throw new InvalidArgumentError('expected table or markdown (JSON: --json)');
+  return value as OutputFormat;
+}
+
+/**
+ * The output options of compare, check and plan: `--format table|markdown` and `--json`, the
+ * JSON flag of every command. `--format json`, the old spelling, still sets --json for a release.
+ */
+export function addOutputOptions(command: Command): Command {
+  command
+    .addOption(
+      new Option('--format <format>', 'table | markdown')
+        .argParser(parseFormat)
+        .default('table' as OutputFormat),
+    )
+    .option('--json', 'print the report as JSON');
+  command.on('option:format', (value: string) => {
+    if (value !== 'json') return;
+    deprecationNote('--format json', '--json');
+    command.setOptionValueWithSource('json', true, 'cli');
+  });
+  return command;
+}
+
+/** The format the output options ask for. */
+export function outputFormat(opts: { format: OutputFormat; json?: boolean }): OutputFormat {
+  return opts.json ? 'json' : opts.format;
 }
 
 /** The repeatable --reference option of check and plan: pinned reference handlers by target id. */
@@ -68,6 +96,7 @@ interface CompareCliOptions {
   baselineTarget?: string;
   target?: string;
   format: OutputFormat;
+  json?: boolean;
   alpha: number;
   confidence: number;
   seed: number;
@@ -75,7 +104,7 @@ interface CompareCliOptions {
 
 /** `runtime-bench compare A.json [B.json]`: metric-by-metric comparison with a verdict each. */
 export function registerCompare(program: Command): void {
-  program
+  const compare = program
     .command('compare')
     .argument('<baseline>', 'result file of the baseline')
     .argument(
@@ -83,8 +112,8 @@ export function registerCompare(program: Command): void {
       'result file of the candidate; omit it to compare two targets of the baseline file',
     )
     .option('--baseline-target <id>', 'target id of the baseline, e.g. containerd/runc')
-    .option('--target <id>', 'target id of the candidate, e.g. containerd/crun')
-    .addOption(formatOption())
+    .option('--target <id>', 'target id of the candidate, e.g. containerd/crun');
+  addOutputOptions(compare)
     .option('--alpha <p>', 'family-wise significance level (Holm)', parseProbability, 0.05)
     .option('--confidence <level>', 'level of the ratio intervals', parseProbability, 0.95)
     .option('--seed <n>', 'bootstrap seed (the same seed gives the same intervals)', parseCount, 1)
@@ -94,6 +123,7 @@ export function registerCompare(program: Command): void {
 Examples:
   runtime-bench compare run.json --baseline-target containerd/runc --target containerd/crun
   runtime-bench compare monday.json tuesday.json --format markdown
+  runtime-bench compare monday.json tuesday.json --json
   runtime-bench compare engines.json   # engine overhead: docker/runc over containerd/runc, …`,
     )
     .action(async (baselineFile: string, candidateFile: string | undefined, opts: CompareCliOptions) => {
@@ -108,7 +138,7 @@ Examples:
           { confidence: opts.confidence, seed: opts.seed },
         );
         if (report.engineOverhead.length > 0) {
-          process.stdout.write(renderCompare(report, opts.format));
+          process.stdout.write(renderCompare(report, outputFormat(opts)));
           return;
         }
       }
@@ -141,6 +171,6 @@ Examples:
           `${baselineFile} and ${candidateLabel} have no benchmark × target in common`,
           'pair two targets explicitly with --baseline-target and --target',
         );
-      process.stdout.write(renderCompare(report, opts.format));
+      process.stdout.write(renderCompare(report, outputFormat(opts)));
     });
 }

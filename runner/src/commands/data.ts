@@ -4,6 +4,7 @@ import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
 import { parseCount } from './compare.ts';
 import { checkNames, gitForRemote, redactError, redactingLogger } from '../publish/context.ts';
+import { deprecatedAlias } from './vocabulary.ts';
 import { DEFAULT_DATA_BRANCH } from '../results/layout.ts';
 import { checkRepository, fetchBranchTip, withTemporaryWorktree } from '../publish/repo.ts';
 import {
@@ -16,7 +17,7 @@ import {
 
 interface VerifyOptions {
   dir?: string;
-  repo: string;
+  gitDir: string;
   branch: string;
   remote?: string;
   json?: boolean;
@@ -25,7 +26,7 @@ interface VerifyOptions {
 interface HistoryOptions {
   current: string;
   out: string;
-  repo: string;
+  gitDir: string;
   remote: string;
   branch: string;
   runs: number;
@@ -33,14 +34,14 @@ interface HistoryOptions {
 
 export function registerData(program: Command): void {
   const data = program.command('data');
-  data
+  const historyCommand = data
     .command('history')
     .description(
       "fetch the gate's history of a result from the data branch (read-only, shallow: only the files needed) into a directory for check --history",
     )
     .requiredOption('--current <file>', 'the result whose history is wanted (its host class and targets)')
     .requiredOption('--out <dir>', 'directory to write the history to (laid out as data/runs)')
-    .option('--repo <dir>', 'a clone whose remote holds the data branch', '.')
+    .option('--git-dir <dir>', 'a clone whose remote holds the data branch', '.')
     .option('--remote <name>', 'remote name or URL of the data branch', 'origin')
     .option('--branch <name>', 'the data branch', DEFAULT_DATA_BRANCH)
     .option(
@@ -52,12 +53,14 @@ export function registerData(program: Command): void {
     .action(async (opts: HistoryOptions) => {
       const current = await readResultFile(opts.current);
       await checkNames(process.env, opts.remote, opts.branch);
-      const { git, secrets } = await gitForRemote(process.env, opts.repo, opts.remote);
+      const { git, secrets } = await gitForRemote(process.env, opts.gitDir, opts.remote);
       const log = redactingLogger((line) => console.error(line), secrets);
       const out = redactingLogger((line) => console.log(line), secrets);
       try {
         // A configured remote is fetched by its URL: the scratch repository knows no remotes.
-        const named = await git.run(['remote', 'get-url', opts.remote], { cwd: opts.repo }).catch(() => null);
+        const named = await git
+          .run(['remote', 'get-url', opts.remote], { cwd: opts.gitDir })
+          .catch(() => null);
         const url = named?.exitCode === 0 ? named.stdout.trim() : opts.remote;
         const history = await fetchBranchHistory(
           git,
@@ -79,11 +82,12 @@ export function registerData(program: Command): void {
         throw redactError(error, secrets);
       }
     });
-  data
+  deprecatedAlias(historyCommand, '--repo <dir>', '--git-dir');
+  const verifyCommand = data
     .command('verify')
     .description('validate every result file of the data branch (or of a data directory) and count the runs')
     .option('--dir <dir>', 'verify a data directory laid out like the branch (e.g. data), not a branch')
-    .option('--repo <dir>', 'the clone holding the data branch', '.')
+    .option('--git-dir <dir>', 'the clone holding the data branch', '.')
     .option('--branch <name>', 'the data branch', DEFAULT_DATA_BRANCH)
     .option('--remote <name>', "fetch and verify the remote's branch instead of the local copy")
     .option('--json', 'print a machine-readable report')
@@ -105,16 +109,17 @@ export function registerData(program: Command): void {
         );
       }
     });
+  deprecatedAlias(verifyCommand, '--repo <dir>', '--git-dir');
 }
 
 async function verify(opts: VerifyOptions, command: Command): Promise<VerifyReport> {
   if (opts.dir !== undefined) {
     const branchGiven = command.getOptionValueSource('branch') === 'cli';
-    const repoGiven = command.getOptionValueSource('repo') === 'cli';
+    const repoGiven = command.getOptionValueSource('gitDir') === 'cli';
     if (opts.remote !== undefined || branchGiven || repoGiven) {
       throw new RbError(
         'USAGE_DATA_VERIFY',
-        '--dir verifies a directory; it cannot be combined with --repo, --branch or --remote',
+        '--dir verifies a directory; it cannot be combined with --git-dir, --branch or --remote',
       );
     }
     const { entries, problems } = await readDirEntries(opts.dir);
@@ -122,20 +127,20 @@ async function verify(opts: VerifyOptions, command: Command): Promise<VerifyRepo
   }
   await checkNames(process.env, opts.remote, opts.branch);
   const remote = opts.remote;
-  const { git, secrets } = await gitForRemote(process.env, opts.repo, remote ?? 'origin');
+  const { git, secrets } = await gitForRemote(process.env, opts.gitDir, remote ?? 'origin');
   try {
-    await checkRepository(git, opts.repo);
+    await checkRepository(git, opts.gitDir);
     if (remote === undefined) {
-      const { ref, commit } = await resolveLocalBranch(git, opts.repo, opts.branch);
+      const { ref, commit } = await resolveLocalBranch(git, opts.gitDir, opts.branch);
       return verifyEntries(
-        await readCommitEntries(git, opts.repo, commit),
+        await readCommitEntries(git, opts.gitDir, commit),
         `${ref} (${commit.slice(0, 12)})`,
       );
     }
     const log = redactingLogger((line) => console.error(line), secrets);
     return await withTemporaryWorktree(
       git,
-      opts.repo,
+      opts.gitDir,
       async (worktree) => {
         const tip = await fetchBranchTip(git, worktree, remote, opts.branch);
         if (tip === null) {

@@ -34,6 +34,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./data.ts')).registerData,
   },
   {
+    name: 'doctor',
+    description:
+      'is this host ready and quiet enough to measure on: cgroups, kernel, the binaries and their versions, free disk, other runtimes, CPU frequency scaling, load; each finding with the fix',
+    load: async () => (await import('./doctor.ts')).registerDoctor,
+  },
+  {
     name: 'install',
     description: 'install container runtimes at chosen versions side by side under one prefix',
     load: async () => (await import('./install.ts')).registerInstall,

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { SOURCE_DEFAULTS_WHY } from './vocabulary.ts';
 import { z } from 'zod';
 import { RbError, parseWithFriendlyErrors } from '../errors.ts';
 import { jsonSyntaxProblem } from '../results/io.ts';
@@ -69,7 +70,11 @@ export function registerInstall(program: Command): void {
       '[components...]',
       'name@version, e.g. containerd@1.7.24 runc@1.3.6 crun@latest (path source: runc or runc@/usr/sbin/runc)',
     )
-    .option('--source <source>', `where to take them from: ${SOURCES.join(' | ')}`, 'release')
+    .option(
+      '--source <source>',
+      `where to take them from: ${SOURCES.join(' | ')} (${SOURCE_DEFAULTS_WHY})`,
+      'release',
+    )
     .option('--prefix <dir>', 'install root: <prefix>/<component>/<version>', DEFAULT_PREFIX)
     .option('--suites <list>', 'Debian suites searched by the distro source', DEFAULT_SUITES.join(','))
     .option('--state <file>', 'where to write the install record (default <prefix>/state/install.json)')

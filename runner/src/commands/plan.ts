@@ -4,7 +4,14 @@ import { GATE_DEFAULTS, planSampleSizes, readHistoryDir, type OutputFormat } fro
 import { formatChange, markdownTable, terminalTable } from '../format/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
-import { formatOption, parseCount, parseProbability, referenceOption, requireReferences } from './compare.ts';
+import {
+  addOutputOptions,
+  outputFormat,
+  parseCount,
+  parseProbability,
+  referenceOption,
+  requireReferences,
+} from './compare.ts';
 
 function parseStepPercent(value: string): number {
   const n = Number(value);
@@ -22,11 +29,12 @@ interface PlanCliOptions {
   power: number;
   reference: string[];
   format: OutputFormat;
+  json?: boolean;
 }
 
 /** `runtime-bench plan`: the samples per night each benchmark needs to detect a given step. */
 export function registerPlan(program: Command): void {
-  program
+  const plan = program
     .command('plan')
     .option('--history <dir>', 'directory of result files (drift between runs is estimated from them)')
     .option('--run <file>', 'one result file (within-run noise only; drift assumed 0)')
@@ -43,8 +51,8 @@ export function registerPlan(program: Command): void {
       referenceOption(
         "a pinned reference handler (target id, repeatable; check's --reference): the other targets are planned divided by it",
       ),
-    )
-    .addOption(formatOption())
+    );
+  addOutputOptions(plan)
     .addHelpText('after', '\nExample:\n  runtime-bench plan --history data/runs --step 10')
     .action(async (opts: PlanCliOptions) => {
       if (!opts.history === !opts.run)
@@ -66,7 +74,7 @@ export function registerPlan(program: Command): void {
         power: opts.power,
         references: opts.reference,
       });
-      if (opts.format === 'json') {
+      if (outputFormat(opts) === 'json') {
         process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
         return;
       }

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { type Command, InvalidArgumentError } from 'commander';
 import { TOKEN_ENV_VARS } from '../publish/auth.ts';
 import { checkNames, gitForRemote, loadDocFiles, redactError, redactingLogger } from '../publish/context.ts';
+import { deprecatedAlias } from './vocabulary.ts';
 import { DEFAULT_DATA_BRANCH } from '../results/layout.ts';
 import { DEFAULT_MAX_ATTEMPTS, publishResults, readInputs } from '../publish/publish.ts';
 
@@ -9,7 +10,7 @@ import { DEFAULT_MAX_ATTEMPTS, publishResults, readInputs } from '../publish/pub
 const WORKSPACE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 interface PublishCommandOptions {
-  repo: string;
+  gitDir: string;
   remote: string;
   branch: string;
   message?: string;
@@ -18,11 +19,11 @@ interface PublishCommandOptions {
 }
 
 export function registerPublish(program: Command): void {
-  program
+  const command = program
     .command('publish')
     .argument('<files...>', 'result JSON files')
     .option(
-      '--repo <dir>',
+      '--git-dir <dir>',
       'a clone of the repository that owns the data branch (its checkout and index are left alone)',
       '.',
     )
@@ -50,7 +51,7 @@ export function registerPublish(program: Command): void {
       const inputs = await readInputs(files);
       await checkNames(process.env, opts.remote, opts.branch);
       // Secrets are read here rather than in cli.ts because they must never pass through argv.
-      const { git, secrets, tokenSource } = await gitForRemote(process.env, opts.repo, opts.remote);
+      const { git, secrets, tokenSource } = await gitForRemote(process.env, opts.gitDir, opts.remote);
       const log = redactingLogger((line) => console.error(line), secrets);
       // stdout names the remote too (a URL may carry user:token@): masked like stderr.
       const out = redactingLogger((line) => console.log(line), secrets);
@@ -60,7 +61,7 @@ export function registerPublish(program: Command): void {
         const report = await publishResults(
           inputs,
           {
-            repo: opts.repo,
+            repo: opts.gitDir,
             remote: opts.remote,
             branch: opts.branch,
             message: opts.message,
@@ -103,6 +104,7 @@ export function registerPublish(program: Command): void {
         throw redactError(error, secrets);
       }
     });
+  deprecatedAlias(command, '--repo <dir>', '--git-dir');
 }
 
 function positiveInt(value: string): number {

@@ -91,7 +91,9 @@ export function registerRun(program: Command): void {
       if (opts.out && opts.dataDir)
         throw new RbError('USAGE_RUN_OUTPUT', 'give either --out or --data-dir, not both');
       const config = await loadConfig(opts.config);
-      await runAndWrite(config, opts, opts.config);
+      const results = await runAndWrite(config, opts, opts.config);
+      // After the result is written and reported: a failed benchmark fails the command.
+      (await import('../results/failures.ts')).throwIfBenchmarksFailed(results);
     });
 }
 

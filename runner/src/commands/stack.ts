@@ -3,10 +3,11 @@ import { ConfigSchema, criTargets, type Config } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
 import { loadConfig } from '../config/load.ts';
 import { stackAnswers, stackDown, stackUp } from '../stack/manager.ts';
+import { deprecatedAlias } from './vocabulary.ts';
 import { CriNameSchema, readStackState, stackStateDir, type CriName } from '../stack/state.ts';
 
 interface StackOpts {
-  name: string;
+  stack: string;
   stateDir?: string;
   config?: string;
   cri?: string;
@@ -23,7 +24,7 @@ function checkName(name: string): string {
   if (!/^[a-z0-9][a-z0-9-]{0,30}$/.test(name)) {
     throw new RbError(
       'USAGE_STACK_NAME',
-      `--name "${name}" is not a valid stack name`,
+      `--stack "${name}" is not a valid stack name`,
       'use lower-case letters, digits and "-", at most 31 characters',
     );
   }
@@ -46,7 +47,7 @@ function chooseCri(opts: StackOpts, config: Config): CriName {
       );
     cri = parsed.data;
   } else {
-    const target = criTargets(config.targets).find((t) => t.stack === opts.name && !t.endpoint);
+    const target = criTargets(config.targets).find((t) => t.stack === opts.stack && !t.endpoint);
     if (target) cri = target.cri;
   }
   if (cri === 'containerd' && opts.crio)
@@ -59,9 +60,13 @@ function chooseCri(opts: StackOpts, config: Config): CriName {
 export function registerStack(program: Command): void {
   const stack = program.command('stack');
   const common = (cmd: Command): Command =>
-    cmd
-      .option('--name <name>', 'stack name', 'default')
-      .option('--state-dir <dir>', 'state directory (default /var/lib/runtime-bench/stacks/<name>)');
+    deprecatedAlias(
+      cmd
+        .option('--stack <name>', 'stack name', 'default')
+        .option('--state-dir <dir>', 'state directory (default /var/lib/runtime-bench/stacks/<stack>)'),
+      '--name <name>',
+      '--stack',
+    );
 
   common(stack.command('up'))
     .description(
@@ -80,7 +85,7 @@ export function registerStack(program: Command): void {
     )
     .option('--json', 'print the stack state as JSON')
     .action(async (opts: StackOpts) => {
-      const name = checkName(opts.name);
+      const name = checkName(opts.stack);
       const config = opts.config ? await loadConfig(opts.config) : ConfigSchema.parse({});
       const cri = chooseCri(opts, config);
       const { state, alreadyUp } = await stackUp({
@@ -118,7 +123,7 @@ export function registerStack(program: Command): void {
     )
     .option('--purge', 'also delete the state directory (images, logs, config)')
     .action(async (opts: StackOpts) => {
-      const name = checkName(opts.name);
+      const name = checkName(opts.stack);
       const report = await stackDown({ name, stateDir: opts.stateDir, purge: Boolean(opts.purge), log });
       console.log(
         `stack "${name}" is down: ${report.podsRemoved} pod(s) removed, ${report.processesKilled} leftover process(es) stopped`,
@@ -136,7 +141,7 @@ export function registerStack(program: Command): void {
     .description('show whether the stack runs, its endpoint, handlers and host fixes')
     .option('--json', 'machine-readable output')
     .action(async (opts: StackOpts) => {
-      const name = checkName(opts.name);
+      const name = checkName(opts.stack);
       const stateDir = opts.stateDir ?? stackStateDir(name);
       const state = await readStackState(stateDir);
       const up = state ? await stackAnswers(state) : false;

@@ -10,14 +10,20 @@ import {
   availableVersions,
   compareSemver,
   install,
+  proxyLocalReplacements,
   realInstallEnv,
+  recipeRefusal,
   selectRange,
+  type ComponentName,
+  type InstallEnv,
   type Source,
 } from '../install/index.ts';
 import { criSweepConfig, parseSweepSpecs, sweepConfig, sweepStacks } from '../sweep/plan.ts';
 import { addStackToRecord, type InstallRecord } from '../install/record.ts';
 import { withRunSession, type SessionStack } from '../session/session.ts';
 import { cliSession, runAndReport } from './run.ts';
+import { throwIfBenchmarksFailed } from '../results/failures.ts';
+import { SOURCE_DEFAULTS_WHY, deprecatedAlias } from './vocabulary.ts';
 
 interface SweepOpts {
   config?: string;
@@ -25,7 +31,7 @@ interface SweepOpts {
   prefix: string;
   gitDir?: string;
   toolchain?: string;
-  name: string;
+  stack: string;
   containerd?: string;
   handler: string;
   state?: string;
@@ -39,19 +45,23 @@ interface SweepOpts {
 const log = (line: string): void => console.error(`sweep: ${line}`);
 
 export function registerSweep(program: Command): void {
-  program
+  const command = program
     .command('sweep')
     .argument(
       '<versions...>',
       'runc@1.1.5..1.4.3 (what the source lists in between), or runc@1.1.5 runc@1.2.0 …, or containerd@1.7.35 containerd@2.0.14 …',
     )
     .option('--config <file>', "benchmarks, repetitions and parameters (targets are the sweep's handlers)")
-    .option('--source <source>', `where the versions come from: ${SOURCES.join(' | ')}`, 'go')
+    .option(
+      '--source <source>',
+      `where the versions come from: ${SOURCES.join(' | ')} (${SOURCE_DEFAULTS_WHY})`,
+      'go',
+    )
     .option('--prefix <dir>', 'install root (and build cache)', DEFAULT_PREFIX)
     .option('--git-dir <dir>', 'git source: the checkout whose refs are built')
     .option('--toolchain <go>', "build sources: this Go toolchain instead of each release's")
     .option(
-      '--name <stack>',
+      '--stack <name>',
       'the local stack the sweep brings up (containerd sweeps: the prefix of one per version)',
       'sweep',
     )
@@ -62,7 +72,7 @@ export function registerSweep(program: Command): void {
     .option('--handler <name>', "containerd sweeps: the handler every version's stack measures", 'runc')
     .option(
       '--state <file>',
-      'install record (default <prefix>/state/sweep-<name>.json): `uninstall --state` removes what the sweep installed',
+      'install record (default <prefix>/state/sweep-<stack>.json): `uninstall --state` removes what the sweep installed',
     )
     .option('--out <file>', 'result file to write')
     .option('--data-dir <dir>', 'write the result into <dir>/runs/<yyyy>/<mm>/<dd>/<run-id>.json instead')
@@ -76,21 +86,23 @@ export function registerSweep(program: Command): void {
         throw new RbError('USAGE_RUN_OUTPUT', 'sweep needs exactly one of --out FILE or --data-dir DIR');
       const source = opts.source as Source;
       const spec = parseSweepSpecs(args);
+      // The config first: a dry run that cannot find it must fail as the sweep would.
+      const base = opts.config ? await loadConfig(opts.config) : ConfigSchema.parse({});
       const env = realInstallEnv(log);
-      const versions = spec.range
+      const listed = spec.range
         ? selectRange(
             await availableVersions(env, spec.component, source, opts.gitDir ? { gitDir: opts.gitDir } : {}),
             spec.range.from,
             spec.range.to,
           )
         : spec.versions;
+      const versions = buildableVersions(spec.component, listed, source);
       log(`${spec.component}: ${versions.join(' ')}`);
       if (opts.dryRun) {
-        console.log(versions.join('\n'));
+        console.log((await proxyBuildable(env, spec.component, versions, source)).join('\n'));
         return;
       }
-      const base = opts.config ? await loadConfig(opts.config) : ConfigSchema.parse({});
-      const statePath = opts.state ?? join(opts.prefix, 'state', `sweep-${opts.name}.json`);
+      const statePath = opts.state ?? join(opts.prefix, 'state', `sweep-${opts.stack}.json`);
       const record = await install(
         env,
         {
@@ -106,7 +118,7 @@ export function registerSweep(program: Command): void {
       const { config, stacks } =
         spec.kind === 'cri' ? criPlan(base, record, opts) : ociPlan(base, record, spec.component, opts);
       const tty = !opts.json && Boolean(process.stderr.isTTY);
-      await withRunSession(
+      const results = await withRunSession(
         cliSession(tty, {
           log,
           keepStacks: Boolean(opts.keepStack),
@@ -117,7 +129,53 @@ export function registerSweep(program: Command): void {
           return runAndReport(session, config, opts, opts.config ?? '(sweep defaults)');
         },
       );
+      throwIfBenchmarksFailed(results);
     });
+  deprecatedAlias(command, '--name <name>', '--stack');
+}
+
+/**
+ * The versions the recipe can build from a build source, the others left out with the reason
+ * (runc 1.5+ needs libpathrs); fewer than two left is an error, as a sweep compares.
+ */
+function buildableVersions(component: ComponentName, versions: readonly string[], source: Source): string[] {
+  const kept: string[] = [];
+  for (const version of versions) {
+    const refusal = recipeRefusal(component, version, source);
+    if (refusal === null) kept.push(version);
+    else log(`${component} ${version}: left out, it cannot be built from source "${source}": ${refusal}`);
+  }
+  if (kept.length < 2)
+    throw new RbError(
+      'USAGE_SWEEP',
+      `${kept.length} of the ${versions.length} version(s) can be built from source "${source}": a sweep compares at least two`,
+      'choose versions the recipe builds (the lines above say why the others cannot), or --source release',
+    );
+  return kept;
+}
+
+/**
+ * A dry run's list: the versions whose go.mod, read from the module proxy, replaces no module
+ * with a nested directory (the proxy's copy leaves it out, so the build would likely be refused);
+ * those are named on stderr instead, with the fix. Versions the proxy cannot be asked about stay.
+ */
+async function proxyBuildable(
+  env: InstallEnv,
+  component: ComponentName,
+  versions: readonly string[],
+  source: Source,
+): Promise<string[]> {
+  if (source !== 'go') return [...versions];
+  const kept: string[] = [];
+  for (const version of versions) {
+    const dirs = await proxyLocalReplacements(env, component, version);
+    if (dirs === null || dirs.length === 0) kept.push(version);
+    else
+      log(
+        `${component} ${version}: likely not buildable from the module proxy: its go.mod replaces a module with ${dirs.join(', ')}, which the proxy's copy leaves out; build it with --source git --git-dir <checkout>`,
+      );
+  }
+  return kept;
 }
 
 /** One stack, one handler per version of the OCI runtime (oldest first). */
@@ -130,12 +188,12 @@ function ociPlan(
   const handlers = [...record.handlers].sort((a, b) =>
     compareSemverSafe(a.name.slice(component.length + 1), b.name.slice(component.length + 1)),
   );
-  const config = sweepConfig(base, opts.name, { handlers });
+  const config = sweepConfig(base, opts.stack, { handlers });
   return {
     config,
     stacks: [
       {
-        name: opts.name,
+        name: opts.stack,
         cri: 'containerd',
         daemonBinary: opts.containerd,
         fixHost: false,
@@ -161,7 +219,7 @@ function criPlan(
       'a containerd sweep builds its own: drop --containerd',
     );
   const daemons = [...record.containerd].sort((a, b) => compareSemverSafe(a.version, b.version));
-  const stacks = sweepStacks(opts.name, daemons);
+  const stacks = sweepStacks(opts.stack, daemons);
   const config = criSweepConfig(base, stacks, opts.handler);
   return {
     config,

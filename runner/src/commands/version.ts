@@ -19,7 +19,7 @@ export function registerVersion(program: Command): void {
         throw new RbError(
           'USAGE_STACK_NAME',
           `--stack ${JSON.stringify(opts.stack)} is not a valid stack name`,
-          'use lower-case letters, digits and "-", at most 31 characters (the --name given to `stack up`)',
+          'use lower-case letters, digits and "-", at most 31 characters (the --stack given to `stack up`)',
         );
       const out: Record<string, unknown> = {
         tool: 'runtime-bench',
@@ -34,7 +34,7 @@ export function registerVersion(program: Command): void {
           throw new RbError(
             'TARGET_UNAVAILABLE',
             `stack "${opts.stack}" has never been brought up`,
-            `runtime-bench stack up --name ${opts.stack}`,
+            `runtime-bench stack up --stack ${opts.stack}`,
           );
         socket = state.socket;
         out.handlers = state.handlers.map((h) => ({

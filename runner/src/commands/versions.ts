@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SOURCE_DEFAULTS_WHY } from './vocabulary.ts';
 import { RbError } from '../errors.ts';
 import { SOURCES, availableVersions, parseSpec, realInstallEnv, type Source } from '../install/index.ts';
 import { newestPerMinor } from '../install/available.ts';
@@ -7,7 +8,11 @@ export function registerVersions(program: Command): void {
   program
     .command('versions')
     .argument('<component>', 'e.g. runc')
-    .option('--source <source>', `go (the Go module proxy) or git (tags of --git-dir)`, 'go')
+    .option(
+      '--source <source>',
+      `go (the Go module proxy) or git (tags of --git-dir) (${SOURCE_DEFAULTS_WHY})`,
+      'go',
+    )
     .option('--git-dir <dir>', 'git source: the checkout whose tags are listed')
     .option('--newest-per-minor', 'only the newest release of each minor (what a sweep over minors takes)')
     .option('--json', 'print a JSON array')

@@ -1,7 +1,9 @@
 // `runtime-bench versions`: what a source can provide of a component, newest first. The listing
 // parsers and the range selection are pure; the one go/git call is made through the injected env.
 import { RbError, errorMessage } from '../errors.ts';
-import { goRecipe, recipeModules } from './build-recipe.ts';
+import { readFile } from 'node:fs/promises';
+import { GO_RECIPES, goRecipe, moduleFor, recipeFor, recipeModules } from './build-recipe.ts';
+import { localReplacementModules } from './go-imports.ts';
 import { buildEnv } from './build.ts';
 import type { ComponentName, Source } from './components.ts';
 import type { InstallEnv } from './env.ts';
@@ -96,4 +98,41 @@ export async function availableVersions(
     `listing the versions of source "${source}" is not supported`,
     "list the go or git source (release versions are named on the project's release page)",
   );
+}
+
+/**
+ * Why `version` of `component` cannot be built from `source`, as the recipe says without
+ * fetching anything (runc 1.5+ needs libpathrs), or null: the build sources only.
+ */
+export function recipeRefusal(component: ComponentName, version: string, source: Source): string | null {
+  if (source !== 'go' && source !== 'git') return null;
+  const recipe = GO_RECIPES[component];
+  if (!recipe) return `no build recipe for ${component}`;
+  return recipeFor(recipe, version).unsupported;
+}
+
+/**
+ * The directories a version's go.mod replaces modules with (`=> ./internal/third_party/selinux`),
+ * read from the module proxy (`go list -m -json` fetches the .mod alone): the proxy's copy leaves
+ * those nested modules out, so such a version likely builds only from a git checkout. null when
+ * the proxy cannot be asked.
+ */
+export async function proxyLocalReplacements(
+  env: InstallEnv,
+  component: ComponentName,
+  version: string,
+): Promise<string[] | null> {
+  const recipe = GO_RECIPES[component];
+  if (!recipe) return null;
+  try {
+    const r = await env.run('go', ['list', '-m', '-json', `${moduleFor(recipe, version)}@v${version}`], {
+      cwd: '/',
+      env: buildEnv({ GOFLAGS: '-mod=mod' }),
+    });
+    const { GoMod } = JSON.parse(r.stdout) as { GoMod?: string };
+    if (!GoMod) return null;
+    return localReplacementModules(await readFile(GoMod, 'utf8')).map((m) => m.dir);
+  } catch {
+    return null;
+  }
 }

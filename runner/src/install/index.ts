@@ -9,4 +9,10 @@ export { applyMirror, assetUrls, expandTemplate } from './release.ts';
 export { buildComponent, type BuildRequest, type BuildResult } from './build.ts';
 export { BUILD_SOURCES, GO_RECIPES, recipeFor, goInvocation, type BuildSource } from './build-recipe.ts';
 export { compareSemver } from './semver.ts';
-export { availableVersions, parseGoVersions, selectRange } from './available.ts';
+export {
+  availableVersions,
+  parseGoVersions,
+  proxyLocalReplacements,
+  recipeRefusal,
+  selectRange,
+} from './available.ts';

@@ -21,7 +21,7 @@ export async function uninstall(env: InstallEnv, statePath: string): Promise<Uni
       ...cliArgs,
       'stack',
       'down',
-      '--name',
+      '--stack',
       stack.name,
       ...(stack.stateDir ? ['--state-dir', stack.stateDir] : []),
     ];
@@ -29,7 +29,7 @@ export async function uninstall(env: InstallEnv, statePath: string): Promise<Uni
     if (r.exitCode === 0) report.stoppedStacks.push(stack.name);
     else
       report.errors.push(
-        `stack down --name ${stack.name} failed (exit ${r.exitCode}): ${r.stderr.trim().split('\n').slice(-2).join(' ')}`,
+        `stack down --stack ${stack.name} failed (exit ${r.exitCode}): ${r.stderr.trim().split('\n').slice(-2).join(' ')}`,
       );
   }
   // Component directories and private apt state first, then the (now maybe empty) parents.

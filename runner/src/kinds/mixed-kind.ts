@@ -8,7 +8,7 @@ import { ENGINE_BENCHMARKS } from '../engine/benchmarks.ts';
 import { engineCounterpart } from '../overhead/counterparts.ts';
 import { engineKind } from '../engine/kind.ts';
 import { RbError } from '../errors.ts';
-import { BENCHMARKS, matchesPrefix } from '../suites/registry.ts';
+import { BENCHMARKS, matchesPrefix, unknownBenchmarkHint } from '../suites/registry.ts';
 import { criKind } from './cri-kind.ts';
 import type { Slot } from '../run/orchestrate.ts';
 import type { PreparedRun, TargetKind } from '../run/pipeline.ts';
@@ -35,7 +35,11 @@ export function criPartOf(config: Config, where: string): Config {
         throw new RbError(
           'CONFIG_INVALID',
           `${where}: ${field}${field === 'runsPerBenchmark' ? `: "${p}"` : `[${i}]: "${p}"`} matches no benchmark`,
-          `known benchmarks: ${[...CRI_NAMES, ...ENGINE_NAMES].join(', ')} (run \`runtime-bench list\`)`,
+          unknownBenchmarkHint(
+            p,
+            [...CRI_NAMES, ...ENGINE_NAMES],
+            `known benchmarks: ${[...CRI_NAMES, ...ENGINE_NAMES].join(', ')}`,
+          ),
         );
     });
   const cri = (list: readonly string[]) => list.filter((p) => matchesAny(CRI_NAMES, p));

@@ -26,7 +26,7 @@ export async function checkRepository(git: GitRunner, repo: string): Promise<voi
     throw new RbError(
       'PUBLISH_REPO',
       `${repo} is not a git repository (${tail(inside.stderr, 1)})`,
-      'run inside a clone of the repository that owns the data branch, or pass --repo DIR',
+      'run inside a clone of the repository that owns the data branch, or pass --git-dir DIR',
     );
   }
 }

@@ -1,11 +1,12 @@
 // Why a run stopped before its end, the same for every target kind: what the result says about it
 // (incompleteReason) and the exit status the CLI gives it.
+import { EXIT } from '../exit-codes.ts';
 
 /** Why a run stopped before its end: a signal, or an endpoint that died under it. */
 export type StopCause = { kind: 'signal'; signal: string } | { kind: 'endpoint-dead'; cause: string };
 
 /** Exit status of a run stopped because its CRI endpoint died (sysexits' EX_UNAVAILABLE). */
-export const EXIT_ENDPOINT_DEAD = 69;
+export const EXIT_ENDPOINT_DEAD = EXIT.endpointDead.code;
 
 /** The abort reason a target kind gives the run's signal when its endpoint died. */
 export class EndpointDead {
@@ -31,5 +32,5 @@ export function describeStop(stop: StopCause): string {
 /** The process exit status of a stopped run: 143 for SIGTERM, 130 for other signals, 69 for a dead endpoint. */
 export function stopExitCode(stop: StopCause): number {
   if (stop.kind === 'endpoint-dead') return EXIT_ENDPOINT_DEAD;
-  return stop.signal === 'SIGTERM' ? 143 : 130;
+  return stop.signal === 'SIGTERM' ? EXIT.terminated.code : EXIT.interrupted.code;
 }

@@ -26,7 +26,7 @@ export function decideUp(f: UpFacts): UpDecision {
     throw new RbError(
       'STACK_CRI_MISMATCH',
       `stack "${f.name}" runs ${f.existing.cri}, not ${f.cri}`,
-      `run \`runtime-bench stack down --name ${f.name} --purge\` first, or use another --name`,
+      `run \`runtime-bench stack down --stack ${f.name} --purge\` first, or use another --stack`,
     );
   }
   if (f.existing && f.answers) return { kind: 'reuse', state: f.existing };

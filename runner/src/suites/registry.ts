@@ -1,4 +1,5 @@
 import { RbError } from '../errors.ts';
+import { didYouMean, dottedPrefixes } from '../util/did-you-mean.ts';
 import { cpuBenchmark } from './cpu.ts';
 import { diskBenchmark } from './disk.ts';
 import { imageBenchmarks } from './image.ts';
@@ -29,6 +30,15 @@ export const BENCHMARKS: Benchmark<never>[] = [
   ...imageBenchmarks,
 ] as unknown as Benchmark<never>[];
 
+/**
+ * The hint for a benchmark name or prefix that matches nothing: the closest names when one is
+ * close (a typo), else `otherwise` (what a name looks like, the whole list).
+ */
+export function unknownBenchmarkHint(word: string, names: readonly string[], otherwise: string): string {
+  const guess = didYouMean(word, dottedPrefixes(names));
+  return `${guess ?? otherwise} (every benchmark: \`runtime-bench list\`)`;
+}
+
 /** A prefix matches whole name segments: "performance" selects performance.cpu, "perf" selects nothing. */
 export function matchesPrefix(name: string, prefix: string): boolean {
   return name === prefix || name.startsWith(`${prefix}.`);
@@ -57,7 +67,11 @@ export function selectBenchmarks(
         throw new RbError(
           'CONFIG_INVALID',
           `${where}: ${field}[${i}]: "${prefix}" matches no benchmark`,
-          `known benchmarks: ${names.join(', ')}; a prefix is a leading part of a name, e.g. ${families.join(', ')} (run \`runtime-bench list\`)`,
+          unknownBenchmarkHint(
+            prefix,
+            names,
+            `a prefix is a leading part of a name, e.g. ${families.join(', ')}; known benchmarks: ${names.join(', ')}`,
+          ),
         );
       }
     });
@@ -68,7 +82,11 @@ export function selectBenchmarks(
       throw new RbError(
         'CONFIG_INVALID',
         `${where}: runsPerBenchmark: "${prefix}" matches no benchmark`,
-        `known benchmarks: ${names.join(', ')}; a key is a benchmark name or a leading part of one, e.g. operations.container.lifecycle`,
+        unknownBenchmarkHint(
+          prefix,
+          names,
+          `a key is a benchmark name or a leading part of one, e.g. operations.container.lifecycle; known benchmarks: ${names.join(', ')}`,
+        ),
       );
   const selected = all.filter(
     (b) =>

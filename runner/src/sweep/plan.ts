@@ -50,12 +50,17 @@ export function parseSweepSpecs(args: readonly string[]): SweepSpec {
     if (versions.includes(s.version)) throw new RbError('USAGE_SWEEP', `"${words[i]}" is listed twice`);
     versions.push(s.version);
   }
-  if (versions.length < 2)
+  if (versions.length < 2) {
+    // `runc@1.1.5-1.4.3` (a valid pre-release to semver) meant a range: say how one is written.
+    const range = /^v?(\d+\.\d+\.\d+)-v?(\d+\.\d+\.\d+)$/.exec(versions[0] ?? '');
     throw new RbError(
       'USAGE_SWEEP',
       'a sweep compares at least two versions',
-      `e.g. ${component}@1.1.5 ${component}@1.2.0`,
+      range
+        ? `a range is written with "..": ${component}@${range[1]}..${range[2]}`
+        : `e.g. ${component}@1.1.5 ${component}@1.2.0, or a range: ${component}@1.1.5..1.4.3`,
     );
+  }
   return { component, kind: kindOf(component), range: null, versions };
 }
 
@@ -107,7 +112,7 @@ export function sweepStacks(
     throw new RbError(
       'USAGE_SWEEP',
       `stack name "${long.name}" is longer than 31 characters`,
-      'give a shorter --name',
+      'give a shorter --stack',
     );
   return stacks;
 }

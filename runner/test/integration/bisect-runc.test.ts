@@ -113,7 +113,7 @@ describe.skipIf(why !== null)('bisect: a planted delay in runc init, found in a 
       'operations.container.lifecycle',
       '--metric',
       'StartContainer',
-      '--repo',
+      '--git-dir',
       repo,
       '--stack',
       STACK,

@@ -111,7 +111,7 @@ describe.skipIf(unavailable !== null)('a real CRI-O stack', () => {
     const up = await runCli([
       'stack',
       'up',
-      '--name',
+      '--stack',
       CRIO_STACK,
       '--cri',
       'cri-o',
@@ -156,7 +156,7 @@ parameters:
 
   afterAll(async () => {
     for (const name of [CRIO_STACK, CTD_STACK]) {
-      const down = await runCli(['stack', 'down', '--name', name]);
+      const down = await runCli(['stack', 'down', '--stack', name]);
       expect(down.code, down.stderr).toBe(0);
       expect(processesUnder(stateDir(name))).toEqual([]);
       expect(mountsUnder(stateDir(name))).toEqual([]);
@@ -229,7 +229,7 @@ parameters:
   });
 
   test('one interleaved run compares a containerd stack and the CRI-O stack', async () => {
-    const up = await runCli(['stack', 'up', '--name', CTD_STACK, '--fix-host']);
+    const up = await runCli(['stack', 'up', '--stack', CTD_STACK, '--fix-host']);
     expect(up.code, up.stderr).toBe(0);
     const r = await run(
       'interleaved',
@@ -269,7 +269,7 @@ parameters:
       const up = await runCli([
         'cluster',
         'up',
-        '--name',
+        '--cluster',
         cluster,
         '--stack',
         CRIO_STACK,
@@ -332,7 +332,7 @@ warmup: 0
       } finally {
         polling = false;
         await poll;
-        const down = await runCli(['cluster', 'down', '--name', cluster]);
+        const down = await runCli(['cluster', 'down', '--cluster', cluster]);
         expect(down.code, down.stderr).toBe(0);
       }
       // The cluster is gone and the stack is as the kubelet found it: no pod of the kubelet on
@@ -398,7 +398,7 @@ parameters:
     expect(killed.incompleteReason).toMatch(/^CRI endpoint died: /);
     // What crio leaves when killed: the conmon, the container's processes, mounts, its cgroups.
     const ids = readdirSync(join(dir, 'oci', 'runc'));
-    const down = await runCli(['stack', 'down', '--name', CRIO_STACK]);
+    const down = await runCli(['stack', 'down', '--stack', CRIO_STACK]);
     expect(down.code, down.stderr).toBe(0);
     expect(processesUnder(dir)).toEqual([]);
     expect(mountsUnder(dir)).toEqual([]);

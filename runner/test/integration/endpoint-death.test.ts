@@ -28,12 +28,12 @@ const work = mkdtempSync(join(tmpdir(), 'rb-death-'));
 
 describe.skipIf(unavailable !== null)('a CRI daemon killed mid-run', () => {
   beforeAll(async () => {
-    const up = await runCli(['stack', 'up', '--name', STACK, '--fix-host']);
+    const up = await runCli(['stack', 'up', '--stack', STACK, '--fix-host']);
     expect(up.code, up.stderr).toBe(0);
   }, 900_000);
 
   afterAll(async () => {
-    await runCli(['stack', 'down', '--name', STACK]);
+    await runCli(['stack', 'down', '--stack', STACK]);
   });
 
   test(
@@ -112,7 +112,7 @@ parameters:
         expect(m.errors.count, `${m.name}: ${m.errors.messages?.join('; ')}`).toBe(0);
       expect(result.results.find((x) => x.benchmark === 'startup.latency')!.metrics[0]!.samples).toEqual([]);
 
-      const down = await runCli(['stack', 'down', '--name', STACK]);
+      const down = await runCli(['stack', 'down', '--stack', STACK]);
       expect(down.code, down.stderr).toBe(0);
       expect(processesUnder(STATE_DIR)).toEqual([]);
       expect(mountsUnder(STATE_DIR)).toEqual([]);

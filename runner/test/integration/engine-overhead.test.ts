@@ -55,13 +55,13 @@ function expectEngineGone(runId: string): void {
 
 beforeAll(async () => {
   if (unavailable) return;
-  const up = await runCli(['stack', 'up', '--name', stack]);
+  const up = await runCli(['stack', 'up', '--stack', stack]);
   expect(up.code, up.stderr).toBe(0);
 }, BUDGET);
 
 afterAll(async () => {
   if (unavailable) return;
-  const down = await runCli(['stack', 'down', '--name', stack]);
+  const down = await runCli(['stack', 'down', '--stack', stack]);
   expect(down.code, down.stderr).toBe(0);
   // the runs removed every pod they made, also the interrupted one
   expect(`${down.stdout}${down.stderr}`).toContain('0 pod(s) removed');
@@ -110,7 +110,7 @@ describe.skipIf(unavailable !== null)('CRI and engine targets in one run', () =>
       const said = `${r.stdout}\n${r.stderr}`;
       expect(said).toContain('docker/runc (docker ');
       expect(said).toContain('engine overhead on engine.startup.latency latency_median = ');
-      const compare = await runCli(['compare', file, '--format', 'json']);
+      const compare = await runCli(['compare', file, '--json']);
       expect(compare.code, compare.stderr).toBe(0);
       const report = JSON.parse(compare.stdout) as { rows: unknown[]; engineOverhead: { metric: string }[] };
       expect(report.rows).toEqual([]);

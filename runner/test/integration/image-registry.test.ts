@@ -133,7 +133,7 @@ describe.skipIf(unavailable !== null)("a stack's registry and image.*", () => {
       const up = await runCli([
         'stack',
         'up',
-        '--name',
+        '--stack',
         s.name,
         '--fix-host',
         ...(s.cri === 'cri-o' ? ['--cri', 'cri-o', '--crio', crio!] : []),
@@ -159,7 +159,7 @@ parameters:
   afterAll(async () => {
     for (const s of STACKS) {
       const before = stackJson(s.name).registry;
-      const down = await runCli(['stack', 'down', '--name', s.name]);
+      const down = await runCli(['stack', 'down', '--stack', s.name]);
       expect(down.code, down.stderr).toBe(0);
       expect(processesUnder(stateDir(s.name))).toEqual([]);
       expect(mountsUnder(stateDir(s.name))).toEqual([]);

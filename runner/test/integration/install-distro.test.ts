@@ -116,7 +116,7 @@ describe.runIf(reason === null)('distro install, side by side, runs pods', () =>
             cli,
             'stack',
             'up',
-            '--name',
+            '--stack',
             name,
             '--state-dir',
             stateDir,
@@ -167,7 +167,7 @@ describe.runIf(reason === null)('distro install, side by side, runs pods', () =>
           cri.close();
         }
       } finally {
-        await run(process.execPath, [cli, 'stack', 'down', '--name', name, '--state-dir', stateDir], {
+        await run(process.execPath, [cli, 'stack', 'down', '--stack', name, '--state-dir', stateDir], {
           timeout: STACK_BUDGET_MS,
         });
       }

@@ -68,9 +68,9 @@ describe.skipIf(skip !== null)('a local Kubernetes on a containerd stack', () =>
   beforeAll(async () => {
     before.sysctls = readSysctls();
     for (const p of fixedPaths) before.paths[p] = existsSync(p);
-    const up = await runCli(['stack', 'up', '--name', STACK, '--fix-host']);
+    const up = await runCli(['stack', 'up', '--stack', STACK, '--fix-host']);
     expect(up.code, up.stderr).toBe(0);
-    const cluster = await runCli(['cluster', 'up', '--name', CLUSTER, '--stack', STACK, '--bin-dir', BIN]);
+    const cluster = await runCli(['cluster', 'up', '--cluster', CLUSTER, '--stack', STACK, '--bin-dir', BIN]);
     expect(cluster.code, cluster.stderr).toBe(0);
     kubeconfig = cluster.stdout.trim();
     expect(existsSync(kubeconfig)).toBe(true);
@@ -78,8 +78,8 @@ describe.skipIf(skip !== null)('a local Kubernetes on a containerd stack', () =>
 
   afterAll(async () => {
     // A safety net when a test failed half-way; both are no-ops when already down.
-    await runCli(['cluster', 'down', '--name', CLUSTER]);
-    await runCli(['stack', 'down', '--name', STACK]);
+    await runCli(['cluster', 'down', '--cluster', CLUSTER]);
+    await runCli(['stack', 'down', '--stack', STACK]);
   }, 300_000);
 
   test('pod startup per RuntimeClass: pods ran under the named handler, numbers ordered, nothing left', async () => {
@@ -323,7 +323,7 @@ warmup: 0
   );
 
   test('cluster down leaves nothing on the host and restores the sysctls', async () => {
-    const down = await runCli(['cluster', 'down', '--name', CLUSTER]);
+    const down = await runCli(['cluster', 'down', '--cluster', CLUSTER]);
     expect(down.code, down.stderr).toBe(0);
     expect(clusterProcesses()).toEqual([]);
     expect(mountsUnder(CLUSTER_DIR)).toEqual([]);
@@ -340,7 +340,7 @@ warmup: 0
     } finally {
       cri.close();
     }
-    const again = await runCli(['cluster', 'down', '--name', CLUSTER]);
+    const again = await runCli(['cluster', 'down', '--cluster', CLUSTER]);
     expect(again.code, again.stderr).toBe(0);
   });
 });

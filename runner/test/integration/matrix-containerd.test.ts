@@ -193,7 +193,7 @@ stack:
 `,
       );
       let t = Date.now();
-      const up = await runCli(['stack', 'up', '--name', STACK, '--fix-host', '--config', stackConfig]);
+      const up = await runCli(['stack', 'up', '--stack', STACK, '--fix-host', '--config', stackConfig]);
       seconds.up = (Date.now() - t) / 1000;
       expect(up.code, up.stderr).toBe(0);
       for (const h of HANDLERS) expect(up.stdout).toMatch(new RegExp(`handler\\s+${h}\\s`));
@@ -241,7 +241,7 @@ parameters:
 
     afterAll(async () => {
       const t = Date.now();
-      const down = await runCli(['stack', 'down', '--name', STACK]);
+      const down = await runCli(['stack', 'down', '--stack', STACK]);
       seconds.down = (Date.now() - t) / 1000;
       console.log(
         `matrix-containerd: stack up ${seconds.up.toFixed(0)} s, run ${seconds.run.toFixed(0)} s, down ${seconds.down.toFixed(0)} s`,

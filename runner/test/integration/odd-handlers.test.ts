@@ -73,14 +73,14 @@ describe.skipIf(unavailable !== null)('odd OCI runtime binaries on a real contai
   let upStdout = '';
 
   beforeAll(async () => {
-    const up = await runCli(['stack', 'up', '--name', STACK, '--config', writeConfig('stack', stackConfig)]);
+    const up = await runCli(['stack', 'up', '--stack', STACK, '--config', writeConfig('stack', stackConfig)]);
     noTrace(up.stderr);
     expect(up.code, up.stderr).toBe(0);
     upStdout = up.stdout;
   }, 900_000);
 
   afterAll(async () => {
-    const down = await runCli(['stack', 'down', '--name', STACK, '--purge']);
+    const down = await runCli(['stack', 'down', '--stack', STACK, '--purge']);
     expect(down.code, down.stderr).toBe(0);
     expect(processesUnder(STATE_DIR)).toEqual([]);
   }, 300_000);

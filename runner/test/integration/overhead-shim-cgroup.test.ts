@@ -36,12 +36,12 @@ describe.skipIf(unavailable !== null || hierarchy === null)('shim cgroups on a r
   const cgroupDir = (handler: string): string => join(hierarchy!.mount, shimCgroupPath(STACK, handler));
 
   beforeAll(async () => {
-    const up = await runCli(['stack', 'up', '--name', STACK, '--fix-host']);
+    const up = await runCli(['stack', 'up', '--stack', STACK, '--fix-host']);
     expect(up.code, up.stderr).toBe(0);
   }, 900_000);
 
   afterAll(async () => {
-    const down = await runCli(['stack', 'down', '--name', STACK]);
+    const down = await runCli(['stack', 'down', '--stack', STACK]);
     expect(down.code, down.stderr).toBe(0);
     expect(processesUnder(STATE_DIR)).toEqual([]);
     // stack down leaves no cgroup of the stack behind, in any hierarchy

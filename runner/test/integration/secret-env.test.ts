@@ -174,7 +174,7 @@ runs: 2
 warmup: 0
 `,
       );
-      const up = await runCliWithSecrets(['stack', 'up', '--name', STACK, '--config', config, ...flags]);
+      const up = await runCliWithSecrets(['stack', 'up', '--stack', STACK, '--config', config, ...flags]);
       expect(up.code, up.stderr).toBe(0);
       expect(up.holders).toEqual([]);
       client = createCriClient('grpc', join(STATE_DIR, socket), { timeoutSeconds: 60 });
@@ -182,7 +182,7 @@ warmup: 0
 
     afterAll(async () => {
       client?.close();
-      const down = await runCliWithSecrets(['stack', 'down', '--name', STACK, '--purge']);
+      const down = await runCliWithSecrets(['stack', 'down', '--stack', STACK, '--purge']);
       expect(down.code, down.stderr).toBe(0);
       expect(processesUnder(STATE_DIR)).toEqual([]);
     }, 300_000);

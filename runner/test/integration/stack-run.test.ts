@@ -79,7 +79,7 @@ describe.skipIf(unavailable !== null)('a real containerd stack with runc and cru
       pid: null,
     };
     writeFileSync(join(STATE_DIR, 'stack.json'), JSON.stringify(leftover));
-    const up = await runCli(['stack', 'up', '--name', STACK, '--fix-host', '--config', stackConfig]);
+    const up = await runCli(['stack', 'up', '--stack', STACK, '--fix-host', '--config', stackConfig]);
     expect(up.code, up.stderr).toBe(0);
     expect(up.stderr).toMatch(/stack\.json[\s\S]*cleaning up its leftovers first/);
     expect(JSON.parse(readFileSync(join(STATE_DIR, 'stack.json.unreadable'), 'utf8'))).toEqual(leftover);
@@ -90,14 +90,14 @@ describe.skipIf(unavailable !== null)('a real containerd stack with runc and cru
   }, 900_000);
 
   afterAll(async () => {
-    const down = await runCli(['stack', 'down', '--name', STACK]);
+    const down = await runCli(['stack', 'down', '--stack', STACK]);
     expect(down.code, down.stderr).toBe(0);
     expect(processesUnder(STATE_DIR)).toEqual([]);
     expect(mountsUnder(STATE_DIR)).toEqual([]);
     // nor the shim cgroups of its handlers, in any cgroup hierarchy
     expect(cgroupsNamed(stackCgroup(STACK))).toEqual([]);
     // down is safe to repeat
-    const again = await runCli(['stack', 'down', '--name', STACK]);
+    const again = await runCli(['stack', 'down', '--stack', STACK]);
     expect(again.code, again.stderr).toBe(0);
   });
 

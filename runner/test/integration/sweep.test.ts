@@ -41,7 +41,7 @@ async function sweep(
   const r = await runCli([
     'sweep',
     ...specs,
-    '--name',
+    '--stack',
     name,
     '--config',
     config,

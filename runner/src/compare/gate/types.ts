@@ -1,4 +1,4 @@
-// The gate's report and its rows: the JSON `runtime-bench check --format json` prints, which the
+// The gate's report and its rows: the JSON `runtime-bench check --json` prints, which the
 // action and the site read.
 import type { BenchmarkResult, Direction, RunResult, Unit } from '@runtime-bench/schemas';
 import type { BaselineReset } from '../annotations.ts';

@@ -23,7 +23,7 @@ describe.concurrent('configs refused with the file, the field and the fix (exit 
       'a typo in skip',
       'skip: [perfomance]\n',
       ['NAME: skip[0]: "perfomance" matches no benchmark'],
-      'a prefix is a leading part of a name, e.g. operations, performance,',
+      'did you mean performance?',
     ],
     [
       'skip cancelling benchmarks',

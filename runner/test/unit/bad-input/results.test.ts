@@ -82,7 +82,7 @@ describe('self-contradicting result files are refused with the file and field na
   }, 60_000);
 
   test('publish: nothing is published, before git is even asked', async () => {
-    const r = await runCli(['publish', '--repo', join(dir, 'no-repo'), ...files.map((f) => f.file)]);
+    const r = await runCli(['publish', '--git-dir', join(dir, 'no-repo'), ...files.map((f) => f.file)]);
     expect(r.code).toBe(2);
     expectEach(r.stderr);
     expect(r.stderr).toContain(`nothing was published: ${files.length} of ${files.length} file(s) invalid`);

@@ -174,7 +174,7 @@ describe('flags', () => {
     const a = parseCommitLines(`${'a'.repeat(40)} x`)[0]!;
     const b = parseCommitLines(`${'b'.repeat(40)} y`)[0]!;
     expect(continueCommand({ ...base, lastGoodCommit: a, firstBadCommit: b }, '/src/my runc')).toBe(
-      `runtime-bench bisect --component runc --good ${a.ref} --bad ${b.ref} --benchmark operations.container.lifecycle --metric StartContainer --repo '/src/my runc'`,
+      `runtime-bench bisect --component runc --good ${a.ref} --bad ${b.ref} --benchmark operations.container.lifecycle --metric StartContainer --git-dir '/src/my runc'`,
     );
     expect(continueCommand({ ...base, lastGoodRelease: null, firstBadRelease: null }, undefined)).toBeNull();
   });

@@ -81,8 +81,7 @@ describe('runtime-bench compare', () => {
       'containerd/runc',
       '--target',
       'containerd/crun',
-      '--format',
-      'json',
+      '--json',
     ]);
     const report = JSON.parse(r.stdout) as { kind: string; rows: { metric?: string; verdict: string }[] };
     expect(report.kind).toBe('runtime-bench.compare');
@@ -118,10 +117,22 @@ describe('runtime-bench compare', () => {
     expect(r.stderr).toMatch(/no target "cri-o\/crun" \(given by --target\)/);
   });
 
+  test('--format json, the old spelling of --json, prints the same report and a note on stderr', async () => {
+    const files = [join(dir, 'same.json'), join(dir, 'slow.json')];
+    const old = await cli(['compare', ...files, '--format', 'json']);
+    const now = await cli(['compare', ...files, '--json']);
+    expect(old.code).toBe(0);
+    expect(JSON.parse(old.stdout)).toEqual(JSON.parse(now.stdout));
+    expect(old.stderr).toBe(
+      'runtime-bench: --format json is deprecated and will be removed in the next release; use --json\n',
+    );
+    expect(now.stderr).toBe('');
+  });
+
   test('a bad --format is refused by commander', async () => {
     const r = await cli(['compare', join(dir, 'same.json'), join(dir, 'slow.json'), '--format', 'html']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Allowed choices are table, markdown, json/);
+    expect(r.stderr).toMatch(/argument 'html' is invalid. expected table or markdown \(JSON: --json\)/);
   });
 });
 
@@ -143,7 +154,7 @@ describe('runtime-bench check', () => {
 
   test('a slower StartContainer fails the job with --fail-on-regression, and only then', async () => {
     const args = ['check', '--history', join(dir, 'history'), '--current', join(dir, 'slow.json')];
-    const report = await cli([...args, '--format', 'json']);
+    const report = await cli([...args, '--json']);
     expect(report.code).toBe(0);
     const json = JSON.parse(report.stdout) as {
       counts: { regression: number };
@@ -191,7 +202,7 @@ describe('runtime-bench check', () => {
       }),
     );
     const args = ['check', '--history', join(refDir, 'history'), '--current', current];
-    const report = await cli([...args, '--reference', REF.id, '--format', 'json']);
+    const report = await cli([...args, '--reference', REF.id, '--json']);
     expect(report.stderr).toBe('');
     const rows = (
       JSON.parse(report.stdout) as {
@@ -263,7 +274,7 @@ describe('runtime-bench plan', () => {
         join(history, `run-${d}.json`),
         syntheticRun({ seed: 600 + d, startedAt: night(d), runSigma: 0.05, targets: [RUNC, REF] }),
       );
-    const plan = await cli(['plan', '--history', history, '--reference', REF.id, '--format', 'json']);
+    const plan = await cli(['plan', '--history', history, '--reference', REF.id, '--json']);
     expect(plan.stderr).toBe('');
     const rows = (JSON.parse(plan.stdout) as { rows: { target: string; metric: string; note: string }[] })
       .rows;

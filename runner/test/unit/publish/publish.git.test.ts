@@ -393,9 +393,9 @@ describe('publish through the CLI (real git, real processes)', { timeout: 60_000
     expect(await remoteTip(box)).not.toBeNull();
   });
 
-  test('--repo outside a git repository is a clear error', async () => {
+  test('--git-dir outside a git repository is a clear error', async () => {
     const file = await box.writeResult('one.json', resultNumber(1));
-    const r = await runCli(['publish', '--repo', box.root, file], { cwd: box.root, env: box.env });
+    const r = await runCli(['publish', '--git-dir', box.root, file], { cwd: box.root, env: box.env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${box.root} is not a git repository`);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigSchema } from '@runtime-bench/schemas';
+import type { RbError } from '../../../src/errors.ts';
 import { criSweepConfig, parseSweepSpecs, sweepConfig, sweepStacks } from '../../../src/sweep/plan.ts';
 
 describe('sweep specs', () => {
@@ -26,6 +27,25 @@ describe('sweep specs', () => {
     [['runc@1.1.5..1.2.0', 'runc@1.3.0'], /is a range: give it alone/],
     [['runc@latest', 'runc@1.2.0'], /name a version/],
   ])('%j is refused', (args, message) => expect(() => parseSweepSpecs(args)).toThrow(message));
+
+  test.each([
+    ['runc@1.1.5-1.4.3', 'runc@1.1.5..1.4.3'],
+    ['containerd@v1.7.35-v2.0.14', 'containerd@1.7.35..2.0.14'],
+  ])('%s, a range misspelt, gets the hint %s', (arg, range) => {
+    let hint: string | undefined;
+    try {
+      parseSweepSpecs([arg]);
+    } catch (error) {
+      hint = (error as RbError).hint;
+    }
+    expect(hint).toBe(`a range is written with "..": ${range}`);
+  });
+
+  test('one version alone: the hint shows both a list and a range', () => {
+    expect(() => parseSweepSpecs(['runc@1.2.0'])).toThrow(
+      expect.objectContaining({ hint: 'e.g. runc@1.1.5 runc@1.2.0, or a range: runc@1.1.5..1.4.3' }),
+    );
+  });
 });
 
 describe('a containerd sweep', () => {
