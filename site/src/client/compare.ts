@@ -6,12 +6,12 @@ import { compareRuns } from '@runtime-bench/runner/compare-runs';
 import { escapeHtml, formatTime, htmlTable } from '@runtime-bench/runner/format';
 import type { RunResult } from '@runtime-bench/schemas';
 import {
+  apartRows,
   COMPARE_COLUMNS,
   COMPARE_OPTIONS,
-  compareCells,
   compareHeadline,
+  compareRows,
   defaultPair,
-  sortedRows,
   type CompareRunRef,
 } from '../lib/views/compare.ts';
 
@@ -93,11 +93,13 @@ class RbCompare extends HTMLElement {
         { run: runB, label: formatTime(b.ref.startedAt), ...(b.target ? { target: b.target } : {}) },
         COMPARE_OPTIONS,
       );
+      // the matrix's rules: a limit a side did not enforce is shown, never compared
+      const apart = apartRows(report, runA, runB);
       out.innerHTML =
-        `<ul class="compare-headline">${compareHeadline(report)
-          .map((l) => `<li>${escapeHtml(l)}</li>`)
+        `<ul class="compare-headline">${compareHeadline(report, apart)
+          .map((l) => `<li${l.startsWith('warning: ') ? ' class="warning"' : ''}>${escapeHtml(l)}</li>`)
           .join('')}</ul>` +
-        `<div class="table-scroll sticky-scroll">${htmlTable([...COMPARE_COLUMNS], sortedRows(report).map(compareCells), { className: 'compare' })}</div>`;
+        `<div class="table-scroll sticky-scroll">${htmlTable([...COMPARE_COLUMNS], compareRows(report, apart), { className: 'compare' })}</div>`;
       status.textContent =
         report.rows.length === 0
           ? 'These two have no benchmark × target in common.'

@@ -66,6 +66,7 @@ class RbMatrix extends HTMLElement {
           data.columns[visible[k]!]!,
           row.label,
           ref !== null,
+          found[k]?.origin,
         );
         // keep the classes the build's scoped styles add (astro-…), replace the rest
         const scoped = Array.from(td.classList).filter((c) => c.startsWith('astro-'));

@@ -3,7 +3,7 @@
 // components/Cell.astro and the browser, which redraws cells after a filter (client/matrix.ts).
 // Pure and browser-safe.
 import { formatChange, formatP, formatRatio, formatTime, formatValue } from '@runtime-bench/runner/format';
-import type { MatrixCell } from './matrix-row.ts';
+import type { CellOrigin, MatrixCell } from './matrix-row.ts';
 
 export interface CellColumn {
   label: string;
@@ -32,6 +32,8 @@ export function cellView(
   metricLabel: string,
   /** the row is shown relative to a chosen reference cell rather than to its best */
   relative = false,
+  /** the run the cell's numbers come from, when known (else the column's run) */
+  origin?: CellOrigin,
 ): CellView {
   /** Badness of a ratio in the metric's direction: 1 is the best, 2 twice as bad. */
   const badness = (ratio: number) => (direction === 'lower' ? ratio : 1 / ratio);
@@ -45,7 +47,12 @@ export function cellView(
   if (cell.kind === 'missing') {
     cls = 'cell-missing';
     text = '—';
-    details.push("this combination's latest run did not include this benchmark");
+    details.push('no run of this combination measured this benchmark');
+  } else if (cell.kind === 'status' && cell.status === 'ok') {
+    // the benchmark ran, but reported no samples of this metric: nothing was measured to be "ok"
+    cls = 'cell-status cell-not-measured';
+    text = 'not measured';
+    details.push('the benchmark ran but reported no samples of this metric');
   } else if (cell.kind === 'status') {
     cls = `cell-status cell-${cell.status}`;
     text = cell.status;
@@ -118,14 +125,23 @@ export function cellView(
       }
     }
   }
-  details.push(`run ${column.run.runId} · ${formatTime(column.run.startedAt)}`);
+  const from = origin ?? column.run;
+  details.push(`run ${from.runId} · ${formatTime(from.startedAt)}${origin ? ` · ${origin.versions}` : ''}`);
+  if (origin && origin.runId !== column.run.runId) {
+    glyph = `${glyph} ‡`.trim();
+    details.push(
+      `from an earlier run of this column: its newest run (${column.run.runId}) did not measure this benchmark`,
+    );
+  }
   const kind =
     cell.kind === 'value'
       ? cell.status === 'ok'
         ? cell.relation.kind
         : cell.status
       : cell.kind === 'status'
-        ? cell.status
+        ? cell.status === 'ok'
+          ? 'not-measured'
+          : cell.status
         : 'missing';
   return { cls, text, rel, glyph, heat, sort, kind, details };
 }

@@ -7,7 +7,13 @@ import type { LoadedRun } from './load.ts';
 import { isSynthetic } from './site-index.ts';
 import { targetVersionsLabel } from './labels.ts';
 import { slugify } from './slug.ts';
-import { commonPairs, COMPARE_OPTIONS, type ComparePair, type CompareRunRef } from './views/compare.ts';
+import {
+  apartRows,
+  commonPairs,
+  COMPARE_OPTIONS,
+  type ComparePair,
+  type CompareRunRef,
+} from './views/compare.ts';
 
 /** A run as the compare page's client picks it (also what the loading workers send per file). */
 export function compareRunRef(run: RunResult, file: string): CompareRunRef {
@@ -27,6 +33,8 @@ export function compareRunRefs(loaded: readonly LoadedRun[]): CompareRunRef[] {
 
 export interface RenderedPair extends ComparePair {
   report: CompareReport;
+  /** rows not compared, by index into report.rows (views/compare.ts apartRows) */
+  apart: Record<number, string>;
 }
 
 /** The common pairs with their reports. */
@@ -48,6 +56,6 @@ export function renderedPairs(loaded: readonly LoadedRun[]): RenderedPair[] {
       },
       COMPARE_OPTIONS,
     );
-    return { ...pair, report };
+    return { ...pair, report, apart: apartRows(report, a.run, b.run) };
   });
 }

@@ -32,13 +32,16 @@ export function measuredIdentity(t: MeasuredTarget): string {
  * How well a target continues a lineage whose newest target was `last` (same identity assumed):
  * the same label counts most, then the same CRI version, then the same OCI version, so that two
  * endpoints of one run (containerd 1.6 and 2.1, both with a runc handler) keep their own lines.
+ * Null when neither the label nor the CRI version is the same: a target that shares only a runc
+ * version with a lineage measured another endpoint (containerd 1.7.35 beside a containerd 1.6.20
+ * line), and taking that line over would plot one containerd under the other's name — and let a
+ * later 1.6.20 target without the 1.7.35 benchmarks hide them.
  */
-function affinity(t: MeasuredTarget, last: MeasuredTarget): number {
-  return (
-    (t.id === last.id ? 4 : 0) +
-    (t.criVersion === last.criVersion ? 2 : 0) +
-    (t.ociVersion === last.ociVersion ? 1 : 0)
-  );
+function affinity(t: MeasuredTarget, last: MeasuredTarget): number | null {
+  const sameId = t.id === last.id;
+  const sameCri = t.criVersion === last.criVersion;
+  if (!sameId && !sameCri) return null;
+  return (sameId ? 4 : 0) + (sameCri ? 2 : 0) + (t.ociVersion === last.ociVersion ? 1 : 0);
 }
 
 interface Lineage {
@@ -54,7 +57,8 @@ export class Lineages {
 
   /**
    * The lineage name of each target of one run (in the order given). A target joins the lineage
-   * of the same identity that it matches best (see affinity; the most recent one on a tie), each
+   * of the same identity that it matches best (see affinity: the same label or CRI version at
+   * least; the most recent one on a tie), each
    * lineage taking at most one target per run; a target without one starts a lineage named by its
    * id (made unique within the host class).
    */
@@ -65,7 +69,8 @@ export class Lineages {
     targets.forEach((t, ti) => {
       const identity = measuredIdentity(t);
       lineages.forEach((l, li) => {
-        if (l.identity === identity) pairs.push({ t: ti, l: li, score: affinity(t, l.last) });
+        const score = l.identity === identity ? affinity(t, l.last) : null;
+        if (score !== null) pairs.push({ t: ti, l: li, score });
       });
     });
     pairs.sort((a, b) => b.score - a.score || lineages[b.l]!.lastRun - lineages[a.l]!.lastRun || a.t - b.t);

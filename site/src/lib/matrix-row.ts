@@ -7,8 +7,18 @@ import type { Enforcement } from './enforcement.ts';
 import { parameterDifference } from './parameters.ts';
 import type { Verdict } from './significance.ts';
 
+/** Which run (and which versions) a matrix cell's numbers come from. */
+export interface CellOrigin {
+  runId: string;
+  startedAt: string;
+  /** "containerd 1.6.20 · runc 1.1.5" */
+  versions: string;
+}
+
 /** What a row needs of one cell's observation (a plain value, shipped to the browser as JSON). */
 export interface CellInput {
+  /** the run the cell comes from (a column's cells may come from different runs of its lineage) */
+  origin?: CellOrigin | undefined;
   /** the run's position in the index (later runs are newer) */
   run: number;
   status: 'ok' | 'invalid' | 'unsupported' | 'failed' | 'interrupted';

@@ -7,7 +7,14 @@ import { median as medianOf } from '@runtime-bench/runner/stats';
 import { hash } from 'node:crypto';
 import { canonicalJson, hostKey } from '@runtime-bench/runner/compare';
 import { ENFORCEMENT_STATES, enforcementOf, type Enforcement } from './enforcement.ts';
-import { isSynthetic, STATUSES, type ComboRef, type MetricInfo, type RunMeta } from './site-index.ts';
+import {
+  failedTargetsOf,
+  isSynthetic,
+  STATUSES,
+  type ComboRef,
+  type MetricInfo,
+  type RunMeta,
+} from './site-index.ts';
 import { slugify } from './slug.ts';
 
 /** The key of one metric across runs: benchmark, metric name and unit. */
@@ -180,6 +187,7 @@ export function digestRun(run: RunResult, file: string): RunDigest {
       synthetic: isSynthetic(run),
       status: run.status,
       incompleteReason: run.incompleteReason,
+      failedTargets: failedTargetsOf(run),
       toolVersion: run.tool.version,
     },
     targets,

@@ -27,7 +27,39 @@ export interface RunMeta {
   synthetic: boolean;
   status: RunResult['status'];
   incompleteReason: string | undefined;
+  /** targets whose every benchmark failed (a "complete" run with one of these is partial) */
+  failedTargets: string[];
   toolVersion: string;
+}
+
+/** The targets of a run whose every benchmark failed (RunMeta.failedTargets). */
+export function failedTargetsOf(run: Pick<RunResult, 'targets' | 'results'>): string[] {
+  return run.targets
+    .map((t) => t.id)
+    .filter((id) => {
+      const own = run.results.filter((r) => r.target === id);
+      return own.length > 0 && own.every((r) => r.status === 'failed');
+    });
+}
+
+/**
+ * A run's status as the site states it: a run the runner called "complete" is "partial" when a
+ * target failed every benchmark it was given — it measured nothing of that target.
+ */
+export function runStatusOf(run: {
+  status: RunMeta['status'];
+  incompleteReason?: string | undefined;
+  failedTargets: readonly string[];
+}): {
+  status: string;
+  why: string | undefined;
+} {
+  if (run.status === 'complete' && run.failedTargets.length > 0)
+    return {
+      status: 'partial',
+      why: `${run.failedTargets.join(', ')} failed every benchmark`,
+    };
+  return { status: run.status, why: run.incompleteReason };
 }
 
 /** One metric across all runs: its benchmark (the family), name, unit and better direction. */

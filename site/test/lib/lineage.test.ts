@@ -35,4 +35,15 @@ describe('Lineages', () => {
     expect(l.assign('other', 2, [t('a', '1.6.20')])).toEqual(['a']);
     expect(l.assign('h', 3, [{ ...t('a', '1.36.3'), criName: 'cri-o' }])).toEqual(['a (3)']);
   });
+
+  test('a target sharing only the runc version starts its own line, so a later one keeps its name', () => {
+    const l = new Lineages();
+    l.assign('h', 0, [t('containerd-1.6/runc', '1.6.20'), t('containerd-2.1/runc', '2.1.9')]);
+    // containerd 1.7.35 is neither line's label nor CRI version: not containerd-1.6/runc's history
+    expect(
+      l.assign('h', 1, [t('containerd-1.7.35/runc', '1.7.35'), t('containerd-2.1.9/runc', '2.1.9')]),
+    ).toEqual(['containerd-1.7.35/runc', 'containerd-2.1/runc']);
+    // a later containerd 1.6.20 continues the 1.6.20 line, not the 1.7.35 one
+    expect(l.assign('h', 2, [t('containerd/runc', '1.6.20')])).toEqual(['containerd-1.6/runc']);
+  });
 });

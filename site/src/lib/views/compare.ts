@@ -4,6 +4,9 @@
 // pre-rendering and turns a report into table rows. Pure, and bundled into the client too.
 import type { CompareReport, CompareRow } from '@runtime-bench/runner/compare-runs';
 import { formatDetectable, formatP, formatRatio, formatValue, MISSING } from '@runtime-bench/runner/format';
+import { median } from '@runtime-bench/runner/stats';
+import type { RunResult } from '@runtime-bench/schemas';
+import { enforcementOf } from '../enforcement.ts';
 
 /** The columns of a compare table, in order. */
 export const COMPARE_COLUMNS = [
@@ -37,8 +40,50 @@ function target(row: CompareRow): string {
     : `${row.baselineTarget} → ${row.candidateTarget}`;
 }
 
-/** One compare row as the strings of COMPARE_COLUMNS. */
-export function compareCells(row: CompareRow): string[] {
+/**
+ * The report's rows the matrix would never rank (by index into report.rows), with why: a limits
+ * benchmark whose limit either side did not enforce, or whose result cannot show it (the rule of
+ * enforcement.ts, the same the matrix applies). Their medians are shown, their ratio and verdict not.
+ */
+export function apartRows(
+  report: CompareReport,
+  baseline: RunResult,
+  candidate: RunResult,
+): Record<number, string> {
+  const out: Record<number, string> = {};
+  const state = (run: RunResult, target: string, benchmark: string) => {
+    const r = run.results.find((x) => x.target === target && x.benchmark === benchmark);
+    if (!r) return null;
+    const medians = new Map(r.metrics.map((m) => [m.name, m.samples.length > 0 ? median(m.samples) : null]));
+    return enforcementOf(r.benchmark, r.parameters, (name) => medians.get(name) ?? null);
+  };
+  report.rows.forEach((row, i) => {
+    if (row.kind !== 'metric') return;
+    const sides = [
+      ['baseline', state(baseline, row.baselineTarget, row.benchmark)],
+      ['candidate', state(candidate, row.candidateTarget, row.benchmark)],
+    ] as const;
+    const off = sides.filter(([, e]) => e !== null && e.state !== 'enforced');
+    if (off.length === 0) return;
+    const label = off.some(([, e]) => e!.state === 'not enforced') ? 'not enforced' : 'enforcement not shown';
+    out[i] = `${label}: ${off.map(([side, e]) => `${side} ${e!.why}`).join('; ')}`;
+  });
+  return out;
+}
+
+/** One compare row as the strings of COMPARE_COLUMNS; `apart`: why it is not compared (apartRows). */
+export function compareCells(row: CompareRow, apart?: string): string[] {
+  if (apart !== undefined && row.kind === 'metric')
+    return [
+      `${row.benchmark} · ${row.metric} ${row.direction === 'lower' ? '↓' : '↑'}`,
+      target(row),
+      `${formatValue(row.baseline.median, row.unit)} (n=${row.baseline.n})`,
+      `${formatValue(row.candidate.median, row.unit)} (n=${row.candidate.n})`,
+      MISSING,
+      MISSING,
+      MISSING,
+      apart.split(':')[0]!,
+    ];
   if (row.kind === 'status')
     return [
       `${row.benchmark} · status`,
@@ -93,17 +138,30 @@ function couldDetect(row: Extract<CompareRow, { kind: 'metric' }>): string {
   return tooFew ? `none at n = ${tooFew[1]} vs ${tooFew[2]}` : MISSING;
 }
 
-/** The headline of a report: the two sides and the verdict counts. */
-export function compareHeadline(report: CompareReport): string[] {
+/**
+ * The headline of a report: the two sides, the verdict counts of the rows it compares (rows apart,
+ * see apartRows, are counted apart), and every warning `runtime-bench compare` gives (its notes:
+ * different runs, different host classes, …).
+ */
+export function compareHeadline(report: CompareReport, apart: Record<number, string> = {}): string[] {
   const side = (s: CompareReport['baseline']) =>
     `${s.label} — run ${s.runId} (${s.targets.map((t) => `${t.id}: ${t.cri} · ${t.oci}`).join('; ')})`;
-  const worse = report.rows.filter((r) => r.verdict === 'worse').length;
-  const better = report.rows.filter((r) => r.verdict === 'better').length;
+  const counted = report.rows.filter((_, i) => apart[i] === undefined);
+  const worse = counted.filter((r) => r.verdict === 'worse').length;
+  const better = counted.filter((r) => r.verdict === 'better').length;
+  const apartCount = report.rows.length - counted.length;
   return [
     `baseline: ${side(report.baseline)}`,
     `candidate: ${side(report.candidate)}`,
-    `${worse} worse, ${better} better, ${report.rows.length - worse - better} without a significant difference or data; ratio = candidate / baseline median`,
+    `${worse} worse, ${better} better, ${counted.length - worse - better} without a significant difference or data${apartCount > 0 ? `, ${apartCount} not compared (a limit not enforced)` : ''}; ratio = candidate / baseline median`,
+    ...report.notes.map((n) => `warning: ${n}`),
   ];
+}
+
+/** The whole report as the page shows it: headline, warnings, table (server and browser alike). */
+export function compareRows(report: CompareReport, apart: Record<number, string> = {}): string[][] {
+  const index = new Map(report.rows.map((r, i) => [r, i]));
+  return sortedRows(report).map((r) => compareCells(r, apart[index.get(r)!]));
 }
 
 /** A run as the compare page's client sees it: enough to pick a pair and fetch the two files. */

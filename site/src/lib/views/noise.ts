@@ -13,6 +13,19 @@ export const NOISE_RUNS = 10;
 /** The change the panel asks about ("could a 10 % change be seen?"). */
 export const NOISE_QUESTION = 0.1;
 
+/**
+ * The largest detectable change the panel prints as a number: beyond a doubling (+100 %) the
+ * figure (a "≥ 36629.9 %") says nothing but that the gate cannot see a change of this row.
+ */
+export const NOISE_DETECT_CAP = 1;
+
+/** The panel's "could detect" cell: "≥ 12.3 %", or "cannot detect" past NOISE_DETECT_CAP. */
+export function detectableLabel(detectable: number, pct: (v: number) => string): string {
+  return detectable > NOISE_DETECT_CAP
+    ? `cannot detect (not even a change > ${pct(NOISE_DETECT_CAP)})`
+    : `≥ ${pct(detectable)}`;
+}
+
 export interface NoiseRow {
   hostClassId: string;
   combo: string;

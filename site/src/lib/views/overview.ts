@@ -1,8 +1,9 @@
 // The overview: the latest comparison matrix per host class (its rows: matrix-row.ts). Pure.
 export type { MatrixCell, Relation } from '../matrix-row.ts';
-import { matrixRowCells, type CellInput, type MatrixCell } from '../matrix-row.ts';
+import { matrixRowCells, type CellInput, type CellOrigin, type MatrixCell } from '../matrix-row.ts';
 import { compareWithBest, type Verdict } from '../significance.ts';
 import { comboLabel } from '../labels.ts';
+import { compareVersions } from '../versions.ts';
 import {
   comboRefOf,
   type ComboRef,
@@ -20,6 +21,8 @@ export interface MatrixColumn extends ComboRef {
 export interface MatrixRow {
   metric: MetricInfo;
   cells: MatrixCell[];
+  /** per cell, the run its numbers come from (null: no observation) */
+  origins: (CellOrigin | null)[];
   /** the parameters (index into SiteIndex.parameterSets) of the cells the row compares; null: none */
   parameters: number | null;
 }
@@ -72,8 +75,32 @@ export interface HostInputs {
 }
 
 /**
+ * Handlers and versions in the order a reader expects: by name, then version by version
+ * ("runc-1.1.5" before "runc-1.1.10" before "runc-1.1.14"), never as text.
+ */
+export function compareColumns(a: ComboRef, b: ComboRef): number {
+  const split = (h: string) => {
+    const m = /^(.*?)[-_ ]?v?(\d+(?:\.\d+)*.*)$/.exec(h);
+    return m ? { name: m[1]!, version: m[2]! } : { name: h, version: '' };
+  };
+  const ha = split(a.handler);
+  const hb = split(b.handler);
+  return (
+    a.criName.localeCompare(b.criName) ||
+    ha.name.localeCompare(hb.name) ||
+    compareVersions(ha.version, hb.version) ||
+    compareVersions(a.criVersion, b.criVersion) ||
+    a.ociName.localeCompare(b.ociName) ||
+    compareVersions(a.ociVersion, b.ociVersion) ||
+    a.combo.localeCompare(b.combo)
+  );
+}
+
+/**
  * For each host class, the newest run of each combination (a target's lineage) forms a column;
- * each row is one metric with that run's observation per column.
+ * each row is one metric with, per column, the newest observation of that lineage that measured
+ * the metric: a newer run of the lineage that did not run the benchmark never hides the one that
+ * did (the cell says which run it comes from).
  */
 export function matrixInputs(index: SiteIndex): HostInputs[] {
   // host → combo → the newest run target of that combination
@@ -91,18 +118,34 @@ export function matrixInputs(index: SiteIndex): HostInputs[] {
         const ref = comboRefOf(index.runTargets[i]!);
         return { ...ref, label: comboLabel(ref), run: index.runs[index.runTargets[i]!.run]! };
       })
-      .sort((a, b) => a.criName.localeCompare(b.criName) || a.handler.localeCompare(b.handler));
-    const inColumns = new Set(chosen);
+      .sort(compareColumns);
     const present = index.metricKeysByHost.get(host.id) ?? new Set<string>();
     const rows: HostInputs['rows'] = [];
     for (const metric of index.metrics) {
       if (!present.has(metric.key)) continue;
-      const byKey = new Map(
-        index
-          .observationsOf(metric.key, (rt) => inColumns.has(rt))
-          .map((o) => [`${o.run}\u0000${o.combo}`, o]),
+      // per combo of this host class, the newest run target with a row of this metric
+      const newest = new Map<string, number>();
+      const metricRows = index.rowsOf(metric.key);
+      for (const rt of metricRows?.runTarget ?? []) {
+        const t = index.runTargets[rt]!;
+        if (t.hostClassId !== host.id) continue;
+        const prev = newest.get(t.combo);
+        if (prev === undefined || t.run >= index.runTargets[prev]!.run) newest.set(t.combo, rt);
+      }
+      const wanted = new Set(newest.values());
+      const byCombo = new Map(
+        index.observationsOf(metric.key, (rt) => wanted.has(rt)).map((o) => [o.combo, o]),
       );
-      rows.push({ metric, found: columns.map((c) => byKey.get(`${c.run.index}\u0000${c.combo}`)) });
+      rows.push({
+        metric,
+        found: columns.map((c) => {
+          const o = byCombo.get(c.combo);
+          if (!o) return undefined;
+          const run = index.runs[o.run]!;
+          const versions = `${o.criName} ${o.criVersion} · ${o.ociName} ${o.ociVersion}`;
+          return { ...o, origin: { runId: run.runId, startedAt: run.startedAt, versions } };
+        }),
+      });
     }
     return { host, columns, rows };
   });
@@ -129,7 +172,7 @@ export function overview(
         family = { benchmark: metric.benchmark, description: metric.benchmarkDescription, rows: [] };
         families.push(family);
       }
-      family.rows.push({ metric, cells, parameters });
+      family.rows.push({ metric, cells, parameters, origins: found.map((o) => o?.origin ?? null) });
     }
     return { host, columns, families };
   });

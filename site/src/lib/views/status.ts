@@ -9,7 +9,7 @@ import { measuredIdentity } from '../lineage.ts';
 import { comboRefOfTarget } from '../run-digest.ts';
 import type { LoadedRun } from '../load.ts';
 import { REGRESSION_HISTORY, REGRESSION_WINDOW, type Gate } from '../regressions.ts';
-import { isSynthetic } from '../site-index.ts';
+import { failedTargetsOf, isSynthetic, runStatusOf } from '../site-index.ts';
 import { slugify } from '../slug.ts';
 
 /**
@@ -33,7 +33,14 @@ export interface HostStatus {
    * measured the same CRI runtime, handler and OCI runtime under another id: a rename, which the
    * gate (matching its history by target id) sees as "no earlier run".
    */
-  renamed: { target: string; formerIds: string[]; runs: number }[];
+  renamed: {
+    target: string;
+    formerIds: string[];
+    runs: number;
+    /** the gate's rows of this target on the newest run, and how many of them it checked */
+    gateRows: number;
+    gateChecked: number;
+  }[];
   regressions: GateRow[];
   ongoing: GateRow[];
   improvements: GateRow[];
@@ -67,12 +74,17 @@ export function nightlyStatus(loaded: readonly LoadedRun[], gate: Gate): HostSta
         runId: latest.run.runId,
         file: latest.file,
         startedAt: latest.run.startedAt,
-        status: latest.run.status,
-        ...(latest.run.incompleteReason ? { incompleteReason: latest.run.incompleteReason } : {}),
+        ...shownStatus(latest.run),
       },
       report,
       components: Object.fromEntries(latest.run.targets.map((t) => [t.id, [t.cri.name, t.oci.name]])),
-      renamed: renamedTargets(runs),
+      renamed: renamedTargets(runs).map((r) => {
+        const own = report.rows.filter((row) => row.target === r.target);
+        const checked = own.filter(
+          (row) => row.verdict !== 'no baseline' && row.verdict !== 'insufficient data',
+        );
+        return { ...r, gateRows: own.length, gateChecked: checked.length };
+      }),
       regressions: by('regression'),
       ongoing: by('ongoing regression'),
       improvements: by('improvement'),
@@ -84,10 +96,10 @@ export function nightlyStatus(loaded: readonly LoadedRun[], gate: Gate): HostSta
 const measured = (t: Target) => measuredIdentity({ ...comboRefOfTarget(t), id: t.id });
 
 /** The newest run's targets that continue earlier runs' targets under another id (see HostStatus). */
-function renamedTargets(runs: readonly LoadedRun[]): HostStatus['renamed'] {
+function renamedTargets(runs: readonly LoadedRun[]): { target: string; formerIds: string[]; runs: number }[] {
   const latest = runs.at(-1)!;
   const earlier = runs.slice(0, -1);
-  const out: HostStatus['renamed'] = [];
+  const out: { target: string; formerIds: string[]; runs: number }[] = [];
   for (const t of latest.run.targets) {
     if (earlier.some((l) => l.run.targets.some((o) => o.id === t.id))) continue;
     const identity = measured(t);
@@ -102,4 +114,10 @@ function renamedTargets(runs: readonly LoadedRun[]): HostStatus['renamed'] {
     if (count > 0) out.push({ target: t.id, formerIds: [...former].sort(), runs: count });
   }
   return out;
+}
+
+/** The run's status as the site states it (runStatusOf), in the shape of HostStatus.latest. */
+function shownStatus(run: LoadedRun['run']): { status: string; incompleteReason?: string } {
+  const { status, why } = runStatusOf({ ...run, failedTargets: failedTargetsOf(run) });
+  return { status, ...(why ? { incompleteReason: why } : {}) };
 }

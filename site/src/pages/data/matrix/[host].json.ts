@@ -32,6 +32,7 @@ export const GET: APIRoute = async ({ params }) => {
             o
               ? {
                   run: o.run,
+                  origin: o.origin,
                   status: o.status,
                   reason: o.reason,
                   samples: o.samples,
