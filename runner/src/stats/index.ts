@@ -17,3 +17,5 @@ export * from './moderation.ts';
 export * from './prediction.ts';
 export * from './persistence.ts';
 export * from './sequential-position.ts';
+export * from './signed-rank.ts';
+export * from './paired.ts';
