@@ -19,3 +19,4 @@ export * from './persistence.ts';
 export * from './sequential-position.ts';
 export * from './signed-rank.ts';
 export * from './paired.ts';
+export * from './change-decision.ts';
