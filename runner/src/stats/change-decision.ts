@@ -3,7 +3,7 @@
 // the printed interval and threshold — with the error rate spent over the nights the pair may be
 // repeated on (sequential looks) and Holm over the metrics of a night.
 import { normalCdf, normalQuantile } from './distributions.ts';
-import { shiftInterval, sideBySideTest, type Design, type SideBySideTest } from './paired.ts';
+import { shiftInterval, sideBySideRankTest, type Design, type SideBySideRankTest } from './paired.ts';
 
 export type ChangeVerdict = 'regression' | 'improvement' | 'same' | 'unclear';
 export type SpendingRule = 'pocock' | 'obrien-fleming' | 'bonferroni';
@@ -103,8 +103,8 @@ export interface MetricDecision extends ChangeInterval {
   threshold: number;
   design: Design;
   why: string;
-  test: SideBySideTest['test'];
-  n: SideBySideTest['n'];
+  test: SideBySideRankTest['test'];
+  n: SideBySideRankTest['n'];
   /** Rank of the metric's p among the look's metrics (1 = smallest), Holm's step. */
   holmRank: number;
   /** The two-sided error level the interval is at: this look's alpha over Holm's divisor. */
@@ -149,7 +149,7 @@ export function decideLook(metrics: readonly MetricPair[], options: LookOptions)
     names.add(m.metric);
   }
   const { thisLook } = alphaSpending(options.alpha, options.look, options.looks, options.spending);
-  const tested = metrics.map((m) => sideBySideTest(m.a, m.b, { roundsMatched: m.roundsMatched }));
+  const tested = metrics.map((m) => sideBySideRankTest(m.a, m.b, { roundsMatched: m.roundsMatched }));
   const order = metrics.map((_, i) => i).sort((i, j) => tested[i]!.test.pValue - tested[j]!.test.pValue);
   const count = metrics.length;
   const decisions = new Array<MetricDecision>(count);

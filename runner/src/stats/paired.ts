@@ -80,21 +80,21 @@ export function sideBySideDesign(
   return { design: 'paired', why: `${a.length} rounds paired` };
 }
 
+/** The design and the rank test of b against a, without the shift estimate (cheap: O(n log n)). */
+export type SideBySideRankTest = Omit<SideBySideTest, 'shift'>;
+
 /**
- * The test and the shift estimate of b against a. Paired: Wilcoxon's signed-rank test of
+ * The design and the two-sided rank test of b against a. Paired: Wilcoxon's signed-rank test of
  * dₖ = ln bₖ − ln aₖ (a round's shared load cancels in the ratio; symmetric about 0 when a and b
- * are the same code measured in random order within each round), with the one-sample
- * Hodges–Lehmann estimate and Tukey's interval. Unpaired: Mann–Whitney U (scipy's defaults:
- * continuity correction, exact while feasible) with the two-sample Hodges–Lehmann estimate of
- * the log shift and Moses' interval.
+ * are the same code measured in random order within each round). Unpaired: Mann–Whitney U
+ * (scipy's defaults: continuity correction, exact while feasible).
  */
-export function sideBySideTest(
+export function sideBySideRankTest(
   a: readonly number[],
   b: readonly number[],
-  options: SideBySideOptions = {},
-): SideBySideTest {
+  options: Omit<SideBySideOptions, 'confidence'> = {},
+): SideBySideRankTest {
   const { design, why } = sideBySideDesign(a, b, options.roundsMatched ?? false);
-  const confidence = options.confidence ?? 0.95;
   const n = { a: a.length, b: b.length, rounds: design === 'paired' ? a.length : null };
   if (design === 'paired') {
     const zeroMethod = options.signedRank?.zeroMethod ?? 'wilcox';
@@ -113,7 +113,6 @@ export function sideBySideTest(
         zeroMethod,
         correction,
       },
-      shift: shiftInterval(a, b, design, confidence),
     };
   }
   const r = mannWhitneyU(b, a);
@@ -130,8 +129,21 @@ export function sideBySideTest(
       zeroMethod: null,
       correction: r.method === 'asymptotic',
     },
-    shift: shiftInterval(a, b, design, confidence),
   };
+}
+
+/**
+ * The rank test (sideBySideRankTest) and the shift estimate that goes with it: paired, the
+ * one-sample Hodges–Lehmann estimate of ln(b/a) with Tukey's interval; unpaired, the two-sample
+ * Hodges–Lehmann estimate of the log shift with Moses' interval — each the inversion of its test.
+ */
+export function sideBySideTest(
+  a: readonly number[],
+  b: readonly number[],
+  options: SideBySideOptions = {},
+): SideBySideTest {
+  const tested = sideBySideRankTest(a, b, options);
+  return { ...tested, shift: shiftInterval(a, b, tested.design, options.confidence ?? 0.95) };
 }
 
 /**
