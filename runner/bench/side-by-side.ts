@@ -30,11 +30,12 @@
 import { parseArgs } from 'node:util';
 import type { RunResult } from '@runtime-bench/schemas';
 import { readHistoryDir } from '../src/compare/index.ts';
-import { formatPercent, terminalTable } from '../src/format/index.ts';
+import { formatChange, formatP, formatPercent, terminalTable } from '../src/format/index.ts';
 import {
   createRng,
   decideLook,
   SPENDING_RULES,
+  type MetricDecision,
   type MetricPair,
   type Rng,
   type SpendingRule,
@@ -224,8 +225,66 @@ const newTally = (): Tally => ({
   looksUsed: 0,
 });
 
+/** "+4.8 % [+1.2, +8.4] at 99.92 %: regression" — the verdict beside what it is read off. */
+function formatDecision(r: MetricDecision): string {
+  const bound = (v: number): string => (Number.isFinite(v) ? formatChange(v).replace(' %', '') : '∞');
+  return `${formatChange(r.change)} [${bound(r.lower)}, ${bound(r.upper)}] at ${(100 * r.confidence).toFixed(2)} %: ${r.verdict}`;
+}
+
+/**
+ * The decision on the real version pairs of data/, one night each (look 1 of LOOKS): runc 1.1.5
+ * → 1.2.6 in every nightly-shaped run, and each pair of neighbouring versions of a sweep. The
+ * recorded runs kept a fixed order within a round (the nightly will randomise it), so a
+ * position effect is not excluded.
+ */
+function realPairs(runs: readonly RunResult[]): string[][] {
+  const rows: string[][] = [];
+  for (const run of runs) {
+    const ok = run.results.filter(
+      (r) =>
+        r.benchmark === LIFECYCLE &&
+        r.status === 'ok' &&
+        r.failedAttempts === 0 &&
+        r.metrics[0]!.samples.length >= 100,
+    );
+    const byTarget = new Map(ok.map((r) => [r.target, r]));
+    const pairs: [string, string][] =
+      run.config.name === 'sweep'
+        ? ok.slice(1).map((r, i) => [ok[i]!.target, r.target])
+        : byTarget.has('nightly-ctl/runc') && byTarget.has('nightly-ctl/runc-1.2.6')
+          ? [['nightly-ctl/runc', 'nightly-ctl/runc-1.2.6']]
+          : [];
+    for (const [from, to] of pairs) {
+      const samples = (t: string, m: string): number[] =>
+        byTarget.get(t)!.metrics.find((x) => x.name === m)!.samples;
+      const d = decideLook(
+        METRICS.map((m) => ({
+          metric: m,
+          direction: 'lower',
+          threshold: THRESHOLD,
+          a: samples(from, m),
+          b: samples(to, m),
+          roundsMatched: samples(from, m).length === samples(to, m).length,
+        })),
+        { alpha: ALPHA, look: 1, looks: LOOKS, spending: SPENDING },
+      );
+      const start = d.metrics.find((r) => r.metric === 'StartContainer')!;
+      const count = (v: string): number => d.metrics.filter((r) => r.verdict === v).length;
+      rows.push([
+        run.runId,
+        from.split('/')[0] === to.split('/')[0] ? `${from} → ${to.split('/').slice(1).join('/')}` : `${from} → ${to}`,
+        formatDecision(start),
+        formatP(start.test.pValue),
+        `${count('regression')} / ${count('improvement')} / ${count('same')} / ${count('unclear')}`,
+      ]);
+    }
+  }
+  return rows;
+}
+
 const started = Date.now();
-const pools = pairPools((await readHistoryDir(values.data)).entries.map((e) => e.run));
+const runs = (await readHistoryDir(values.data)).entries.map((e) => e.run);
+const pools = pairPools(runs);
 if (pools.length < LOOKS)
   throw new Error(
     `${values.data}: ${pools.length} runs with ${ROUNDS} A/A pairs of rounds; need ${LOOKS} at least`,
@@ -280,4 +339,14 @@ console.log(
     .sort()
     .map(([v, k]) => `${v} ${pct(k, finals)}`)
     .join(', ')}`,
+);
+
+console.log(
+  `\nReal version pairs in ${values.data}, one night each (look 1 of ${LOOKS}, the same alpha, threshold and Holm):`,
+);
+console.log(
+  terminalTable(
+    ['run', 'pair', 'StartContainer', 'p', 'all 11 metrics: regr. / impr. / same / unclear'],
+    realPairs(runs),
+  ),
 );
