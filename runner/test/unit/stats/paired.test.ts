@@ -1,8 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   bootstrapRatioOfMediansCI,
   compareSideBySide,
   pairedRatioOfMediansCI,
+  shiftInterval,
+  sideBySideRankTest,
   sideBySideTest,
 } from '../../../src/stats/index.ts';
 import { expectClose, loadFixture } from './fixtures.ts';
@@ -88,5 +91,45 @@ describe('side by side: paired when rounds match, else unpaired (scipy wilcoxon 
     expect(() => sideBySideTest([1, 2], [1, 0], { roundsMatched: true })).toThrow(/b: value 1 is 0.*> 0/);
     expect(() => sideBySideTest([], [1])).toThrow(/a: no values/);
     expect(() => pairedRatioOfMediansCI([1, 2], [1])).toThrow(/pair them first/);
+  });
+});
+
+describe('the interval is the inversion of the test: it excludes no change exactly when p ≤ 1 − confidence', () => {
+  // Distinct positive values: no ties in the ranks, where the duality is exact.
+  const distinct = (min: number, max: number) =>
+    fc
+      .uniqueArray(fc.integer({ min: 1, max: 1_000_000 }), { minLength: min, maxLength: max })
+      .map((v) => v.map((x) => 5 + x / 1009));
+  test.each([
+    ['paired, exact (n ≤ 50)', true, 2, 50],
+    ['paired, asymptotic (n > 50)', true, 51, 120],
+    ['unpaired, exact', false, 2, 20],
+    ['unpaired, asymptotic', false, 40, 90],
+  ] as const)('%s', (_, matched, min, max) => {
+    const outcomes = new Set<boolean>();
+    fc.assert(
+      fc.property(
+        distinct(2 * min, 2 * max),
+        fc.constantFrom(0.8, 0.95, 0.999),
+        fc.constantFrom(0.9, 1, 1.07),
+        (values, confidence, step) => {
+          const n = Math.floor(values.length / 2);
+          const a = values.slice(0, n);
+          // Paired: b is a's round times the step times ±25 % of noise (another value).
+          const b = matched
+            ? values.slice(n, 2 * n).map((v, k) => a[k]! * step * (0.75 + v / 2000))
+            : values.slice(n).map((v) => v * step);
+          const ratios = b.map((v, k) => Math.abs(Math.log(v / a[k]!)));
+          fc.pre(!matched || new Set(ratios).size === ratios.length);
+          const test = sideBySideRankTest(a, b, { roundsMatched: matched });
+          const s = shiftInterval(a, b, test.design, confidence);
+          const rejected = test.test.pValue <= 1 - confidence;
+          outcomes.add(rejected);
+          expect(s.lower > 1 || s.upper < 1).toBe(rejected);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect(outcomes).toEqual(new Set([true, false])); // both sides of the boundary were tried
   });
 });
