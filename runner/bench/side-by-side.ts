@@ -272,7 +272,9 @@ function realPairs(runs: readonly RunResult[]): string[][] {
       const count = (v: string): number => d.metrics.filter((r) => r.verdict === v).length;
       rows.push([
         run.runId,
-        from.split('/')[0] === to.split('/')[0] ? `${from} → ${to.split('/').slice(1).join('/')}` : `${from} → ${to}`,
+        from.split('/')[0] === to.split('/')[0]
+          ? `${from} → ${to.split('/').slice(1).join('/')}`
+          : `${from} → ${to}`,
         formatDecision(start),
         formatP(start.test.pValue),
         `${count('regression')} / ${count('improvement')} / ${count('same')} / ${count('unclear')}`,
