@@ -24,9 +24,9 @@ export interface SignedRankOptions {
    * 'exact': the null distribution of W+ over all 2ⁿ sign patterns of n untied ranks (with ties
    * or zeros a non-integral W+ is rounded towards the mean, as scipy does: conservative);
    * 'permutation': the exact sign-flip distribution of the observed mid-ranks (right with ties
-   * and zeros); 'asymptotic': normal approximation with the tie correction; 'auto' (default,
-   * scipy's rule): asymptotic above 50 differences, else exact without ties or zeros, else
-   * permutation up to 13 differences, else asymptotic.
+   * and zeros), both up to 400 differences; 'asymptotic': normal approximation with the tie
+   * correction; 'auto' (default, scipy's rule): asymptotic above 50 differences, else exact
+   * without ties or zeros, else permutation up to 13 differences, else asymptotic.
    */
   method?: 'auto' | 'exact' | 'permutation' | 'asymptotic';
   alternative?: Alternative;
@@ -96,6 +96,10 @@ export function wilcoxonSignedRank(d: readonly number[], options: SignedRankOpti
           : n <= 13
             ? 'permutation'
             : 'asymptotic';
+  if (method !== 'asymptotic' && m > MAX_EXACT)
+    throw new RangeError(
+      `signed-rank: method '${method}' counts all sign patterns, too slow for ${m} differences (at most ${MAX_EXACT}); use 'auto' or 'asymptotic'`,
+    );
   const statistic = alternative === 'two-sided' ? Math.min(wPlus, wMinus) : wPlus;
   const base = { n, zeros, ranked: m, wPlus, wMinus, statistic, method, ties: hasTies };
   if (m === 0 || (zeroMethod === 'pratt' && m === zeros))
@@ -313,6 +317,8 @@ function tail(pmf: Float64Array, from: number, to: number): number {
   return Math.min(1, p);
 }
 
+/** Most ranked differences 'exact' and 'permutation' take: their tables grow as n³ (400: 3·10⁷ steps). */
+const MAX_EXACT = 400;
 const ZERO_METHODS = ['wilcox', 'pratt', 'zsplit'] as const;
 const ALTERNATIVES: readonly Alternative[] = ['two-sided', 'less', 'greater'];
 const METHODS = ['auto', 'exact', 'permutation', 'asymptotic'] as const;

@@ -89,6 +89,9 @@ describe('wilcoxonSignedRank matches scipy.stats.wilcoxon', () => {
       /zeroMethod "drop"/,
     );
     expect(() => wilcoxonSignedRank([1, 2], { method: 'fast' as 'exact' })).toThrow(/method "fast"/);
+    const long = Array.from({ length: 401 }, (_, i) => i + 1);
+    expect(() => wilcoxonSignedRank(long, { method: 'exact' })).toThrow(/401 differences .*'asymptotic'/);
+    expect(wilcoxonSignedRank(long).method).toBe('asymptotic');
   });
 });
 
