@@ -20,3 +20,4 @@ export * from './sequential-position.ts';
 export * from './signed-rank.ts';
 export * from './paired.ts';
 export * from './change-decision.ts';
+export * from './position-decision.ts';
