@@ -1,4 +1,6 @@
 import { assertFiniteSamples } from './descriptive.ts';
+import { normalQuantile } from './distributions.ts';
+import { uFrequencies } from './mann-whitney.ts';
 
 /**
  * Cliff's delta (Cliff 1993, "Dominance statistics"): P(X > Y) - P(X < Y) over all pairs, in
@@ -32,8 +34,73 @@ export function hodgesLehmannShift(x: readonly number[], y: readonly number[]): 
   const ys = Float64Array.from(y).sort();
   const total = xs.length * ys.length;
   const k = Math.floor((total + 1) / 2); // 1-based rank of the (lower) median
-  const lowerMedian = kthDifference(xs, ys, k);
-  return total % 2 === 1 ? lowerMedian : (lowerMedian + kthDifference(xs, ys, k + 1)) / 2;
+  const lowerMedian = kthPairwiseDifference(xs, ys, k);
+  return total % 2 === 1 ? lowerMedian : (lowerMedian + kthPairwiseDifference(xs, ys, k + 1)) / 2;
+}
+
+/** The two-sample Hodges–Lehmann shift with the interval of the rank-sum test it goes with. */
+export interface ShiftIntervalTwoSample {
+  estimate: number;
+  /** Interval bounds; ±Infinity when the samples are too small for the confidence. */
+  lower: number;
+  upper: number;
+  confidence: number;
+  /** The U distribution used: exact while C(m+n, m) ≤ 2⁵³, else the normal approximation. */
+  method: 'exact' | 'asymptotic';
+  /** The bounds are the k-th smallest and k-th largest difference (0 when unbounded). */
+  k: number;
+}
+
+/**
+ * The Hodges–Lehmann shift of x against y with Moses' distribution-free interval (Hollander &
+ * Wolfe 1999, §4.3; Bauer 1972): with the m·n differences xᵢ − yⱼ sorted, [D₍ₖ₎, D₍ₘₙ₋ₖ₊₁₎]
+ * where k − 1 is the largest c with P(U ≤ c) ≤ (1 − confidence)/2 under the null distribution of
+ * Mann–Whitney's U — the shifts the two-sided rank-sum test does not reject. U's distribution is
+ * exact (uFrequencies) while C(m+n, m) ≤ 2⁵³, else normal without continuity correction
+ * (c = ⌊mn/2 + z_(α/2)·√(mn(m+n+1)/12)⌋).
+ */
+export function hodgesLehmannInterval(
+  x: readonly number[],
+  y: readonly number[],
+  confidence = 0.95,
+): ShiftIntervalTwoSample {
+  assertFiniteSamples(x, 'x');
+  assertFiniteSamples(y, 'y');
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`shift interval: confidence must be in (0, 1), got ${confidence}`);
+  const xs = Float64Array.from(x).sort();
+  const ys = Float64Array.from(y).sort();
+  const m = xs.length;
+  const n = ys.length;
+  const total = m * n;
+  const tailProbability = (1 - confidence) / 2;
+  let log2Arrangements = 0;
+  for (let i = 1; i <= Math.min(m, n); i++) log2Arrangements += Math.log2((m + n - Math.min(m, n) + i) / i);
+  let c: number;
+  let method: ShiftIntervalTwoSample['method'];
+  if (log2Arrangements <= 53) {
+    method = 'exact';
+    const counts = uFrequencies(m, n);
+    const all = counts.reduce((a, b) => a + b, 0);
+    c = -1;
+    let cumulative = 0;
+    while (c + 1 < counts.length && (cumulative + counts[c + 1]!) / all <= tailProbability)
+      cumulative += counts[++c]!;
+  } else {
+    method = 'asymptotic';
+    c = Math.floor(total / 2 + normalQuantile(tailProbability) * Math.sqrt((total * (m + n + 1)) / 12));
+  }
+  const estimate = hodgesLehmannShift(x, y);
+  const k = c + 1;
+  if (k < 1) return { estimate, lower: -Infinity, upper: Infinity, confidence, method, k: 0 };
+  return {
+    estimate,
+    lower: kthPairwiseDifference(xs, ys, k),
+    upper: kthPairwiseDifference(xs, ys, total - k + 1),
+    confidence,
+    method,
+    k,
+  };
 }
 
 /** Number of pairs with xᵢ - yⱼ ≤ t (both arrays ascending; the computed difference is monotone). */
@@ -47,8 +114,8 @@ function countAtMost(xs: Float64Array, ys: Float64Array, t: number): number {
   return count;
 }
 
-/** The k-th smallest (1-based) of the differences xᵢ - yⱼ. */
-function kthDifference(xs: Float64Array, ys: Float64Array, k: number): number {
+/** The k-th smallest (1-based) of the m·n differences xᵢ - yⱼ of two ascending arrays. */
+export function kthPairwiseDifference(xs: Float64Array, ys: Float64Array, k: number): number {
   // Invariant: count(≤ lo) < k ≤ count(≤ hi).
   let lo = xs[0]! - ys[ys.length - 1]! - 1;
   let hi = xs[xs.length - 1]! - ys[0]!;

@@ -17,3 +17,7 @@ export * from './moderation.ts';
 export * from './prediction.ts';
 export * from './persistence.ts';
 export * from './sequential-position.ts';
+export * from './signed-rank.ts';
+export * from './paired.ts';
+export * from './change-decision.ts';
+export * from './position-decision.ts';

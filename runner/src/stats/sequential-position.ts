@@ -1,7 +1,8 @@
 // The sequential decision of one bisection step: is a candidate the known-good or the known-bad
 // version, measured interleaved with both in rounds (good, candidate, bad; good, …)?
 import { assertFiniteSamples, mean, variance } from './descriptive.ts';
-import { normalCdf, studentTQuantile } from './distributions.ts';
+import { studentTQuantile } from './distributions.ts';
+import { wilcoxonSignedRank } from './signed-rank.ts';
 
 /** Which way the bad version's values differ from the good one's. */
 export type BadDirection = 'larger' | 'smaller';
@@ -80,31 +81,22 @@ export interface EndsLook extends LookBoundary {
 }
 
 /**
- * Wilcoxon's signed-rank test (Wilcoxon 1945) of differences d against 0: zeros dropped, mid-ranks
- * of |d| for ties, W+ compared with its null mean n(n+1)/4 and variance n(n+1)(2n+1)/24 −
- * Σ(t³ − t)/48 (ties of size t), without continuity correction; scipy.stats.wilcoxon(d,
- * method='approx', correction=False). It needs only that d be symmetric about 0 under the null.
+ * Wilcoxon's signed-rank test (Wilcoxon 1945) of differences d against 0, one-sided both ways:
+ * zeros dropped, mid-ranks, normal approximation with the tie correction, no continuity
+ * correction — wilcoxonSignedRank(d, { method: 'asymptotic', correction: false }) (scipy.stats.
+ * wilcoxon(d, method='approx', correction=False)). It needs only that d be symmetric about 0
+ * under the null.
  */
 export function signedRank(d: readonly number[]): SignedRank {
-  assertFiniteSamples(d, 'differences');
-  const nz = d.filter((v) => v !== 0);
-  const n = nz.length;
-  if (n === 0) return { n, wPlus: 0, z: 0, pGreater: 1, pLess: 1 };
-  const order = nz.map((v, i) => [Math.abs(v), i] as const).sort((a, b) => a[0] - b[0]);
-  const ranks = new Array<number>(n);
-  let ties = 0;
-  for (let i = 0; i < n;) {
-    let j = i;
-    while (j + 1 < n && order[j + 1]![0] === order[i]![0]) j++;
-    const t = j - i + 1;
-    ties += t ** 3 - t;
-    for (let k = i; k <= j; k++) ranks[order[k]![1]] = (i + j) / 2 + 1;
-    i = j + 1;
-  }
-  const wPlus = nz.reduce((sum, v, i) => (v > 0 ? sum + ranks[i]! : sum), 0);
-  const sd = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24 - ties / 48);
-  const z = sd === 0 ? 0 : (wPlus - (n * (n + 1)) / 4) / sd;
-  return { n, wPlus, z, pGreater: normalCdf(-z), pLess: normalCdf(z) };
+  const greater = wilcoxonSignedRank(d, { method: 'asymptotic', correction: false, alternative: 'greater' });
+  const less = wilcoxonSignedRank(d, { method: 'asymptotic', correction: false, alternative: 'less' });
+  return {
+    n: greater.ranked,
+    wPlus: greater.wPlus,
+    z: greater.z!,
+    pGreater: greater.pValue,
+    pLess: less.pValue,
+  };
 }
 
 /**
