@@ -19,6 +19,7 @@ import { createCriClient } from '../../src/cri/client.ts';
 import { containerConfig, podConfig, waitForExit } from '../../src/suites/pods.ts';
 import { ResourceTracker } from '../../src/suites/tracker.ts';
 import type { BenchmarkContext } from '../../src/suites/types.ts';
+import { EXIT } from '../../src/exit-codes.ts';
 import { runCli } from '../support/cli.ts';
 import { stackCgroup } from '../../src/stack/shim-cgroups.ts';
 import {
@@ -125,10 +126,10 @@ const samples = (r: BenchmarkResult, metric: string): number[] =>
 const HOST_HANDLERS = ['runc', 'crun'] as const;
 const STARTUP_COUNT = 8;
 
-async function runConfig(name: string, body: string): Promise<RunResult> {
+async function runConfig(name: string, body: string, exitCode = 0): Promise<RunResult> {
   const out = join(work, `${name}.json`);
   const r = await runCli(['run', '--config', writeFile(`${name}.yaml`, body), '--out', out]);
-  expect(r.code, r.stderr).toBe(0);
+  expect(r.code, r.stderr).toBe(exitCode);
   return RunResultSchema.parse(JSON.parse(readFileSync(out, 'utf8')));
 }
 
@@ -479,6 +480,8 @@ warmup: 0
 parameters:
   performance.disk: { totalSize: 900T, location: host, hostDir: ${hostDir} }
 `,
+        // A benchmark that measured nothing: the result is written and run says so by its exit status.
+        EXIT.benchmarkFailed.code,
       );
       const failed = resultOf(short, 'performance.disk', 'runc');
       expect(failed.status).toBe('failed');
