@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { hostClassOf } from '@runtime-bench/schemas';
-import { readHistoryDir, runGate, type HistoryEntry } from '@runtime-bench/runner/compare';
+import { runGate, type HistoryEntry } from '@runtime-bench/runner/compare';
+import { readHistoryDir } from '@runtime-bench/runner/history';
 import { summaryMarkdown } from '../src/summary.ts';
 import { checkLines } from '../src/regressions.ts';
 

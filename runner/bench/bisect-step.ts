@@ -13,7 +13,7 @@
 //        [--rounds-per-look 20] [--looks 15] [--drift 0.05] [--data DIR]
 import { parseArgs } from 'node:util';
 import { BISECT_DEFAULTS } from '../src/bisect/bisect.ts';
-import { readHistoryDir } from '../src/compare/index.ts';
+import { readHistoryDir } from '../src/history/index.ts';
 import { formatPercent, terminalTable } from '../src/format/index.ts';
 import { createRng, median, positionDecision, positionLook, type Rng } from '../src/stats/index.ts';
 import { gaussian } from '../test/support/bisect-oracle.ts';

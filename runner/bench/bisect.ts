@@ -16,7 +16,7 @@
 //        [--rounds-per-look 20] [--looks 15] [--noise-scale 1] [--data DIR]
 import { parseArgs } from 'node:util';
 import { bisect, BISECT_DEFAULTS } from '../src/bisect/bisect.ts';
-import { readHistoryDir } from '../src/compare/index.ts';
+import { readHistoryDir } from '../src/history/index.ts';
 import { formatPercent, terminalTable } from '../src/format/index.ts';
 import { createRng, median, type Rng } from '../src/stats/index.ts';
 import { containsCulprit, makeHistory, oracleDeps, oracleOptions } from '../test/support/bisect-oracle.ts';

@@ -9,7 +9,8 @@
 // rolling: each run is checked as the nightly gate would, against the K runs before it, with
 //   "ongoing" tracking; the first runs have too little baseline and are not counted.
 import { parseArgs } from 'node:util';
-import { createGateReplay, readHistoryDir, runGate, type GateReport } from '../src/compare/index.ts';
+import { createGateReplay, runGate, type GateReport } from '../src/compare/index.ts';
+import { readHistoryDir } from '../src/history/index.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -23,12 +23,8 @@
 //         the run's own sampling noise is then counted twice: an upper bound on the nights' noise)]
 import { parseArgs } from 'node:util';
 import type { RunResult } from '@runtime-bench/schemas';
-import {
-  createGateReplay,
-  readHistoryDir,
-  type GateOptions,
-  type HistoryEntry,
-} from '../src/compare/index.ts';
+import { createGateReplay, type GateOptions, type HistoryEntry } from '../src/compare/index.ts';
+import { readHistoryDir } from '../src/history/index.ts';
 import { phaseValues } from '../src/suites/lifecycle.ts';
 import { createRng, summarize, type Rng } from '../src/stats/index.ts';
 import {

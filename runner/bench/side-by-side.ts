@@ -29,7 +29,7 @@
 //        [--spending pocock|obrien-fleming|bonferroni] [--data DIR]
 import { parseArgs } from 'node:util';
 import type { RunResult } from '@runtime-bench/schemas';
-import { readHistoryDir } from '../src/compare/index.ts';
+import { readHistoryDir } from '../src/history/index.ts';
 import { formatChange, formatP, formatPercent, terminalTable } from '../src/format/index.ts';
 import {
   createRng,

@@ -23,7 +23,8 @@
 //        [--old TARGET --new TARGET] [--adjacent (every consecutive pair of releases of one run, summarized)]
 import { parseArgs } from 'node:util';
 import type { BenchmarkResult, RunResult } from '@runtime-bench/schemas';
-import { readHistoryDir, runGate, type GateMetricRow, type HistoryEntry } from '../src/compare/index.ts';
+import { runGate, type GateMetricRow, type HistoryEntry } from '../src/compare/index.ts';
+import { readHistoryDir } from '../src/history/index.ts';
 import { formatChange, terminalTable } from '../src/format/index.ts';
 import { compareSemver } from '../src/install/semver.ts';
 import { createRng, median, summarize, type Rng } from '../src/stats/index.ts';

@@ -1,12 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import {
-  GATE_DEFAULTS,
-  readAnnotationsFile,
-  readHistoryDir,
-  renderCheck,
-  runGate,
-  type OutputFormat,
-} from '../compare/index.ts';
+import { GATE_DEFAULTS, renderCheck, runGate, type OutputFormat } from '../compare/index.ts';
+import { readAnnotationsFile, readHistoryDir } from '../history/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
 import {

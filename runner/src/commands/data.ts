@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULT_HISTORY_RUNS, fetchBranchHistory } from '../compare/branch-history.ts';
+import { DEFAULT_HISTORY_RUNS, fetchBranchHistory } from '../history/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
 import { parseCount } from './compare.ts';

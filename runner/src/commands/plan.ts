@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { RunResult } from '@runtime-bench/schemas';
-import { GATE_DEFAULTS, planSampleSizes, readHistoryDir, type OutputFormat } from '../compare/index.ts';
+import { GATE_DEFAULTS, planSampleSizes, type OutputFormat } from '../compare/index.ts';
+import { readHistoryDir } from '../history/index.ts';
 import { formatChange, markdownTable, terminalTable } from '../format/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';

@@ -1,5 +1,9 @@
 import { IsoDateTimeSchema } from '@runtime-bench/schemas';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
+import { RbError, parseWithFriendlyErrors } from '../errors.ts';
+import { jsonSyntaxProblem } from '../results/io.ts';
+import { lineColumn } from '../util/position.ts';
 
 /**
  * A baseline reset: from `from` on, runs started earlier are no longer a baseline (e.g. after
@@ -79,4 +83,28 @@ export function baselineCutoff(
 /** "operations" is a prefix of "operations.container.lifecycle" (whole dot-separated words only). */
 function isPrefix(prefix: string, name: string): boolean {
   return name === prefix || name.startsWith(`${prefix}.`);
+}
+
+/** Parses the text of an annotations file; `where` names it in every error line. */
+export function parseAnnotations(text: string, where: string): Annotations {
+  const yaml = /\.ya?ml$/.test(where);
+  let data: unknown;
+  try {
+    // Positions only, never an excerpt: the file named may not be ours (--annotations /etc/passwd).
+    data = yaml ? parseYaml(text, { prettyErrors: false }) : JSON.parse(text);
+  } catch (error) {
+    const problem =
+      error instanceof YAMLParseError
+        ? `${error.message} at ${lineColumn(text, error.pos[0])}`
+        : jsonSyntaxProblem(error, text);
+    throw new RbError(
+      'ANNOTATIONS_INVALID',
+      `${where}: cannot parse ${yaml ? 'YAML' : 'JSON'} (${problem})`,
+      'fix the syntax',
+    );
+  }
+  return parseWithFriendlyErrors(AnnotationsSchema, data, where, {
+    code: 'ANNOTATIONS_INVALID',
+    hint: 'see docs/statistics.md ("Annotations") for the format',
+  });
 }

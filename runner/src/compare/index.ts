@@ -5,6 +5,5 @@ export * from './engine-overhead.ts';
 export * from './engine-overhead-format.ts';
 export * from './annotations.ts';
 export * from './gate/index.ts';
-export * from './history.ts';
 export * from './format.ts';
 export * from './plan.ts';

@@ -64,3 +64,6 @@ export function layoutProblem(
   if (relativePath === expected) return undefined;
   return `runId ${result.runId} started at ${result.startedAt} belongs at ${expected}, not ${relativePath}`;
 }
+
+/** File names of the annotations at the top of a history directory, `runs/` (at most one may exist). */
+export const ANNOTATION_FILES = ['annotations.json', 'annotations.yaml', 'annotations.yml'];

@@ -7,7 +7,8 @@
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { EMPTY_ANNOTATIONS, readHistoryAnnotations, type Annotations } from '@runtime-bench/runner/compare';
+import { EMPTY_ANNOTATIONS, type Annotations } from '@runtime-bench/runner/compare';
+import { readHistoryAnnotations } from '@runtime-bench/runner/history';
 import { hostClassOf } from '@runtime-bench/schemas';
 import type { RenderedPair } from './compare-data.ts';
 import { ComputePool } from './compute-pool.ts';

@@ -20,10 +20,10 @@ import {
   relativeRunPathOfId,
   runIdOfPath,
   RUNS_DIR,
+  ANNOTATION_FILES,
 } from '../results/layout.ts';
-import { ANNOTATION_FILES } from './history.ts';
-import { targetIdentity } from './keys.ts';
-import { GATE_DEFAULTS } from './gate/options.ts';
+import { targetIdentity } from '../compare/keys.ts';
+import { GATE_DEFAULTS } from '../compare/gate/options.ts';
 
 /**
  * Comparable runs fetched by default: the gate's window, and as many again before it, because the

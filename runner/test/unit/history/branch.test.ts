@@ -3,7 +3,7 @@
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { fetchBranchHistory, historyCandidates } from '../../../src/compare/branch-history.ts';
+import { fetchBranchHistory, historyCandidates } from '../../../src/history/index.ts';
 import type { GitRunner } from '../../../src/publish/git.ts';
 import { loadResultDir } from '../../../src/results/read-dir.ts';
 import { createSandbox, runCli, WORKSPACE_ROOT, type Sandbox } from '../publish/helpers.ts';

@@ -2,9 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { parseAnnotations, readHistoryDir } from '../../../src/compare/index.ts';
+import { parseAnnotations } from '../../../src/compare/index.ts';
+import { readHistoryDir } from '../../../src/history/index.ts';
 import { serializeResult, writeResultFile } from '../../../src/results/io.ts';
-import { night, syntheticRun } from './synthetic.ts';
+import { night, syntheticRun } from '../compare/synthetic.ts';
 
 let dir: string;
 beforeEach(async () => {

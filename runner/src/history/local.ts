@@ -1,16 +1,12 @@
-// The I/O edge of the gate: reads a history directory into plain values for runGate().
+// The I/O edge of the gate for a local history: reads a directory of result files (and its
+// annotations) into plain values for the gate. history/branch.ts reads the same from the data branch.
 import { stat } from 'node:fs/promises';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { RbError, parseWithFriendlyErrors } from '../errors.ts';
-import { jsonSyntaxProblem } from '../results/io.ts';
+import { RbError } from '../errors.ts';
 import { jsonFiles, loadResultDir, readResultDir } from '../results/read-dir.ts';
-import { lineColumn } from '../util/position.ts';
-import { AnnotationsSchema, EMPTY_ANNOTATIONS, type Annotations } from './annotations.ts';
-import type { HistoryEntry } from './gate/index.ts';
+import { EMPTY_ANNOTATIONS, parseAnnotations, type Annotations } from '../compare/annotations.ts';
+import type { HistoryEntry } from '../compare/gate/index.ts';
+import { ANNOTATION_FILES } from '../results/run-path.ts';
 import { readTextFile } from '../util/read-file.ts';
-
-/** File names of the annotations at the top of a history directory (at most one may exist). */
-export const ANNOTATION_FILES = ['annotations.json', 'annotations.yaml', 'annotations.yml'];
 
 export interface History {
   /** Every result file under the directory, ordered by startedAt (then file name). */
@@ -80,28 +76,4 @@ export async function readAnnotationsFile(file: string): Promise<Annotations> {
     hint: 'check the path',
   });
   return parseAnnotations(text, file);
-}
-
-/** Parses the text of an annotations file; `where` names it in every error line. */
-export function parseAnnotations(text: string, where: string): Annotations {
-  const yaml = /\.ya?ml$/.test(where);
-  let data: unknown;
-  try {
-    // Positions only, never an excerpt: the file named may not be ours (--annotations /etc/passwd).
-    data = yaml ? parseYaml(text, { prettyErrors: false }) : JSON.parse(text);
-  } catch (error) {
-    const problem =
-      error instanceof YAMLParseError
-        ? `${error.message} at ${lineColumn(text, error.pos[0])}`
-        : jsonSyntaxProblem(error, text);
-    throw new RbError(
-      'ANNOTATIONS_INVALID',
-      `${where}: cannot parse ${yaml ? 'YAML' : 'JSON'} (${problem})`,
-      'fix the syntax',
-    );
-  }
-  return parseWithFriendlyErrors(AnnotationsSchema, data, where, {
-    code: 'ANNOTATIONS_INVALID',
-    hint: 'see docs/statistics.md ("Annotations") for the format',
-  });
 }
