@@ -14,6 +14,7 @@ import { watchEndpoint } from './liveness.ts';
 import { newSlot, type Slot } from '../run/orchestrate.ts';
 import type { PreparedRun, RunContext, TargetKind } from '../run/pipeline.ts';
 import { EndpointDead } from '../run/stop.ts';
+import { planCriSlots } from './slot-plan.ts';
 import { prepareEndpoints, type PreparedEndpoint } from './targets.ts';
 
 function uniqueFixes(fixes: HostFix[]): HostFix[] {
@@ -33,7 +34,10 @@ export function criKind(config: Config, file = 'config'): TargetKind {
   return { prepare: (ctx) => prepareCriRun(ctx, benchmarks) };
 }
 
-/** The slots of every benchmark × endpoint × handler, in run order. */
+/**
+ * The slots of every benchmark × endpoint × handler, in run order; a benchmark that runs no
+ * container once per endpoint (kinds/slot-plan.ts).
+ */
 function criSlots(
   ctx: RunContext,
   benchmarks: readonly Benchmark<never>[],
@@ -42,31 +46,24 @@ function criSlots(
   signal: AbortSignal,
 ): { slot: Slot; endpoint: PreparedEndpoint }[] {
   const { config, runId } = ctx;
-  return benchmarks.flatMap((benchmark) =>
-    endpoints.flatMap((endpoint) =>
-      endpoint.targets.map(({ resolved }) => {
-        const params = benchmark.parameters(config);
-        const context = {
-          cri: endpoint.client,
-          target: resolved,
-          images: config.images,
-          runId,
-          logDir: endpoint.logDir,
-          tracker: trackers.get(endpoint)!,
-          signal,
-          callTimeoutSeconds: config.callTimeoutSeconds,
-          stack: endpoint.stack,
-        };
-        const slot = newSlot(
-          benchmark.definition,
-          resolved.id,
-          params as Record<string, unknown>,
-          (iteration) => benchmark.iterate(context, params, iteration),
-        );
-        return { slot, endpoint };
-      }),
-    ),
-  );
+  return planCriSlots(benchmarks, endpoints).map(({ benchmark, endpoint, target: { resolved } }) => {
+    const params = benchmark.parameters(config);
+    const context = {
+      cri: endpoint.client,
+      target: resolved,
+      images: config.images,
+      runId,
+      logDir: endpoint.logDir,
+      tracker: trackers.get(endpoint)!,
+      signal,
+      callTimeoutSeconds: config.callTimeoutSeconds,
+      stack: endpoint.stack,
+    };
+    const slot = newSlot(benchmark.definition, resolved.id, params as Record<string, unknown>, (iteration) =>
+      benchmark.iterate(context, params, iteration),
+    );
+    return { slot, endpoint };
+  });
 }
 
 async function prepareCriRun(ctx: RunContext, benchmarks: readonly Benchmark<never>[]): Promise<PreparedRun> {

@@ -73,6 +73,10 @@ const POD_ROWS: readonly MetricRow[] = [
   ['without_pull', 'ms', 'lower', 'RunPodSandbox, CreateContainer and StartContainer of that pod start'],
 ];
 
+/** Said of the benchmarks that run no container: their numbers are the CRI daemon's alone. */
+const ONCE_PER_ENDPOINT =
+  "It runs no container, so the OCI runtime plays no part: measured once per CRI endpoint, recorded on the endpoint's first handler's target.";
+
 const SHAPE =
   "The images are built offline with seeded content (parameters image: size class, layers, compressible share) and pushed once to the stack's own registry (docker-registry on 127.0.0.1), outside every timed region.";
 
@@ -95,10 +99,11 @@ async function perCompression(
 export const imagePullBenchmark: Benchmark<ImageParameters> = {
   definition: {
     name: 'image.pull',
-    description: `PullImage from a real registry, cold (the store proved empty of the image from its own files, not assumed) and warm, then RemoveImage; bytes and layers per second beside the times. ${SHAPE}`,
+    description: `PullImage from a real registry, cold (the store proved empty of the image from its own files, not assumed) and warm, then RemoveImage; bytes and layers per second beside the times. ${SHAPE} ${ONCE_PER_ENDPOINT}`,
     origin: ['critest'],
     metrics: metricsOf(PULL_ROWS),
   },
+  scope: 'endpoint',
   parameters: (config) => config.parameters.image,
   iterate: (ctx, params) =>
     perCompression(ctx, params, PULL_ROWS, async (c, gathered) => {
@@ -125,10 +130,11 @@ export const imagePullBenchmark: Benchmark<ImageParameters> = {
 export const imageConcurrentPullsBenchmark: Benchmark<ImageParameters> = {
   definition: {
     name: 'image.concurrent-pulls',
-    description: `\`concurrency\` distinct images of the same shape (no shared layers) pulled cold at once, as a node does when several pods land on it; the store is proved empty of all of them first and after their removal. ${SHAPE}`,
+    description: `\`concurrency\` distinct images of the same shape (no shared layers) pulled cold at once, as a node does when several pods land on it; the store is proved empty of all of them first and after their removal. ${SHAPE} ${ONCE_PER_ENDPOINT}`,
     origin: ['critest'],
     metrics: metricsOf(CONCURRENT_ROWS),
   },
+  scope: 'endpoint',
   parameters: (config) => config.parameters.image,
   iterate: (ctx, params) =>
     perCompression(ctx, params, CONCURRENT_ROWS, async (c, gathered) => {

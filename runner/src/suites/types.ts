@@ -40,6 +40,12 @@ export interface IterationOutcome {
 
 export interface Benchmark<P = unknown> {
   definition: BenchmarkDefinition;
+  /**
+   * `endpoint`: the benchmark runs no container (only CRI-level calls such as PullImage), so the
+   * OCI runtime behind a handler plays no part in it: it runs once per CRI endpoint, on the
+   * endpoint's first handler's target (kinds/slot-plan.ts). Absent: once per handler.
+   */
+  scope?: 'endpoint';
   /** This benchmark's validated parameters from the config. */
   parameters(config: Config): P;
   iterate(

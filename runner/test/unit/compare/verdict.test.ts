@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { sampleRunResult } from '../../../../schemas/test/sample.ts';
 import { headlinesOf, runVerdict, verdictLines, verdictPairs } from '../../../src/compare/verdict.ts';
 import { endOfRunReport } from '../../../src/run/report.ts';
-import { summarize } from '../../../src/stats/index.ts';
+import { logSpread, minimumDetectableRatio, summarize } from '../../../src/stats/index.ts';
 import { BENCHMARKS } from '../../../src/suites/registry.ts';
 import { HEADLINES } from '../../../src/suites/headlines.ts';
 
@@ -155,6 +155,40 @@ describe('runVerdict', () => {
     const [lo, hi] = /CI ([\d.]+) % to ([\d.]+) %/.exec(ops!)!.slice(1).map(Number);
     expect(lo).toBeLessThanOrEqual(48.3);
     expect(hi).toBeGreaterThanOrEqual(48.3);
+  });
+
+  test("each family's \"could detect\" is the power machinery's at the run's n and the Holm level of its headlines", () => {
+    const samples = {
+      runc: range(100, 8),
+      crun: [50, 52, 55, 51, 58, 60, 49, 57],
+      cpuRunc: range(1000, 8),
+      cpuCrun: [990, 1012, 1001, 995, 1020, 1004, 998, 1007],
+    };
+    const r = run(
+      [RUNC, CRUN],
+      [
+        lifecycle({ 'ctd/runc': samples.runc, 'ctd/crun': samples.crun }),
+        cpu({ 'ctd/runc': samples.cpuRunc, 'ctd/crun': samples.cpuCrun }),
+      ],
+    );
+    // Two headline tests: Holm's strictest level 0.05 / 2; the spread pooled over both sides.
+    const expected = (a: number[], b: number[]): number => {
+      const sigma = Math.sqrt((logSpread(a)! ** 2 + logSpread(b)! ** 2) / 2);
+      return 100 * minimumDetectableRatio(sigma, a.length, b.length, { alpha: 0.025 })!;
+    };
+    // The printed percentage, to its last printed digit.
+    const printed = (text: string): { value: number; digits: number } => {
+      const m = /could detect ≥ ([\d.]+) %/.exec(text)!;
+      return { value: Number(m[1]), digits: m[1]!.split('.')[1]?.length ?? 0 };
+    };
+    const [ops, perf] = runVerdict(r).lines.map((l) => l.text);
+    for (const [text, want] of [
+      [ops!, expected(samples.runc, samples.crun)],
+      [perf!, expected(samples.cpuRunc, samples.cpuCrun)],
+    ] as const) {
+      const got = printed(text);
+      expect(Math.abs(got.value - want)).toBeLessThanOrEqual(0.5 * 10 ** -got.digits + 1e-9);
+    }
   });
 
   test('three against three cannot be significant, and the line says so instead of a verdict', () => {
