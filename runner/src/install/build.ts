@@ -2,9 +2,9 @@
 // pick the Go toolchain the release used, run the recipe's go commands, check the binary reports
 // the version and commit it was stamped with, and place it under
 // <prefix>/<component>/<version>+<toolchain> with its BUILD.json. A directory that is already
-// there is the cache: (component, version, toolchain) built once. Every decision is made by the
+// there, and still matches its seal (cache-entry.ts), is the cache: (component, version, toolchain)
+// built once. Every decision is made by the
 // pure build-recipe.ts; this only runs it.
-import { randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ComponentBuildSchema, type ComponentBuild } from '@runtime-bench/schemas';
@@ -22,6 +22,7 @@ import {
   type BuildSource,
 } from './build-recipe.ts';
 import type { GoRecipe } from './go-recipe.ts';
+import { discardEntry, removeAbandonedTemps, sealEntry, tempEntryName, usableEntry } from './cache-entry.ts';
 import { archNames, type ComponentName } from './components.ts';
 import { localReplacementModules, modulePath, packageNeedsModule, realSourceTree } from './go-imports.ts';
 import { requiredGlibc } from './debian.ts';
@@ -226,6 +227,21 @@ async function readCached(dir: string): Promise<ComponentBuild | null> {
 }
 
 /**
+ * The record of the cache entry at `dir` when it is there and intact; null otherwise, and an entry
+ * that fails its seal (or whose record this version cannot read) is removed, so it is built again.
+ */
+async function cachedBuild(
+  dir: string,
+  prefix: string,
+  log: (line: string) => void,
+): Promise<ComponentBuild | null> {
+  if (!(await exists(dir)) || !(await usableEntry(dir, prefix, log))) return null;
+  const record = await readCached(dir);
+  if (record === null) await discardEntry(dir, prefix, 'its BUILD.json is not a build record', log);
+  return record;
+}
+
+/**
  * The build record of a binary runtime-bench built (`<dir>/bin/<name>` beside `<dir>/BUILD.json`),
  * for the result's provenance; null for any other binary.
  */
@@ -247,7 +263,8 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
       'use --source release or path',
     );
   const recipe = goRecipe(request.component);
-  const work = join(request.prefix, `.build-${randomBytes(4).toString('hex')}`);
+  await removeAbandonedTemps(request.prefix, env.log);
+  const work = join(request.prefix, tempEntryName('build'));
   try {
     let src: FetchedSource;
     if (request.source === 'git') {
@@ -264,7 +281,7 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
       : await chooseToolchain(env, recipe, src.root);
     const toolchain = chosen.toolchain;
     const dir = componentDir(request.prefix, request.component, `${src.label}+${toolchain}`);
-    const cached = await readCached(dir);
+    const cached = await cachedBuild(dir, request.prefix, env.log);
     const fileVersion = recipe.versionFile
       ? (await readFile(join(src.root, recipe.versionFile), 'utf8')).trim()
       : src.label;
@@ -355,6 +372,8 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
     }
     await writeFile(join(out, 'BUILD.json'), `${JSON.stringify(record, null, 2)}\n`);
     await writeFile(join(out, 'SOURCE'), `built from ${src.origin} with ${toolchain}\n`);
+    // Sealed only now, complete and checked: the seal (CONTENT.sha256) is what every later use verifies.
+    await sealEntry(out, ['BUILD.json', ...executables.map((e) => join('bin', e.output))]);
     await mkdir(join(request.prefix, request.component), { recursive: true });
     // Another build of the same key may have won the race: its result is as good as ours.
     if (!(await exists(dir))) await rename(out, dir);

@@ -1,12 +1,12 @@
 // The executor of `runtime-bench install`: resolve → stage everything → place → verify → record.
 // Nothing lands under <prefix>/<component>/<version> until every component has been downloaded
 // and verified, so a bad checksum anywhere leaves the prefix as it was.
-import { randomBytes } from 'node:crypto';
 import { access, mkdir, readdir, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { RbError, errorMessage } from '../errors.ts';
 import { childEnv } from '../util/child-env.ts';
 import { buildComponent } from './build.ts';
+import { removeAbandonedTemps, sealEntry, tempEntryName, usableEntry } from './cache-entry.ts';
 import { COMPONENTS, type ComponentName } from './components.ts';
 import { PrivateApt, resolveDistroVersion, stageDistro, type DistroResolution } from './distro.ts';
 import type { InstallEnv } from './env.ts';
@@ -271,12 +271,14 @@ async function stageAndPlace(
   options: InstallOptions,
 ): Promise<Map<string, StagedComponent>> {
   if (pending.length > 0) await created.mkdir(prefix);
-  const stagingRoot = join(prefix, `.staging-${randomBytes(4).toString('hex')}`);
+  await removeAbandonedTemps(prefix, env.log);
+  const stagingRoot = join(prefix, tempEntryName('staging'));
   const staged: { r: Resolved; dir: string; result: StagedComponent }[] = [];
   const placed = new Map<string, StagedComponent>();
   try {
     for (const r of pending) {
-      if (await exists(r.dir)) {
+      // Reused only when its files still match the seal it was placed with; else made again.
+      if ((await exists(r.dir)) && (await usableEntry(r.dir, prefix, env.log))) {
         env.log(`${r.step.spec.name} ${r.version}: already in ${r.dir}, reusing it`);
         continue;
       }
@@ -316,6 +318,8 @@ async function stageOne(
   await mkdir(join(dir, 'bin'), { recursive: true });
   for (const { link, target } of binLinks(result.binaries)) await symlink(target, join(dir, link));
   await writeFile(join(dir, 'SOURCE'), `${result.detail}\n`);
+  // Complete and verified (digests of the downloads): sealed before it is renamed into place.
+  await sealEntry(dir, ['SOURCE', ...Object.values(result.binaries)]);
   return result;
 }
 

@@ -9,7 +9,9 @@ import { DEFAULT_JOURNAL_DIR } from '../results/journal.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
 import { runPipeline, type PipelineOptions, type PipelineOutcome, type TargetKind } from '../run/pipeline.ts';
 import { stopExitCode, type StopCause } from '../run/stop.ts';
+import { lockStack } from '../stack/lock.ts';
 import { stackDown, stackUp } from '../stack/manager.ts';
+import { stackStateDir } from '../stack/state.ts';
 import { withStopSignals, type SignalSource } from './signals.ts';
 import { stackKeeper, type SessionStack, type StackOps } from './stacks.ts';
 
@@ -85,6 +87,7 @@ export function realStackOps(log: (line: string) => void): StackOps {
     down: async (name) => {
       await stackDown({ name, purge: false, log });
     },
+    lock: (name) => lockStack(name, stackStateDir(name), log),
   };
 }
 

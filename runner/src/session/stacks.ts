@@ -2,7 +2,8 @@
 // a run asks for changed: a bisection's builds), each noted in the install record before it
 // starts (so `uninstall --state` stops even a half-started one), and taken down when the session
 // ends, whatever happened, unless the user asked to keep them. A stack that was already up when
-// the session asked for it is someone else's: it is used, never taken down.
+// the session asked for it is someone else's: it is used, never taken down. Every stack the
+// session uses is locked from its first use to the session's end: no other command drives it meanwhile.
 import type { Config } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 
@@ -26,6 +27,11 @@ export interface StackOps {
   down(name: string): Promise<void>;
   /** Notes the stack in the install record before it starts. */
   record?(name: string): Promise<void>;
+  /**
+   * Takes the stack's lock for the rest of the session (stack/lock.ts): another command's
+   * sweep on the same stack is refused, naming this one, until the session ends. Returns the release.
+   */
+  lock?(name: string): Promise<() => Promise<void>>;
 }
 
 export interface StackKeeper {
@@ -44,6 +50,8 @@ export function stackKeeper(
 ): StackKeeper {
   // name → what it was brought up with, for the stacks this session started.
   const started = new Map<string, string>();
+  // name → release, for every stack this session uses (started or found up): held until close().
+  const locks = new Map<string, () => Promise<void>>();
   const order: string[] = [];
   const takeDown = async (name: string): Promise<void> => {
     started.delete(name);
@@ -56,6 +64,7 @@ export function stackKeeper(
         const key = JSON.stringify([stack.cri, stack.daemonBinary, stack.extraHandlers, stack.subnet]);
         const current = started.get(stack.name);
         if (current === key) continue;
+        if (ops.lock && !locks.has(stack.name)) locks.set(stack.name, await ops.lock(stack.name));
         if (current !== undefined) await takeDown(stack.name);
         else if (fresh) await ops.down(stack.name);
         await ops.record?.(stack.name);
@@ -77,12 +86,17 @@ export function stackKeeper(
     },
     async close() {
       const problems: string[] = [];
-      if (options.keep) return problems;
-      for (const name of [...order].reverse())
-        await takeDown(name).catch((error: unknown) => {
-          problems.push(`${name}: ${errorMessage(error)}`);
-          options.log(`stack down failed: ${name}: ${errorMessage(error)}`);
-        });
+      if (!options.keep)
+        for (const name of [...order].reverse())
+          await takeDown(name).catch((error: unknown) => {
+            problems.push(`${name}: ${errorMessage(error)}`);
+            options.log(`stack down failed: ${name}: ${errorMessage(error)}`);
+          });
+      // Only once they are down (or kept): the next command finds them settled.
+      for (const [name, release] of locks) {
+        locks.delete(name);
+        await release();
+      }
       return problems;
     },
   };

@@ -13,6 +13,7 @@ import { exec, processAlive, sleep, spawnDaemon } from '../util/exec.ts';
 import { deleteLink } from '../util/net-link.ts';
 import { processesMentioning, terminate, unmountBelow, type ProcessInfo } from './cleanup.ts';
 import { discoverHandlers, runscShimFor } from './discover.ts';
+import { lockStack } from './lock.ts';
 import type { StackDriver } from './driver.ts';
 import { driverFor } from './drivers.ts';
 import type { RegistryState } from './registry-config.ts';
@@ -42,6 +43,13 @@ export interface FactOptions {
 
 export interface StackHost {
   ensureDir(dir: string): Promise<void>;
+  /** Takes the stack's lock (lock.ts); the release it returns never throws. */
+  lock(
+    name: string,
+    stateDir: string,
+    log: (line: string) => void,
+    options?: { createDir?: boolean },
+  ): Promise<() => Promise<void>>;
   /** The stack's state; null when never brought up; RbError STACK_STATE when this version cannot read it. */
   readState(stateDir: string): Promise<StackState | null>;
   writeState(state: StackState): Promise<void>;
@@ -143,6 +151,7 @@ export const realStackHost: StackHost = {
   ensureDir: async (dir) => {
     await mkdir(dir, { recursive: true });
   },
+  lock: lockStack,
   readState: readStackState,
   writeState: writeStackState,
   stateFileExists: (stateDir) => existsSync(stackStatePath(stateDir)),

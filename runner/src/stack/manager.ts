@@ -46,11 +46,23 @@ async function readStateOrCleanUp(
   }
 }
 
-/** Starts (or finds running) the private stack `name` of the CRI runtime `opts.cri`. */
+/**
+ * Starts (or finds running) the private stack `name` of the CRI runtime `opts.cri`, holding the
+ * stack's lock (lock.ts) while it does: two `up`s of one stack never start two daemons on one root.
+ */
 export async function stackUp(opts: StackUpOptions, host: StackHost = realStackHost): Promise<StackUpResult> {
   const stateDir = opts.stateDir ?? stackStateDir(opts.name);
-  const driver = driverFor(opts.cri ?? 'containerd');
   await host.ensureDir(stateDir);
+  const release = await host.lock(opts.name, stateDir, opts.log);
+  try {
+    return await startLocked(opts, stateDir, host);
+  } finally {
+    await release();
+  }
+}
+
+async function startLocked(opts: StackUpOptions, stateDir: string, host: StackHost): Promise<StackUpResult> {
+  const driver = driverFor(opts.cri ?? 'containerd');
   const existing = await readStateOrCleanUp(opts.name, stateDir, opts.log, host);
   const decision = decideUp({
     name: opts.name,
@@ -109,7 +121,8 @@ export interface StackDownReport {
 }
 
 /**
- * Removes every pod of the stack, stops its daemon by PID, kills any shim, conmon or sandbox
+ * Holding the stack's lock (a stack without a state dir has nothing to guard, and gets none made):
+ * removes every pod of the stack, stops its daemon by PID, kills any shim, conmon or sandbox
  * process still naming the stack, lets the driver remove what its runtime left (containers,
  * cgroups, CNI cache), unmounts leftovers below the state dir and deletes the bridge.
  * Safe to run twice, and after a crash (daemon killed, stale state).
@@ -119,6 +132,19 @@ export async function stackDown(
   host: StackHost = realStackHost,
 ): Promise<StackDownReport> {
   const stateDir = opts.stateDir ?? stackStateDir(opts.name);
+  const release = await host.lock(opts.name, stateDir, opts.log, { createDir: false });
+  try {
+    return await takeDownLocked(opts, stateDir, host);
+  } finally {
+    await release();
+  }
+}
+
+async function takeDownLocked(
+  opts: StackDownOptions,
+  stateDir: string,
+  host: StackHost,
+): Promise<StackDownReport> {
   const report: StackDownReport = { podsRemoved: 0, processesKilled: 0, unmountFailures: [], problems: [] };
   const state = await host.readState(stateDir).catch((error: unknown) => {
     report.problems.push(errorMessage(error));

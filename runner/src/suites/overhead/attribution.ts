@@ -7,18 +7,7 @@
 /** Linux reports CPU times in clock ticks of USER_HZ, 100 on every architecture we run on. */
 export const USER_HZ = 100;
 
-export interface ProcStat {
-  pid: number;
-  comm: string;
-  state: string;
-  ppid: number;
-  /** utime + stime of the process itself (ticks). */
-  ownTicks: number;
-  /** cutime + cstime: reaped children (ticks), e.g. the `runc create` the shim waited for. */
-  childTicks: number;
-  /** Start time after boot (ticks): with the pid, identifies a process across snapshots. */
-  startTicks: number;
-}
+export { parseProcStat, type ProcStat } from '../../util/proc-stat.ts';
 
 export interface ProcEntry {
   pid: number;
@@ -38,28 +27,6 @@ export interface ProcCounters {
   writeBytes: number;
   writeSyscalls: number;
   ctxSwitches: number;
-}
-
-/** /proc/<pid>/stat. The comm field is in parentheses and may itself contain spaces or ")". */
-export function parseProcStat(text: string): ProcStat {
-  const open = text.indexOf('(');
-  const close = text.lastIndexOf(')');
-  if (open < 0 || close < open) throw new Error(`not a /proc/<pid>/stat line: ${text.slice(0, 80)}`);
-  const rest = text
-    .slice(close + 2)
-    .trim()
-    .split(/\s+/);
-  // rest[0] is field 3 (state); utime is field 14 → rest[11]
-  const f = (field: number): number => Number(rest[field - 3]);
-  return {
-    pid: Number(text.slice(0, open).trim()),
-    comm: text.slice(open + 1, close),
-    state: rest[0] ?? '?',
-    ppid: f(4),
-    ownTicks: f(14) + f(15),
-    childTicks: f(16) + f(17),
-    startTicks: f(22),
-  };
 }
 
 /**

@@ -176,6 +176,46 @@ describe('release source', { timeout: 60_000 }, () => {
     expect(record.handlers.map((h) => h.name)).toEqual(['crun-1.21']);
   });
 
+  test('an installed entry whose binary was truncated is refused on the next use and downloaded again', async () => {
+    await publishRunc();
+    await install(env(), request('runc@1.2.3'), options());
+    const dir = join(prefix, 'runc', '1.2.3');
+    const binary = join(dir, 'bin', 'runc');
+    const intact = await readFile(binary);
+    // What a disk or a hand left: the file the entry names, cut short.
+    await writeFile(binary, intact.subarray(0, 5));
+    logs.length = 0;
+    server.requests.length = 0;
+    const again = await install(env(), request('runc@1.2.3'), {
+      ...options(),
+      statePath: join(work, 'again.json'),
+    });
+    expect(logs).toContainEqual(
+      expect.stringMatching(new RegExp(`^${dir}: refused: .*runc does not match its recorded sha256`)),
+    );
+    expect(server.requests).toContain('/github.com/opencontainers/runc/releases/download/v1.2.3/runc.amd64');
+    expect(await readFile(binary)).toEqual(intact);
+    expect((await run(binary, ['--version'])).stdout).toBe('runc version 1.2.3\n');
+    expect(again.components[0]).toMatchObject({ reported: '1.2.3', createdByThisInstall: true });
+    expect((await readdir(prefix)).sort()).toEqual(['runc', 'state']);
+  });
+
+  test('a staging directory a killed install left (half a download) is never used, and the next install removes it', async () => {
+    await publishRunc();
+    const killed = join(prefix, '.staging-999999999-0badf00d');
+    await mkdir(join(killed, 'runc-1.2.3', '.downloads'), { recursive: true });
+    await writeFile(join(killed, 'runc-1.2.3', '.downloads', 'runc.amd64'), '#!/bin/sh\necho ru');
+    await install(env(), request('runc@1.2.3'), options());
+    expect(logs).toContainEqual(
+      `${killed}: left by pid 999999999, which is gone (killed mid-install?): removed, never used`,
+    );
+    expect(server.requests).toContain('/github.com/opencontainers/runc/releases/download/v1.2.3/runc.amd64');
+    expect((await run(join(prefix, 'runc', '1.2.3', 'bin', 'runc'), ['--version'])).stdout).toBe(
+      'runc version 1.2.3\n',
+    );
+    expect((await readdir(prefix)).sort()).toEqual(['runc', 'state']);
+  });
+
   test('a binary that reports another version than asked is not installed', async () => {
     await publishRunc({ reports: '1.1.0' });
     await expect(install(env(), request('runc@1.2.3'), options())).rejects.toThrow(

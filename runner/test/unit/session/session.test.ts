@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { ConfigSchema, type RunResult } from '@runtime-bench/schemas';
+import { RbError } from '../../../src/errors.ts';
 import { readResultFile, writeResultFile } from '../../../src/results/io.ts';
 import type { PipelineOptions, TargetKind } from '../../../src/run/pipeline.ts';
 import { withRunSession, type SessionStack } from '../../../src/session/session.ts';
@@ -143,6 +144,57 @@ describe('withRunSession', () => {
       await session.stacks([stack('bisect', [], 'candidate')], { fresh: true });
     });
     expect(calls).toEqual(['down bisect', 'up bisect', 'down bisect', 'up bisect', 'down bisect']);
+  });
+
+  test('every stack used is locked before anything is done to it and released only after it went down (or was kept)', async () => {
+    for (const keepStacks of [false, true]) {
+      const { calls, ops } = recordingOps({ upAlready: ['theirs'] });
+      const locking: StackOps = {
+        ...ops,
+        lock: (name) => {
+          calls.push(`lock ${name}`);
+          return Promise.resolve(() => Promise.resolve(void calls.push(`unlock ${name}`)));
+        },
+      };
+      await withRunSession(
+        { ...quiet, keepStacks, deps: { stackOps: locking, signals: signals() } },
+        async (session) => {
+          await session.stacks([stack('mine'), stack('theirs')], { fresh: false });
+          // New handlers: the same stack again, under the lock it already holds.
+          await session.stacks([stack('mine', [], 'crun')]);
+        },
+      );
+      expect(calls).toEqual([
+        'lock mine',
+        'up mine',
+        'lock theirs',
+        'up theirs',
+        'down mine',
+        'up mine',
+        ...(keepStacks ? [] : ['down mine']),
+        'unlock mine',
+        'unlock theirs',
+      ]);
+    }
+  });
+
+  test('a stack whose lock another command holds: refused with its error, and what was started goes down and is released', async () => {
+    const { calls, ops } = recordingOps();
+    const held = new RbError('LOCK_HELD', 'stack "b" is in use by pid 99 (runtime-bench sweep) since …');
+    const locking: StackOps = {
+      ...ops,
+      lock: (name) => {
+        calls.push(`lock ${name}`);
+        if (name === 'b') return Promise.reject(held);
+        return Promise.resolve(() => Promise.resolve(void calls.push(`unlock ${name}`)));
+      },
+    };
+    await expect(
+      withRunSession({ ...quiet, deps: { stackOps: locking, signals: signals() } }, (session) =>
+        session.stacks([stack('a'), stack('b')]),
+      ),
+    ).rejects.toBe(held);
+    expect(calls).toEqual(['lock a', 'up a', 'lock b', 'down a', 'unlock a']);
   });
 
   test('keepStacks leaves them up; a stack noted in the record before it starts', async () => {

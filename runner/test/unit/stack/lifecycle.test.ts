@@ -54,6 +54,10 @@ function recordingHost(world: {
     calls.push([name, ...args.map((a) => JSON.stringify(a))].join(' '));
   const host: StackHost = {
     ensureDir: async (d) => void rec('ensureDir', d),
+    lock: async (_name, d, _log, options) => {
+      rec(options?.createDir === false ? 'lockIfExists' : 'lock', d);
+      return async () => void rec('unlock', d);
+    },
     readState: async () => {
       rec('readState');
       if (stored === 'unreadable') throw new RbError('STACK_STATE', 'stack.json: cri: invalid');
@@ -178,6 +182,7 @@ describe('stackUp over a recording host', () => {
     const r = await stackUp(upOpts, host);
     expect(calls).toEqual([
       `ensureDir "${DIR}"`,
+      `lock "${DIR}"`,
       'readState',
       'gatherFacts',
       'startDaemon "/usr/bin/containerd"',
@@ -185,6 +190,7 @@ describe('stackUp over a recording host', () => {
       'waitForCri 777',
       'loadImages',
       'writeState 777 1',
+      `unlock "${DIR}"`,
     ]);
     expect(r).toMatchObject({ alreadyUp: false, state: { pid: 777, startedAt: '2026-02-02T00:00:00.000Z' } });
     expect(stored()).toEqual(r.state);
@@ -193,7 +199,7 @@ describe('stackUp over a recording host', () => {
   test('a stack that answers is reused: nothing is started or written', async () => {
     const { host, calls } = recordingHost({ state: state(), answers: true });
     expect(await stackUp(upOpts, host)).toEqual({ state: state(), alreadyUp: true });
-    expect(calls).toEqual([`ensureDir "${DIR}"`, 'readState', 'answers']);
+    expect(calls).toEqual([`ensureDir "${DIR}"`, `lock "${DIR}"`, 'readState', 'answers', `unlock "${DIR}"`]);
   });
 
   test('another CRI runtime is refused before anything is asked of its daemon or started', async () => {
@@ -201,7 +207,8 @@ describe('stackUp over a recording host', () => {
     await expect(stackUp({ ...upOpts, cri: 'cri-o' }, host)).rejects.toMatchObject({
       code: 'STACK_CRI_MISMATCH',
     });
-    expect(calls).toEqual([`ensureDir "${DIR}"`, 'readState']);
+    // Refused, and the lock released all the same.
+    expect(calls).toEqual([`ensureDir "${DIR}"`, `lock "${DIR}"`, 'readState', `unlock "${DIR}"`]);
   });
 
   test('a stale state is taken down before the new daemon starts', async () => {
@@ -218,7 +225,8 @@ describe('stackUp over a recording host', () => {
     await stackUp(upOpts, host);
     const aside = calls.indexOf('moveStateAside');
     expect(aside).toBeGreaterThan(-1);
-    expect(calls.slice(aside + 1, aside + 3)).toEqual(['readState', 'gatherFacts']);
+    // The nested down takes the lock again (reentrant in one process) and gives that hold back.
+    expect(calls.slice(aside + 1, aside + 4)).toEqual([`unlock "${DIR}"`, 'readState', 'gatherFacts']);
   });
 
   test.each(['waitForCri', 'loadImages'] as const)(
@@ -235,6 +243,7 @@ describe('stackUp over a recording host', () => {
         ]),
       );
       expect(stored()).toMatchObject({ pid: null });
+      expect(calls.at(-1)).toBe(`unlock "${DIR}"`);
     },
   );
 
@@ -245,7 +254,7 @@ describe('stackUp over a recording host', () => {
       }),
     });
     await expect(stackUp(upOpts, host)).rejects.toMatchObject({ code: 'STACK_NO_RUNTIME' });
-    expect(calls.at(-1)).toBe('gatherFacts');
+    expect(calls.slice(-2)).toEqual(['gatherFacts', `unlock "${DIR}"`]);
   });
 });
 
@@ -260,6 +269,7 @@ describe('stackDown over a recording host', () => {
     const report = await stackDown({ name: 't', stateDir: DIR, purge: true, log: () => undefined }, host);
     expect(report).toEqual({ podsRemoved: 2, processesKilled: 1, unmountFailures: [], problems: [] });
     expect(calls).toEqual([
+      `lockIfExists "${DIR}"`,
       'readState',
       'answers',
       'removePods',
@@ -273,6 +283,7 @@ describe('stackDown over a recording host', () => {
       'deleteBridge "rb-t-br"',
       'writeState null 0',
       `removeDir "${DIR}"`,
+      `unlock "${DIR}"`,
     ]);
     expect(stored()).toMatchObject({ pid: null });
   });
