@@ -12,7 +12,7 @@ import {
   type Unit,
 } from '@runtime-bench/schemas';
 import { BENCHMARKS } from '@runtime-bench/runner/suites';
-import { COUNTERPARTS } from '@runtime-bench/runner/kubernetes';
+import { KUBERNETES_COUNTERPARTS } from '@runtime-bench/runner/overhead';
 import { parseResult, runPathInDataDir, serializeResult } from '@runtime-bench/runner';
 import { summarize } from '@runtime-bench/runner/stats';
 
@@ -214,14 +214,14 @@ const POD_STARTUP_METRICS: { name: string; base: number; description: string }[]
 
 /**
  * The pod-level benchmark definitions: kubernetes.pod-startup, and each other pod-level benchmark
- * of the runner's COUNTERPARTS table with its CRI-level counterpart's metrics (name for name).
+ * of the runner's KUBERNETES_COUNTERPARTS table with its CRI-level counterpart's metrics (name for name).
  */
 export function kubernetesDefinitions(): BenchmarkDefinition[] {
   const byName = new Map(BENCHMARKS.map((b) => [b.definition.name, b.definition]));
-  return COUNTERPARTS.map((c) => {
-    if (c.pod === 'kubernetes.pod-startup')
+  return KUBERNETES_COUNTERPARTS.map((c) => {
+    if (c.upper === 'kubernetes.pod-startup')
       return {
-        name: c.pod,
+        name: c.upper,
         description: 'Pod start through the kubelet per RuntimeClass (synthetic definition).',
         // as the runner's definition cites them (free text, not study keys)
         origin: ['Kubernetes pod-startup SLO (clusterloader2)', 'kube-burner podLatency', 'KIIT'],
@@ -233,7 +233,7 @@ export function kubernetesDefinitions(): BenchmarkDefinition[] {
         })),
       };
     const cri = byName.get(c.cri)!;
-    return { ...cri, name: c.pod, description: `${cri.description} As pods through the kubelet.` };
+    return { ...cri, name: c.upper, description: `${cri.description} As pods through the kubelet.` };
   });
 }
 

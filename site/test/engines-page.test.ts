@@ -60,7 +60,7 @@ describe('engine targets on the site', () => {
           noCri: s.querySelector('p.no-cri-level')?.textContent?.trim() ?? null,
           rows: Array.from(s.querySelectorAll('tbody tr')).map((tr) => ({
             pair: (tr as HTMLElement).dataset.pair!,
-            engine: tr.querySelector('td.engine-median .median')?.textContent?.trim() ?? null,
+            engine: tr.querySelector('td.upper-median .median')?.textContent?.trim() ?? null,
             cri: tr.querySelector('td.cri-median .median')?.textContent?.trim() ?? null,
             criWhy: tr.querySelector('td.cri-median .side-missing')?.textContent?.trim() ?? null,
             difference: tr.querySelector('td.difference .estimate')!.textContent!.trim(),

@@ -15,7 +15,7 @@ import { serializeResult } from '@runtime-bench/runner';
 import { loadRuns, type LoadedRun } from '../src/lib/load.ts';
 import { measurePages } from '../bench/measure.ts';
 import { syntheticKubernetesRuns, syntheticRun, writeRuns, writeSyntheticRuns } from '../bench/synthetic.ts';
-import { COUNTERPARTS } from '@runtime-bench/runner/kubernetes';
+import { KUBERNETES_COUNTERPARTS } from '@runtime-bench/runner/overhead';
 import { buildSite, SITE_DIR } from './helpers/build.ts';
 import { expectReadable, launchChromium, openAt, type Visit } from './helpers/browser.ts';
 import { serveStatic, type StaticServer } from './helpers/serve.ts';
@@ -818,25 +818,25 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
         const share = newestPooled(podOf, 'kubernetes.pod-startup', 'kubelet-share');
         const shownShare = parseShown((await section.locator('.kubelet-share .median').textContent())!);
         expect(sameToShownPrecision(shownShare!, toBase(plainMedian(share.samples), 'ms'))).toBe(true);
-        for (const c of COUNTERPARTS)
+        for (const c of KUBERNETES_COUNTERPARTS)
           for (const m of c.metrics) {
-            const pod = newestPooled(podOf, c.pod, m.pod);
+            const pod = newestPooled(podOf, c.upper, m.upper);
             if (pod.samples.length === 0) continue;
-            const row = section.locator(`tr[data-pod="${c.pod} · ${m.pod}"]`);
-            await expect(row.count(), `${g.rc} ${c.pod} ${m.pod}`).resolves.toBe(1);
+            const row = section.locator(`tr[data-pair="${c.upper} · ${m.upper}"]`);
+            await expect(row.count(), `${g.rc} ${c.upper} ${m.upper}`).resolves.toBe(1);
             const unit = runs
               .flatMap(({ run }) => run.results)
-              .find((r) => r.benchmark === c.pod)!
-              .metrics.find((x) => x.name === m.pod)!.unit;
+              .find((r) => r.benchmark === c.upper)!
+              .metrics.find((x) => x.name === m.upper)!.unit;
             const podMedian = plainMedian(pod.samples);
-            const shownPod = parseShown((await row.locator('.pod-median .median').textContent())!);
+            const shownPod = parseShown((await row.locator('.upper-median .median').textContent())!);
             expect(
               sameToShownPrecision(shownPod!, toBase(podMedian, unit)),
-              `${g.rc} ${c.pod} ${m.pod}`,
+              `${g.rc} ${c.upper} ${m.upper}`,
             ).toBe(true);
             // provenance: the pod median links to exactly the files it pooled
             const links = await row
-              .locator('.pod-median a')
+              .locator('.upper-median a')
               .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
             expect(links.sort()).toEqual(pod.runIds.map((id) => `/run/?id=${id}`).sort());
             const cri = newestPooled(criOf, c.cri, m.cri);
@@ -862,15 +862,31 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
               .locator('.cri-median a')
               .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
             expect(criLinks.sort()).toEqual(cri.runIds.map((id) => `/run/?id=${id}`).sort());
-            const shownDiff = parseShown((await row.locator('.difference').textContent())!.replace('+', ''));
+            const shownDiff = parseShown(
+              (await row.locator('.difference .estimate').textContent())!.replace('+', ''),
+            );
             expect(
               sameToShownPrecision(shownDiff!, toBase(podMedian - criMedian, unit)),
-              `${g.rc} ${c.pod} ${m.pod} difference`,
+              `${g.rc} ${c.upper} ${m.upper} difference`,
             ).toBe(true);
+            // pod − CRI now carries its bootstrap interval, which brackets it (two samples a side or more)
+            const interval = (await row.locator('.difference .interval').textContent())!.trim();
+            if (pod.samples.length >= 2 && cri.samples.length >= 2) {
+              const [lo, hi] = interval
+                .replace(/^\[|\]$/g, '')
+                .split(', ')
+                .map((v) => parseShown(v.replace(/^[+±]/, ''))!);
+              // to the shown precision (4 digits)
+              const slack = Math.abs(shownDiff!) * 1e-3 + 1e-12;
+              expect(
+                lo! - slack <= shownDiff! && shownDiff! <= hi! + slack,
+                `${g.rc} ${c.upper} ${m.upper}: ${interval}`,
+              ).toBe(true);
+            } else expect(interval).toBe('');
             const shownRatio = Number((await row.locator('.ratio').textContent())!.replace('×', ''));
             expect(
               sameToShownPrecision(shownRatio, podMedian / criMedian, 3),
-              `${g.rc} ${c.pod} ${m.pod} ratio`,
+              `${g.rc} ${c.upper} ${m.upper} ratio`,
             ).toBe(true);
             checked++;
           }

@@ -7,7 +7,7 @@ import {
   type Unit,
 } from '@runtime-bench/schemas';
 import { holmAdjust, logSpread, minimumDetectableRatio, smallestRankTestP } from '../stats/index.ts';
-import { engineOverhead, type EngineOverheadRow } from './engine-overhead.ts';
+import { engineOverhead, type EngineOverheadRow } from '../overhead/engine-runs.ts';
 import { canonicalJson, targetOf } from './keys.ts';
 import {
   compareSamples,

@@ -1,6 +1,6 @@
 import type { CompareReport, CompareRow } from './compare.ts';
 import type { GateChangePoint, GateCoverage, GateReport, GateRow } from './gate/index.ts';
-import { overheadLines } from './engine-overhead-format.ts';
+import { overheadLines } from '../overhead/engine-format.ts';
 import {
   escapeMarkdown,
   formatDetectable,

@@ -1,8 +1,10 @@
 export * from './keys.ts';
 export * from './two-sample.ts';
 export * from './compare.ts';
-export * from './engine-overhead.ts';
-export * from './engine-overhead-format.ts';
+// the engine overhead of result files is compare's too (compare engines.json); it lives in overhead/
+export * from '../overhead/engine-runs.ts';
+export * from '../overhead/engine-format.ts';
+export { hostKey } from '../overhead/pairing.ts';
 export * from './annotations.ts';
 export * from './gate/index.ts';
 export * from './format.ts';

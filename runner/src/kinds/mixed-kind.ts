@@ -1,7 +1,7 @@
 // A config with CRI targets and engine targets: one run, one result document, the two kinds
 // prepared side by side and their slots in one repetition loop — each engine benchmark interleaved
 // with its CRI-level counterpart when both are selected, so that engine minus CRI (the engine
-// overhead, compare/engine-overhead.ts) compares numbers taken on the same host at the same time.
+// overhead, overhead/engine-runs.ts) compares numbers taken on the same host at the same time.
 import { criTargets, type Config } from '@runtime-bench/schemas';
 import type { ResultPart } from '../results/assemble.ts';
 import { ENGINE_BENCHMARKS } from '../engine/benchmarks.ts';

@@ -1,7 +1,7 @@
 import type { RunResult } from '@runtime-bench/schemas';
-import { engineOverhead } from '../compare/engine-overhead.ts';
-import { overheadLines } from '../compare/engine-overhead-format.ts';
 import { engineCounterpart } from '../overhead/counterparts.ts';
+import { overheadLines } from '../overhead/engine-format.ts';
+import { engineOverhead } from '../overhead/engine-runs.ts';
 import { runVerdict, verdictLines, verdictPairs } from '../compare/verdict.ts';
 import { formatValue, sanitizeTerminal, terminalTable } from '../format/index.ts';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RunResultSchema } from '@runtime-bench/schemas';
-import { engineOverhead } from '../../src/compare/engine-overhead.ts';
+import { engineOverhead } from '../../src/overhead/engine-runs.ts';
 import { ENGINES_DIR } from '../../src/engine/kind.ts';
 import { runCli } from '../support/cli.ts';
 import { mountsUnder, onPath, processesUnder, realStackUnavailable, testStackName } from '../support/host.ts';

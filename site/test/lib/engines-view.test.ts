@@ -26,8 +26,8 @@ describe('engineOverheadView', () => {
     for (const f of fixture.rows) {
       const row = groups
         .find((g) => g.targetId === f.engineTarget)!
-        .rows.find((r) => r.counterpart.engine === f.engineBenchmark && r.metric === f.metric)!;
-      expect(row.engineSide).toMatchObject({ kind: 'value', median: f.engineMedian });
+        .rows.find((r) => r.counterpart.upper === f.engineBenchmark && r.upperMetric === f.metric)!;
+      expect(row.upperSide).toMatchObject({ kind: 'value', median: f.engineMedian });
       expect(row.criSide).toMatchObject({ kind: 'value', median: f.criMedian });
       expect(row.difference).toBeCloseTo(f.difference, 9);
       expect(row.ratio).toBeCloseTo(f.ratio, 9);

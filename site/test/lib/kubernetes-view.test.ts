@@ -3,13 +3,14 @@
 import { describe, expect, test } from 'vitest';
 import { RunResultSchema, type RunResult, type Target } from '@runtime-bench/schemas';
 import { summarize } from '@runtime-bench/runner/stats';
-import { COUNTERPARTS } from '@runtime-bench/runner/kubernetes';
+import { KUBERNETES_COUNTERPARTS } from '@runtime-bench/runner/overhead';
 import { sampleRunResult } from '../../../schemas/test/sample.ts';
 import { compareRunRef } from '../../src/lib/compare-data.ts';
 import { runPageHtml } from '../../src/lib/run-page.ts';
 import { buildIndex } from '../../src/lib/index-builder.ts';
 import { comboLabel } from '../../src/lib/labels.ts';
-import { convertUnit, kubernetesOverhead, type Side } from '../../src/lib/views/kubernetes.ts';
+import { kubernetesOverhead } from '../../src/lib/views/kubernetes.ts';
+import { convertUnit, type Side } from '../../src/lib/views/overhead.ts';
 import { loaded } from './fixtures.ts';
 
 /** target id → benchmark → metric → samples (ms), or a status without samples */
@@ -183,30 +184,33 @@ describe('kubernetesOverhead', () => {
     expect(group('runc').kubeletVersions).toEqual(['v1.34.4']);
   });
 
-  test('pairs follow the runner COUNTERPARTS table, for the pod benchmarks that ran', () => {
-    const startup = COUNTERPARTS.find((c) => c.pod === STARTUP)!;
-    expect(group('runc').rows.map((r) => [r.pod, r.cri])).toEqual(
-      startup.metrics.map((m) => [
-        { benchmark: STARTUP, metric: m.pod },
-        { benchmark: startup.cri, metric: m.cri },
-      ]),
-    );
+  test('pairs follow the runner KUBERNETES_COUNTERPARTS table, for the pod benchmarks that ran', () => {
+    const startup = KUBERNETES_COUNTERPARTS.find((c) => c.upper === STARTUP)!;
+    expect(
+      group('runc').rows.map((r) => [r.counterpart.upper, r.upperMetric, r.counterpart.cri, r.criMetric]),
+    ).toEqual(startup.metrics.map((m) => [STARTUP, m.upper, startup.cri, m.cri]));
   });
 
   test('pod side pools the newest cluster run; CRI side is the newest containerd/runc run of the class', () => {
     const g = group('runc');
-    const cri = g.rows.find((r) => r.pod.metric === 'cri')!;
+    const cri = g.rows.find((r) => r.upperMetric === 'cri')!;
     // pod: 30 34 32 (node-1) + 31 35 (node-2) → 30 31 32 34 35 → 32; CRI: 20 21 22 23 → 21.5
-    expect(value(cri.podSide).median).toBe(32);
-    expect(value(cri.podSide).n).toBe(5);
-    expect(value(cri.podSide).runs.map((r) => r.runId)).toEqual([node1.runId, node2.runId]);
+    expect(value(cri.upperSide).median).toBe(32);
+    expect(value(cri.upperSide).n).toBe(5);
+    expect(value(cri.upperSide).runs.map((r) => r.runId)).toEqual([node1.runId, node2.runId]);
     expect(value(cri.criSide).median).toBe(21.5);
     expect(value(cri.criSide).runs.map((r) => r.runId)).toEqual([criNew.runId]);
     expect(cri.difference).toBeCloseTo(10.5, 12);
     expect(cri.ratio).toBeCloseTo(32 / 21.5, 12);
-    const started = g.rows.find((r) => r.pod.metric === 'started')!;
+    // the interval now comes with it: every resampled pod median lies in [30, 35] and every CRI
+    // median in [20, 23], so its bounds lie in [30 − 23, 35 − 20] = [7, 15], around 10.5
+    expect(cri.lower).toBeGreaterThanOrEqual(7);
+    expect(cri.lower).toBeLessThan(10.5);
+    expect(cri.upper).toBeGreaterThan(10.5);
+    expect(cri.upper).toBeLessThanOrEqual(15);
+    const started = g.rows.find((r) => r.upperMetric === 'started')!;
     // 990 1000 1010 1050 1100 → 1010
-    expect(value(started.podSide).median).toBe(1010);
+    expect(value(started.upperSide).median).toBe(1010);
     expect(started.difference).toBeCloseTo(1010 - 21.5, 12);
     // kubelet-share: 790 800 805 810 820 → 805
     expect(value(g.kubeletShare).median).toBe(805);
@@ -223,6 +227,7 @@ describe('kubernetesOverhead', () => {
       });
       expect(r.difference).toBeNull();
       expect(r.ratio).toBeNull();
+      expect([r.lower, r.upper]).toEqual([null, null]);
     }
     // kubelet-share 900 950 → 925
     expect(value(g.kubeletShare).median).toBe(925);
@@ -231,8 +236,8 @@ describe('kubernetesOverhead', () => {
   test('a CRI-level run without samples of the counterpart gives its status; a missing pod metric says so', () => {
     const g = group('gvisor');
     expect(g.noCriLevel).toBeNull();
-    const cri = g.rows.find((r) => r.pod.metric === 'cri')!;
-    expect(value(cri.podSide).median).toBe(91);
+    const cri = g.rows.find((r) => r.upperMetric === 'cri')!;
+    expect(value(cri.upperSide).median).toBe(91);
     expect(cri.criSide.kind).toBe('missing');
     expect((cri.criSide as { why: string }).why).toContain('latest status "failed": sandbox died');
     expect(g.kubeletShare.kind).toBe('missing');
@@ -269,7 +274,7 @@ describe('kubernetesOverhead', () => {
     const criSideOf = (podRun: RunResult) =>
       value(
         kubernetesOverhead(buildIndex(loaded(twoEndpoints, podRun)))[0]!.rows.find(
-          (r) => r.pod.metric === 'cri',
+          (r) => r.upperMetric === 'cri',
         )!.criSide,
       );
     // the nodes report containerd 2.1.4: its endpoint, median 41, not the pool of both (50.5)

@@ -1,12 +1,13 @@
-// The engine overhead (compare/engine-overhead.ts): which targets pair, which metrics pair, and the
+// The engine overhead (overhead/engine-runs.ts): which targets pair, which metrics pair, and the
 // numbers — medians, difference, its bootstrap interval, ratio — against generate_difference.py's
 // exact-bootstrap references (scipy), never against the code under test.
 import { describe, expect, test } from 'vitest';
 import { ENGINE_BENCHMARKS } from '../../../src/engine/benchmarks.ts';
-import { ENGINE_COUNTERPARTS, sameOciRuntime } from '../../../src/overhead/counterparts.ts';
+import { ENGINE_COUNTERPARTS } from '../../../src/overhead/counterparts.ts';
+import { sameOciRuntime } from '../../../src/overhead/pairing.ts';
 import { BENCHMARKS } from '../../../src/suites/registry.ts';
 import { endOfRunReport } from '../../../src/run/report.ts';
-import { overheadLines } from '../../../src/compare/engine-overhead-format.ts';
+import { overheadLines } from '../../../src/overhead/engine-format.ts';
 import { compareRuns, engineOverhead, overheadReport, renderCompare } from '../../../src/compare/index.ts';
 import { expectClose } from '../stats/fixtures.ts';
 import {
@@ -37,24 +38,31 @@ const samples: SampleTable = {
 describe('the counterpart table', () => {
   test('names engine and CRI-level benchmarks that exist, with metrics both report in the same unit', () => {
     for (const c of ENGINE_COUNTERPARTS) {
-      const engine = ENGINE_BENCHMARKS.find((b) => b.definition.name === c.engine)!.definition;
+      expect(c.layer).toBe('engine');
+      const engine = ENGINE_BENCHMARKS.find((b) => b.definition.name === c.upper)!.definition;
       const cri = BENCHMARKS.find((b) => b.definition.name === c.cri)!.definition;
-      for (const name of c.metrics) {
-        const em = engine.metrics.find((m) => m.name === name);
-        const cm = cri.metrics.find((m) => m.name === name);
-        expect(em, `${c.engine} ${name}`).toBeDefined();
-        expect(cm, `${c.cri} ${name}`).toBeDefined();
+      for (const pair of c.metrics) {
+        // engine.* benchmarks keep the CRI-level metric names
+        expect(pair.upper).toBe(pair.cri);
+        const em = engine.metrics.find((m) => m.name === pair.upper);
+        const cm = cri.metrics.find((m) => m.name === pair.cri);
+        expect(em, `${c.upper} ${pair.upper}`).toBeDefined();
+        expect(cm, `${c.cri} ${pair.cri}`).toBeDefined();
         expect(em!.unit).toBe(cm!.unit);
       }
     }
     // every engine benchmark has its pair
-    expect(ENGINE_COUNTERPARTS.map((c) => c.engine).sort()).toEqual(
+    expect(ENGINE_COUNTERPARTS.map((c) => c.upper).sort()).toEqual(
       ENGINE_BENCHMARKS.map((b) => b.definition.name).sort(),
     );
-    for (const c of ENGINE_COUNTERPARTS) for (const h of c.headline) expect(c.metrics).toContain(h);
+    for (const c of ENGINE_COUNTERPARTS) {
+      for (const h of c.headline) expect(c.metrics.map((m) => m.upper)).toContain(h);
+      // every engine pair says what each side times (compare prints it)
+      expect(c.spans).not.toBeNull();
+    }
   });
   test('the same OCI runtime is the same name at the same known version', () => {
-    const t = (name: string, version: string) => ({ oci: { name, version, path: null } });
+    const t = (ociName: string, ociVersion: string) => ({ ociName, ociVersion });
     expect(sameOciRuntime(t('runc', '1.1.5'), t('runc', '1.1.5'))).toBe(true);
     expect(sameOciRuntime(t('runc', '1.1.5'), t('runc', '1.1.12'))).toBe(false);
     expect(sameOciRuntime(t('runc', '1.1.5'), t('crun', '1.1.5'))).toBe(false);
@@ -80,8 +88,8 @@ describe('engine overhead within one run', () => {
       [...fixture.rows]
         .sort(
           (a, b) =>
-            ENGINE_COUNTERPARTS.findIndex((c) => c.engine === a.engineBenchmark) -
-            ENGINE_COUNTERPARTS.findIndex((c) => c.engine === b.engineBenchmark),
+            ENGINE_COUNTERPARTS.findIndex((c) => c.upper === a.engineBenchmark) -
+            ENGINE_COUNTERPARTS.findIndex((c) => c.upper === b.engineBenchmark),
         )
         .map((r) => [r.engineTarget, r.engineBenchmark, r.metric, r.criTarget, r.criBenchmark]),
     );

@@ -30,9 +30,9 @@ describe('the selection of a mixed config', () => {
     expect(targetKindOf(config, file)).toBeDefined();
     const cri = criPartOf(config, file).benchmarks;
     for (const c of ENGINE_COUNTERPARTS) {
-      expect(config.benchmarks).toContain(c.engine);
+      expect(config.benchmarks).toContain(c.upper);
       expect(cri).toContain(c.cri);
-      expect(runsFor(config, c.engine)).toBe(runsFor(config, c.cri));
+      expect(runsFor(config, c.upper)).toBe(runsFor(config, c.cri));
     }
   });
   test('the CRI kind gets the prefixes naming CRI-level benchmarks; engine.* stay with the engine kind', () => {

@@ -3,38 +3,40 @@
 import { describe, expect, test } from 'vitest';
 import type { V1Pod } from '@kubernetes/client-node';
 import { KUBERNETES_BENCHMARKS } from '../../../src/kubernetes/benchmarks.ts';
-import { COUNTERPARTS, criCounterpart } from '../../../src/kubernetes/counterparts.ts';
+import { KUBERNETES_COUNTERPARTS, kubernetesCounterpart } from '../../../src/overhead/counterparts.ts';
 import { seePod } from '../../../src/kubernetes/pod-scalability.ts';
 import { BENCHMARKS } from '../../../src/suites/registry.ts';
 
 describe('counterparts', () => {
   test('every pod-level benchmark has one, and every pair names metrics both definitions have', () => {
     const podNames = KUBERNETES_BENCHMARKS.map((b) => b.definition.name);
-    expect(COUNTERPARTS.map((c) => c.pod).sort()).toEqual([...podNames].sort());
+    expect(KUBERNETES_COUNTERPARTS.map((c) => c.upper).sort()).toEqual([...podNames].sort());
     for (const k of KUBERNETES_BENCHMARKS) {
-      const c = criCounterpart(k.definition.name)!;
+      const c = kubernetesCounterpart(k.definition.name)!;
       const cri = BENCHMARKS.find((b) => b.definition.name === c.cri);
       expect(cri, c.cri).toBeDefined();
       const podMetrics = new Set(k.definition.metrics.map((m) => m.name));
       const criMetrics = new Map(cri!.definition.metrics.map((m) => [m.name, m]));
       expect(c.metrics.length).toBeGreaterThan(0);
       for (const pair of c.metrics) {
-        expect(podMetrics.has(pair.pod), `${k.definition.name}: ${pair.pod}`).toBe(true);
+        expect(podMetrics.has(pair.upper), `${k.definition.name}: ${pair.upper}`).toBe(true);
         expect(criMetrics.has(pair.cri), `${c.cri}: ${pair.cri}`).toBe(true);
         // a pair compares like with like: same unit and direction
-        const pod = k.definition.metrics.find((m) => m.name === pair.pod)!;
+        const pod = k.definition.metrics.find((m) => m.name === pair.upper)!;
         expect([pod.unit, pod.direction]).toEqual([
           criMetrics.get(pair.cri)!.unit,
           criMetrics.get(pair.cri)!.direction,
         ]);
       }
     }
-    expect(criCounterpart('performance.cpu')).toBeUndefined();
+    expect(kubernetesCounterpart('performance.cpu')).toBeUndefined();
   });
 
   test("the sysbench and scalability pods report exactly their counterparts' metrics", () => {
     for (const k of KUBERNETES_BENCHMARKS.filter((b) => b.definition.name !== 'kubernetes.pod-startup')) {
-      const cri = BENCHMARKS.find((b) => b.definition.name === criCounterpart(k.definition.name)!.cri)!;
+      const cri = BENCHMARKS.find(
+        (b) => b.definition.name === kubernetesCounterpart(k.definition.name)!.cri,
+      )!;
       expect(k.definition.metrics).toEqual(cri.definition.metrics);
     }
   });

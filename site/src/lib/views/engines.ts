@@ -1,27 +1,12 @@
 // The engines view: what Docker, Podman or nerdctl add over the bare CRI for one OCI runtime
 // version on one host — each engine-level metric beside the CRI-level metric of the same work (the
-// runner's one table, ENGINE_COUNTERPARTS), with both medians, engine − CRI with its bootstrap
-// interval and the ratio, computed by the runner's own overheadEstimate. The numbers come from the
-// site index's columns (no result file is read again). Pure.
-import {
-  ENGINE_COUNTERPARTS,
-  overheadEstimate,
-  type EngineCounterpart,
-  type OverheadEstimate,
-} from '@runtime-bench/runner/engine-overhead';
-import type { Unit } from '@runtime-bench/schemas';
+// runner's one table, ENGINE_COUNTERPARTS, and its pairing rule), as the shared overhead table
+// (overhead.ts): both medians, engine − CRI with its bootstrap interval and the ratio. The numbers
+// come from the site index's columns (no result file is read again). Pure.
+import { ENGINE_COUNTERPARTS, pairsWith } from '@runtime-bench/runner/overhead';
 import { comboLabel } from '../labels.ts';
-import type { HostClassInfo, Observation, RunTarget, SiteIndex } from '../site-index.ts';
-import type { Side } from './kubernetes.ts';
-
-/** One engine-level metric beside its CRI-level counterpart. */
-export interface EnginePairRow extends OverheadEstimate {
-  counterpart: EngineCounterpart;
-  metric: string;
-  unit: Unit | null;
-  engineSide: Side;
-  criSide: Side;
-}
+import type { HostClassInfo, Observation, SiteIndex } from '../site-index.ts';
+import { overheadRows, type OverheadRow, type PickedSide, type SideValue } from './overhead.ts';
 
 /** One engine × OCI runtime target of the newest run that measured it on a host class. */
 export interface EngineGroup {
@@ -38,10 +23,8 @@ export interface EngineGroup {
   sameRun: boolean;
   /** why there is no CRI side at all, in a sentence; null when there is one */
   noCriLevel: string | null;
-  rows: EnginePairRow[];
+  rows: OverheadRow[];
 }
-
-const isCriLevel = (t: RunTarget): boolean => t.transport === 'grpc' || t.transport === 'crictl';
 
 /** The parameters without the engine's own `network`, which the CRI level does not take. */
 function withoutNetwork(json: string): string {
@@ -67,7 +50,7 @@ function criCounterpart(index: SiteIndex, engineRt: number, ran: ReadonlySet<num
   let best: number | null = null;
   for (const rt of ran) {
     const t = index.runTargets[rt]!;
-    if (!isCriLevel(t) || t.ociName !== e.ociName || t.ociVersion !== e.ociVersion) continue;
+    if (!pairsWith('engine', e, t)) continue;
     const r = index.runs[t.run]!;
     const bestRun = best === null ? null : index.runTargets[best]!.run;
     if (t.run === e.run) {
@@ -86,13 +69,14 @@ function observation(index: SiteIndex, benchmark: string, metric: string, rt: nu
   return index.observationsOf(info.key, (x) => x === rt)[0] ?? null;
 }
 
-function sideOf(index: SiteIndex, obs: Observation | null, rt: number, what: string): Side {
-  if (!obs) return { kind: 'missing', why: `no ${what} result` };
+function sideOf(index: SiteIndex, obs: Observation | null, rt: number, what: string): PickedSide {
+  const missing = (why: string): PickedSide => ({ side: { kind: 'missing', why } });
+  if (!obs) return missing(`no ${what} result`);
   if (obs.status !== 'ok')
-    return { kind: 'missing', why: `${what}: status "${obs.status}"${obs.reason ? `: ${obs.reason}` : ''}` };
-  if (obs.samples.length === 0) return { kind: 'missing', why: `no samples of ${what}` };
+    return missing(`${what}: status "${obs.status}"${obs.reason ? `: ${obs.reason}` : ''}`);
+  if (obs.samples.length === 0) return missing(`no samples of ${what}`);
   const unit = index.metrics.find((m) => m.key === obs.metricKey)!.unit;
-  return {
+  const side: SideValue = {
     kind: 'value',
     median: obs.median!,
     n: obs.samples.length,
@@ -100,6 +84,7 @@ function sideOf(index: SiteIndex, obs: Observation | null, rt: number, what: str
     runs: [index.runs[obs.run]!],
     target: comboLabel(index.runTargets[rt]!),
   };
+  return { side, samples: obs.samples };
 }
 
 /**
@@ -118,43 +103,36 @@ export function engineOverheadView(index: SiteIndex): EngineGroup[] {
   const ran = new Map(ENGINE_COUNTERPARTS.map((c) => [c.cri, ranBenchmark(index, c.cri)]));
   for (const rt of newest.values()) {
     const e = index.runTargets[rt]!;
-    const rows: EnginePairRow[] = [];
     const beside = new Set<number>();
-    for (const counterpart of ENGINE_COUNTERPARTS) {
-      const criRt = criCounterpart(index, rt, ran.get(counterpart.cri)!);
+    const criOf = new Map(ENGINE_COUNTERPARTS.map((c) => [c, criCounterpart(index, rt, ran.get(c.cri)!)]));
+    const rows = overheadRows(ENGINE_COUNTERPARTS, (counterpart, m) => {
+      const criRt = criOf.get(counterpart)!;
       const c = criRt === null ? null : index.runTargets[criRt]!;
-      for (const metric of counterpart.metrics) {
-        const eo = observation(index, counterpart.engine, metric, rt);
-        // a metric the engine target did not report (the index lists every defined one)
-        if (!eo || (eo.status === 'ok' && eo.samples.length === 0)) continue;
-        if (criRt !== null) beside.add(criRt);
-        const co = criRt === null ? null : observation(index, counterpart.cri, metric, criRt);
-        const engineSide = sideOf(index, eo, rt, `${counterpart.engine} ${metric}`);
-        let criSide: Side =
-          criRt === null
-            ? {
+      const eo = observation(index, counterpart.upper, m.upper, rt);
+      // a metric the engine target did not report (the index lists every defined one)
+      if (!eo || (eo.status === 'ok' && eo.samples.length === 0)) return null;
+      if (criRt !== null) beside.add(criRt);
+      const co = criRt === null ? null : observation(index, counterpart.cri, m.cri, criRt);
+      const upper = sideOf(index, eo, rt, `${counterpart.upper} ${m.upper}`);
+      let cri: PickedSide =
+        criRt === null
+          ? {
+              side: {
                 kind: 'missing',
                 why: `no CRI-level ${e.ociName} ${e.ociVersion} with ${counterpart.cri} on this host`,
-              }
-            : sideOf(index, co, criRt, `${counterpart.cri} ${metric} of ${c!.targetId}`);
-        const differ =
-          co &&
-          withoutNetwork(index.parameterSets[eo.parameters]!) !==
-            withoutNetwork(index.parameterSets[co.parameters]!);
-        if (differ && criSide.kind === 'value')
-          criSide = { kind: 'missing', why: `${counterpart.cri} ran with other parameters: not comparable` };
-        const both = engineSide.kind === 'value' && criSide.kind === 'value';
-        const estimate = overheadEstimate(both ? co!.samples : [], both ? eo.samples : [], { seed: 1 });
-        rows.push({
-          ...estimate,
-          counterpart,
-          metric,
-          unit: engineSide.kind === 'value' ? engineSide.unit : null,
-          engineSide,
-          criSide,
-        });
-      }
-    }
+              },
+            }
+          : sideOf(index, co, criRt, `${counterpart.cri} ${m.cri} of ${c!.targetId}`);
+      const differ =
+        co &&
+        withoutNetwork(index.parameterSets[eo.parameters]!) !==
+          withoutNetwork(index.parameterSets[co.parameters]!);
+      if (differ && 'samples' in cri)
+        cri = {
+          side: { kind: 'missing', why: `${counterpart.cri} ran with other parameters: not comparable` },
+        };
+      return { upper, cri, unit: upper.side.kind === 'value' ? upper.side.unit : null };
+    });
     const sides = [...beside].map((x) => index.runTargets[x]!);
     groups.push({
       host: hosts.get(e.hostClassId)!,

@@ -1,10 +1,16 @@
 // The Kubernetes view: how much a pod's start and work through the kubelet adds over the same
 // work done straight over the CRI, per host class (node class), CRI runtime and handler. The pairs
-// of benchmarks and metrics are the runner's one table (COUNTERPARTS), never re-derived here; the
-// numbers come from the site index's columns (no result file is read again). Pure.
-import type { Unit } from '@runtime-bench/schemas';
+// of benchmarks and metrics are the runner's one table (KUBERNETES_COUNTERPARTS) and the pairing
+// rule its pairsWith, never re-derived here; the rows are the shared overhead table
+// (overhead.ts), so pod − CRI carries its bootstrap interval as the engines' does. The numbers
+// come from the site index's columns (no result file is read again). Pure.
 import { median } from '@runtime-bench/runner/stats';
-import { COUNTERPARTS, type Counterpart } from '@runtime-bench/runner/kubernetes';
+import {
+  isCriLevelTarget,
+  KUBERNETES_COUNTERPARTS,
+  pairsWith,
+  type OverheadCounterpart,
+} from '@runtime-bench/runner/overhead';
 import { comboLabel } from '../labels.ts';
 import {
   STATUS_OK,
@@ -13,46 +19,10 @@ import {
   type RunMeta,
   type SiteIndex,
 } from '../site-index.ts';
+import { overheadRows, type OverheadRow, type PickedSide, type Side, type SideValue } from './overhead.ts';
 
 /** The pod-level benchmark and metric whose median is the kubelet's own share of a pod start. */
 export const KUBELET_SHARE = { benchmark: 'kubernetes.pod-startup', metric: 'kubelet-share' } as const;
-
-/** A median of the newest runs that measured a metric, with the runs it comes from. */
-export interface SideValue {
-  kind: 'value';
-  median: number;
-  /** samples pooled over `runs` */
-  n: number;
-  unit: Unit;
-  /**
-   * The newest runs with samples of the metric: several when the nodes of one node class each
-   * wrote their file of the same cluster run (same start time); one for a CRI-level run.
-   */
-  runs: RunMeta[];
-  /** the target the samples come from, with its versions (comboLabel) */
-  target: string;
-}
-
-/** Why a side has no number, in a sentence for the reader. */
-export interface SideMissing {
-  kind: 'missing';
-  why: string;
-}
-
-export type Side = SideValue | SideMissing;
-
-export interface PairRow {
-  pod: { benchmark: string; metric: string };
-  cri: { benchmark: string; metric: string };
-  /** the pod side's unit (the CRI side is converted to it when both are times) */
-  unit: Unit | null;
-  podSide: Side;
-  criSide: Side;
-  /** pod − CRI median, in `unit`; null when either side is missing */
-  difference: number | null;
-  /** pod / CRI median; null when either side is missing or the CRI median is 0 */
-  ratio: number | null;
-}
 
 /** One RuntimeClass of one CRI runtime on one node class, with every pair it has numbers for. */
 export interface KubernetesGroup {
@@ -69,18 +39,7 @@ export interface KubernetesGroup {
    * at all (every row's CRI side then says so too); null when there is one.
    */
   noCriLevel: string | null;
-  rows: PairRow[];
-}
-
-/** Seconds per unit of the time units, so that ms and µs sides can still be paired. */
-const SECONDS: Partial<Record<Unit, number>> = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1 };
-
-/** A value in `from` expressed in `to`, or null when the two units cannot be converted. */
-export function convertUnit(value: number, from: Unit, to: Unit): number | null {
-  if (from === to) return value;
-  const a = SECONDS[from];
-  const b = SECONDS[to];
-  return a !== undefined && b !== undefined ? (value * a) / b : null;
+  rows: OverheadRow[];
 }
 
 /**
@@ -91,7 +50,7 @@ function newestSide(
   index: SiteIndex,
   metrics: readonly MetricInfo[],
   targets: ReadonlySet<number>,
-): SideValue | null {
+): { side: SideValue; samples: number[] } | null {
   let newest = -Infinity;
   let found: { metric: MetricInfo; rows: number[] } | null = null;
   for (const metric of metrics) {
@@ -128,12 +87,15 @@ function newestSide(
     runs.set(run, index.runs[run]!);
   }
   return {
-    kind: 'value',
-    median: median(samples),
-    n: samples.length,
-    unit: found.metric.unit,
-    runs: [...runs.values()].sort((a, b) => a.index - b.index),
-    target: comboLabel(index.runTargets[rows.runTarget[found.rows[0]!]!]!),
+    side: {
+      kind: 'value',
+      median: median(samples),
+      n: samples.length,
+      unit: found.metric.unit,
+      runs: [...runs.values()].sort((a, b) => a.index - b.index),
+      target: comboLabel(index.runTargets[rows.runTarget[found.rows[0]!]!]!),
+    },
+    samples,
   };
 }
 
@@ -173,26 +135,22 @@ function latestStatus(
 interface Groups {
   /** host \0 cri \0 RuntimeClass \0 handler → pod-level run targets */
   pods: Map<string, number[]>;
-  /** host \0 cri \0 handler → CRI-level run targets */
-  cri: Map<string, Set<number>>;
+  /** host → CRI-level run targets (transport grpc or crictl; an engine target is not one) */
+  cri: Map<string, number[]>;
 }
 
 function groupTargets(index: SiteIndex): Groups {
   const pods = new Map<string, number[]>();
-  const cri = new Map<string, Set<number>>();
+  const cri = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, key: string, rt: number) => {
+    const list = map.get(key);
+    if (list) list.push(rt);
+    else map.set(key, [rt]);
+  };
   index.runTargets.forEach((t, rt) => {
-    if (t.kubernetes) {
-      const key = [t.hostClassId, t.criName, t.kubernetes.runtimeClass, t.handler].join('\u0000');
-      const list = pods.get(key);
-      if (list) list.push(rt);
-      else pods.set(key, [rt]);
-    } else if (t.transport !== 'engine') {
-      // an engine target is not a CRI-level side (engines.ts shows it against one)
-      const key = [t.hostClassId, t.criName, t.handler].join('\u0000');
-      let set = cri.get(key);
-      if (!set) cri.set(key, (set = new Set()));
-      set.add(rt);
-    }
+    if (t.kubernetes)
+      add(pods, [t.hostClassId, t.criName, t.kubernetes.runtimeClass, t.handler].join('\u0000'), rt);
+    else if (isCriLevelTarget(t)) add(cri, t.hostClassId, rt);
   });
   return { pods, cri };
 }
@@ -200,13 +158,14 @@ function groupTargets(index: SiteIndex): Groups {
 /**
  * For each node class, CRI runtime and RuntimeClass with pod-level results: each counterpart pair
  * (pod-level metric beside the CRI-level metric of the same work) whose pod-level benchmark ran
- * there, with both medians, their difference and ratio, and the kubelet's share of a pod start.
+ * there, with both medians, pod − CRI with its 95 % bootstrap interval, the ratio, and the
+ * kubelet's share of a pod start.
  * A CRI-level side is taken only from CRI-level runs (transport grpc or crictl) of the same host
  * class, CRI runtime and handler; where there is none, the row says so.
  */
 export function kubernetesOverhead(
   index: SiteIndex,
-  counterparts: readonly Counterpart[] = COUNTERPARTS,
+  counterparts: readonly OverheadCounterpart[] = KUBERNETES_COUNTERPARTS,
 ): KubernetesGroup[] {
   const metricsByName = new Map<string, MetricInfo[]>();
   for (const m of index.metrics) {
@@ -228,65 +187,50 @@ export function kubernetesOverhead(
       string,
     ];
     const podTargets = new Set(list);
-    const allCri = cri.get([hostClassId, criName, handler].join('\u0000')) ?? new Set<number>();
+    // the runner's rule: CRI-level, the same CRI runtime and handler (here: on the same host class)
+    const pod = index.runTargets[list.at(-1)!]!;
+    const allCri = new Set(
+      (cri.get(hostClassId) ?? []).filter((rt) => pairsWith('kubernetes', pod, index.runTargets[rt]!)),
+    );
     // Beside the pods, the CRI-level runs of the CRI version the nodes report (their newest
     // pod-level target's), when there are any; else every version's.
-    const podVersion = index.runTargets[list.at(-1)!]!.criVersion;
+    const podVersion = pod.criVersion;
     const sameVersion = new Set([...allCri].filter((rt) => index.runTargets[rt]!.criVersion === podVersion));
     const criTargets = sameVersion.size > 0 ? sameVersion : allCri;
     const noCriLevel =
       criTargets.size === 0
         ? `No CRI-level run (transport grpc or crictl) of ${criName} with handler ${handler} on this host class: run runtime-bench on a node of this class to have a number beside the pod's.`
         : null;
-    const rows: PairRow[] = [];
-    for (const c of counterparts) {
-      // a pod-level benchmark that never ran in this group gets no row
-      const ran = c.metrics.some((m) => newestRow(index, metricsOf(c.pod, m.pod), podTargets) !== null);
-      if (!ran) continue;
-      for (const m of c.metrics) {
-        const podMetrics = metricsOf(c.pod, m.pod);
-        const criMetrics = metricsOf(c.cri, m.cri);
-        const podValue = newestSide(index, podMetrics, podTargets);
-        const podSide: Side =
-          podValue ??
-          ({
-            kind: 'missing',
-            why: `no pod-level samples (${latestStatus(index, podMetrics, podTargets) ?? 'not reported'})`,
-          } as const);
-        const criValue = noCriLevel ? null : newestSide(index, criMetrics, criTargets);
-        const criSide: Side =
-          criValue ??
-          ({
-            kind: 'missing',
-            why: noCriLevel
-              ? `No CRI-level run of ${criName} with handler ${handler} on this host class.`
-              : `No CRI-level run of ${criName} with handler ${handler} on this host class has samples of ${c.cri} · ${m.cri}${(() => {
-                  const s = latestStatus(index, criMetrics, criTargets);
-                  return s ? ` (${s})` : '';
-                })()}.`,
-          } as const);
-        let difference: number | null = null;
-        let ratio: number | null = null;
-        if (podValue && criValue) {
-          const criInPodUnit = convertUnit(criValue.median, criValue.unit, podValue.unit);
-          if (criInPodUnit !== null) {
-            difference = podValue.median - criInPodUnit;
-            ratio = criInPodUnit !== 0 ? podValue.median / criInPodUnit : null;
-          }
-        }
-        rows.push({
-          pod: { benchmark: c.pod, metric: m.pod },
-          cri: { benchmark: c.cri, metric: m.cri },
-          unit: podValue?.unit ?? podMetrics[0]?.unit ?? null,
-          podSide,
-          criSide,
-          difference,
-          ratio,
-        });
-      }
-    }
+    // a pod-level benchmark that never ran in this group gets no row
+    const ran = counterparts.filter((c) =>
+      c.metrics.some((m) => newestRow(index, metricsOf(c.upper, m.upper), podTargets) !== null),
+    );
+    const rows = overheadRows(ran, (c, m) => {
+      const podMetrics = metricsOf(c.upper, m.upper);
+      const criMetrics = metricsOf(c.cri, m.cri);
+      const podValue = newestSide(index, podMetrics, podTargets);
+      const upper: PickedSide = podValue ?? {
+        side: {
+          kind: 'missing',
+          why: `no pod-level samples (${latestStatus(index, podMetrics, podTargets) ?? 'not reported'})`,
+        },
+      };
+      const criValue = noCriLevel ? null : newestSide(index, criMetrics, criTargets);
+      const criSide: PickedSide = criValue ?? {
+        side: {
+          kind: 'missing',
+          why: noCriLevel
+            ? `No CRI-level run of ${criName} with handler ${handler} on this host class.`
+            : `No CRI-level run of ${criName} with handler ${handler} on this host class has samples of ${c.cri} · ${m.cri}${(() => {
+                const s = latestStatus(index, criMetrics, criTargets);
+                return s ? ` (${s})` : '';
+              })()}.`,
+        },
+      };
+      return { upper, cri: criSide, unit: podValue?.side.unit ?? podMetrics[0]?.unit ?? null };
+    });
     const shareMetrics = metricsOf(KUBELET_SHARE.benchmark, KUBELET_SHARE.metric);
-    const share = newestSide(index, shareMetrics, podTargets);
+    const share: Side | undefined = newestSide(index, shareMetrics, podTargets)?.side;
     const nodes = new Set<string>();
     const kubelets = new Set<string>();
     for (const rt of list) {

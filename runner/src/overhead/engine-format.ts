@@ -1,9 +1,9 @@
 // How `compare` prints the engine overhead: one sentence per row ("docker/runc: engine overhead on
 // engine.startup.latency latency_median = +203 ms [95 % CI …] over containerd/runc"), and once per
 // benchmark pair the span each side times, so the reader knows what the difference holds.
-import { ENGINE_COUNTERPARTS } from '../overhead/counterparts.ts';
 import { formatRatio, formatSignedValue, formatValue } from '../format/index.ts';
-import type { EngineOverheadRow } from './engine-overhead.ts';
+import { ENGINE_COUNTERPARTS } from './counterparts.ts';
+import type { EngineOverheadRow } from './engine-runs.ts';
 
 /** "+203.3 ms [95 % CI +189.8 ms, +225.2 ms]", or "–" without a difference. */
 export function formatOverhead(row: EngineOverheadRow, confidence: number): string {
@@ -36,10 +36,10 @@ export function overheadSentence(row: EngineOverheadRow, confidence: number, sai
 /** What each side of the benchmark pairs present in `rows` times. */
 export function overheadSpans(rows: readonly EngineOverheadRow[]): string[] {
   const present = new Set(rows.map((r) => r.engineBenchmark));
-  return ENGINE_COUNTERPARTS.filter((c) => present.has(c.engine)).flatMap((c) => [
-    `${c.engine} times ${c.engineSpan}`,
-    `${c.cri} times ${c.criSpan}`,
-    `so engine − CRI holds ${c.difference}`,
+  return ENGINE_COUNTERPARTS.filter((c) => present.has(c.upper) && c.spans).flatMap((c) => [
+    `${c.upper} times ${c.spans!.upper}`,
+    `${c.cri} times ${c.spans!.cri}`,
+    `so engine − CRI holds ${c.spans!.difference}`,
   ]);
 }
 

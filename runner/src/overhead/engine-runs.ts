@@ -1,71 +1,18 @@
-// The engine overhead: for one OCI runtime version on one host, each engine-level metric minus the
-// CRI-level metric of the same work (overhead/counterparts.ts), as a difference of medians with a
-// bootstrap interval and the ratio — what Docker, Podman or nerdctl add over the bare CRI, as the
+// The engine overhead of result files: for one OCI runtime version on one host, each engine-level
+// metric minus the CRI-level metric of the same work (overhead/counterparts.ts), by the one
+// estimator (overhead/estimate.ts): a difference of medians with a bootstrap interval and the ratio — what Docker, Podman or nerdctl add over the bare CRI, as the
 // Kubernetes page shows the kubelet's share. Targets of one run are paired first (same host, same
 // time, interleaved); a CRI-level target of another run only when no run of the engine target's own
 // has one, and only on a host with the identical fingerprint. Pure: no I/O.
-import {
-  type BenchmarkResult,
-  type Direction,
-  type HostFingerprint,
-  type RunResult,
-  type Target,
-  type Unit,
-} from '@runtime-bench/schemas';
-import {
-  ENGINE_COUNTERPARTS,
-  isCriLevelTarget,
-  isEngineTarget,
-  sameOciRuntime,
-  type EngineCounterpart,
-} from '../overhead/counterparts.ts';
-import { bootstrapDifferenceOfMediansCI, median, type BootstrapOptions } from '../stats/index.ts';
-import { canonicalJson } from './keys.ts';
-
-export { ENGINE_COUNTERPARTS, type EngineCounterpart } from '../overhead/counterparts.ts';
-
-/** Both medians, engine − CRI with its interval, and engine / CRI. */
-export interface OverheadEstimate {
-  engine: { n: number; median: number | null };
-  cri: { n: number; median: number | null };
-  /** median(engine) − median(CRI), in the metric's unit; null when a side has no samples */
-  difference: number | null;
-  /** percentile-bootstrap interval of the difference; null with fewer than two samples a side */
-  lower: number | null;
-  upper: number | null;
-  /** median(engine) / median(CRI); null when a side is missing or the CRI median is not > 0 */
-  ratio: number | null;
-}
-
-/**
- * The overhead of one metric from its raw samples: the two sides are independent measurements
- * (different containers), resampled independently by bootstrapDifferenceOfMediansCI.
- */
-export function overheadEstimate(
-  cri: readonly number[],
-  engine: readonly number[],
-  bootstrap: BootstrapOptions,
-): OverheadEstimate {
-  const e = engine.length ? median(engine) : null;
-  const c = cri.length ? median(cri) : null;
-  const out: OverheadEstimate = {
-    engine: { n: engine.length, median: e },
-    cri: { n: cri.length, median: c },
-    difference: e !== null && c !== null ? e - c : null,
-    lower: null,
-    upper: null,
-    ratio: e !== null && c !== null && c > 0 ? e / c : null,
-  };
-  if (engine.length >= 2 && cri.length >= 2) {
-    const ci = bootstrapDifferenceOfMediansCI(cri, engine, bootstrap);
-    out.lower = ci.lower;
-    out.upper = ci.upper;
-  }
-  return out;
-}
+import type { BenchmarkResult, Direction, RunResult, Target, Unit } from '@runtime-bench/schemas';
+import { canonicalJson } from '../results/assemble.ts';
+import type { BootstrapOptions } from '../stats/index.ts';
+import { ENGINE_COUNTERPARTS, type OverheadCounterpart } from './counterparts.ts';
+import { overheadEstimate, type SideSummary } from './estimate.ts';
+import { hostKey, isCriLevelTarget, isEngineTarget, pairingTarget, sameOciRuntime } from './pairing.ts';
 
 /** One engine-level metric of one engine target beside its CRI-level counterpart. */
-export interface EngineOverheadRow extends OverheadEstimate {
+export interface EngineOverheadRow {
   /** e.g. docker/runc */
   engineTarget: string;
   /** e.g. "docker 20.10.24" */
@@ -87,6 +34,13 @@ export interface EngineOverheadRow extends OverheadEstimate {
   direction: Direction;
   engineSpan: string;
   criSpan: string;
+  /** the estimate (overhead/estimate.ts) under the engine's names, as `compare --json` prints it */
+  engine: SideSummary;
+  cri: SideSummary;
+  difference: number | null;
+  lower: number | null;
+  upper: number | null;
+  ratio: number | null;
   notes: string[];
 }
 
@@ -102,16 +56,6 @@ export interface EngineOverheadOptions {
    * (compare --baseline-target / --target).
    */
   targets?: readonly string[];
-}
-
-/**
- * The host's fingerprint without the fixes a kind applied (a CRI stack's fixes, none for an engine
- * run): two runs are on the same host when everything else is identical, hostname included. The
- * site pairs runs across by the same key.
- */
-export function hostKey(host: HostFingerprint): string {
-  const { hostFixes: _fixes, ...rest } = host;
-  return canonicalJson(rest);
 }
 
 const resultOf = (run: RunResult, benchmark: string, target: string): BenchmarkResult | undefined =>
@@ -137,7 +81,9 @@ function counterpartTargets(
   const of = (r: RunResult) =>
     r.targets.flatMap((target) => {
       const result =
-        isCriLevelTarget(target) && sameOciRuntime(engine, target) && resultOf(r, criBenchmark, target.id);
+        isCriLevelTarget(target) &&
+        sameOciRuntime(pairingTarget(engine), pairingTarget(target)) &&
+        resultOf(r, criBenchmark, target.id);
       return result ? [{ run: r, target, result }] : [];
     });
   const own = of(run);
@@ -147,7 +93,7 @@ function counterpartTargets(
 }
 
 function rowsOf(
-  c: EngineCounterpart,
+  c: OverheadCounterpart,
   engineSide: { run: RunResult; target: Target; result: BenchmarkResult },
   criSide: { run: RunResult; target: Target; result: BenchmarkResult },
   bootstrap: BootstrapOptions,
@@ -162,10 +108,10 @@ function rowsOf(
     criRunId: criSide.run.runId,
     sameRun: criSide.run === run,
     oci: `${target.oci.name} ${target.oci.version}`,
-    engineBenchmark: c.engine,
+    engineBenchmark: c.upper,
     criBenchmark: c.cri,
-    engineSpan: c.engineSpan,
-    criSpan: c.criSpan,
+    engineSpan: c.spans?.upper ?? '',
+    criSpan: c.spans?.cri ?? '',
   };
   const shared: string[] = [];
   if (!base.sameRun)
@@ -185,20 +131,33 @@ function rowsOf(
   if (cri.status !== 'ok')
     blocked = `${c.cri} on ${criSide.target.id} is ${cri.status}${cri.reason ? `: ${cri.reason}` : ''}`;
   else if (result.status !== 'ok')
-    blocked = `${c.engine} on ${target.id} is ${result.status}${result.reason ? `: ${result.reason}` : ''}`;
+    blocked = `${c.upper} on ${target.id} is ${result.status}${result.reason ? `: ${result.reason}` : ''}`;
   else if (sharedParameters(result.parameters) !== sharedParameters(cri.parameters))
     blocked = `parameters differ (${canonicalJson(result.parameters)} vs ${canonicalJson(cri.parameters)}): the two answer different questions`;
-  return c.metrics.flatMap((name) => {
+  return c.metrics.flatMap(({ upper: name, cri: criName }) => {
     const em = result.metrics.find((m) => m.name === name);
     if (!em) return [];
-    const cm = cri.metrics.find((m) => m.name === name);
+    const cm = cri.metrics.find((m) => m.name === criName);
     const notes = [...shared];
     let estimate = overheadEstimate([], [], bootstrap);
     if (blocked) notes.push(`${blocked}: no overhead`);
-    else if (!cm) notes.push(`${c.cri} on ${criSide.target.id} has no metric ${name}`);
+    else if (!cm) notes.push(`${c.cri} on ${criSide.target.id} has no metric ${criName}`);
     else if (cm.unit !== em.unit) notes.push(`units differ (${em.unit} vs ${cm.unit}): no overhead`);
     else estimate = overheadEstimate(cm.samples, em.samples, bootstrap);
-    return [{ ...base, ...estimate, metric: name, unit: em.unit, direction: em.direction, notes }];
+    const { upperLevel, criLevel, ...rest } = estimate;
+    // key order as `compare --json` has always printed a row
+    return [
+      {
+        ...base,
+        engine: upperLevel,
+        cri: criLevel,
+        ...rest,
+        metric: name,
+        unit: em.unit,
+        direction: em.direction,
+        notes,
+      },
+    ];
   });
 }
 
@@ -223,7 +182,7 @@ export function engineOverhead(
   for (const run of unique)
     for (const c of ENGINE_COUNTERPARTS)
       for (const target of run.targets.filter(isEngineTarget)) {
-        const result = resultOf(run, c.engine, target.id);
+        const result = resultOf(run, c.upper, target.id);
         if (!result) continue;
         if (wanted && !wanted.has(target.id)) continue;
         const all = counterpartTargets(unique, run, target, c.cri);
