@@ -4,6 +4,7 @@ import { ConfigSchema, TransportSchema } from './config.ts';
 import { HostFingerprintSchema } from './host.ts';
 import { RUN_STATUSES } from './run-status.ts';
 import { SummarySchema } from './summary.ts';
+import { DIRTY_COMMIT_SUFFIX } from './tool.ts';
 import {
   checkRunStatus,
   checkRunTimes,
@@ -212,7 +213,12 @@ export const RunResultSchema = z
     tool: z.strictObject({
       name: z.literal('runtime-bench'),
       version: z.string().min(1),
-      gitCommit: z.string().nullable(),
+      gitCommit: z
+        .string()
+        .nullable()
+        .meta({
+          description: `the commit runtime-bench ran from, "${DIRTY_COMMIT_SUFFIX}" appended when its tree had uncommitted changes; null outside a git checkout`,
+        }),
       node: z.string().min(1),
     }),
     host: HostFingerprintSchema,
