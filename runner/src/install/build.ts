@@ -11,7 +11,6 @@ import { ComponentBuildSchema, type ComponentBuild } from '@runtime-bench/schema
 import { RbError, errorMessage } from '../errors.ts';
 import {
   builtExecutables,
-  describeCommit,
   dockerfileGoVersion,
   goInvocation,
   goRecipe,
@@ -22,6 +21,15 @@ import {
   type BuildSource,
 } from './build-recipe.ts';
 import type { GoRecipe } from './go-recipe.ts';
+import {
+  ModuleDownloadSchema,
+  moduleSource,
+  proxyInfoUrls,
+  stampValues,
+  staleBuild,
+  type InfoAnswer,
+  type ModuleDownload,
+} from './module-source.ts';
 import { archNames, type ComponentName } from './components.ts';
 import { localReplacementModules, modulePath, packageNeedsModule, realSourceTree } from './go-imports.ts';
 import { requiredGlibc } from './debian.ts';
@@ -68,6 +76,8 @@ interface FetchedSource {
   tag: string;
   /** Copy the tree before building: the module cache is read-only. */
   copy: boolean;
+  /** Why the commit is unknown (module-source.ts), for the record; null when known. */
+  note: string | null;
 }
 
 const exists = (p: string) =>
@@ -100,13 +110,16 @@ async function goJson(env: InstallEnv, args: string[], extra: Record<string, str
   return JSON.parse(r.stdout);
 }
 
-/** The module at a version from the proxy (`go mod download -json`). */
+/**
+ * The module at a version from the proxy (`go mod download -json`), with the commit it was cut
+ * from read from that answer or the `.info` file it names (module-source.ts).
+ */
 async function fetchModule(env: InstallEnv, recipe: GoRecipe, version: string): Promise<FetchedSource> {
   const query = /^\d+\.\d+/.test(version) ? `v${version}` : version;
   const module = moduleFor(recipe, version);
-  let info: { Dir?: string; Version?: string; Origin?: { Hash?: string; Ref?: string }; Error?: string };
+  let info: ModuleDownload;
   try {
-    info = (await goJson(env, ['mod', 'download', '-json', `${module}@${query}`])) as typeof info;
+    info = ModuleDownloadSchema.parse(await goJson(env, ['mod', 'download', '-json', `${module}@${query}`]));
   } catch (error) {
     throw new RbError(
       'INSTALL_VERSION',
@@ -116,17 +129,31 @@ async function fetchModule(env: InstallEnv, recipe: GoRecipe, version: string): 
   }
   if (!info.Dir || !info.Version)
     throw new RbError('INSTALL_VERSION', `${module}@${query}: ${info.Error ?? 'no module directory'}`);
-  const hash = info.Origin?.Hash ?? null;
-  const tag = info.Origin?.Ref?.startsWith('refs/tags/') ? info.Origin.Ref.slice('refs/tags/'.length) : null;
-  return {
-    root: info.Dir,
-    label: info.Version.replace(/^v/, ''),
-    origin: `${module}@${info.Version}`,
-    commit: hash,
-    describe: hash ? describeCommit(tag, hash) : info.Version,
-    tag: info.Version,
-    copy: true,
+  const infos = info.Origin?.Hash ? [] : await infoAnswers(env, module, info);
+  return { ...moduleSource(module, info, infos), root: info.Dir, copy: true };
+}
+
+/**
+ * The `.info` answers for a version whose `go mod download -json` names no origin: the module
+ * cache's file, then each proxy's own (a cached `.info` written by a version listing has no
+ * Origin while the proxy's carries it). A proxy that does not answer is one answer fewer.
+ */
+async function infoAnswers(env: InstallEnv, module: string, info: ModuleDownload): Promise<InfoAnswer[]> {
+  const cached: InfoAnswer = {
+    source: info.Info ?? 'the module cache',
+    text: info.Info ? await readFile(info.Info, 'utf8').catch(() => null) : null,
   };
+  const { GOPROXY } = (await goJson(env, ['env', '-json', 'GOPROXY'])) as { GOPROXY?: string };
+  const asked: InfoAnswer[] = [];
+  for (const url of proxyInfoUrls(GOPROXY ?? '', module, info.Version!)) {
+    const text = await env
+      .fetch(url)
+      .then((r) => (r.ok ? r.text() : null))
+      .catch(() => null);
+    asked.push({ source: url, text });
+    if (text !== null) break;
+  }
+  return [cached, ...asked];
 }
 
 /** A ref of a local checkout, exported (`git archive`) into `dest`: what was committed, nothing else. */
@@ -165,6 +192,7 @@ async function fetchGit(
     describe,
     tag,
     copy: false,
+    note: null,
   };
 }
 
@@ -272,7 +300,9 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
     const executables = builtExecutables(flags);
     const binaries = Object.fromEntries(executables.map((e) => [e.output, join(dir, 'bin', e.output)]));
     const binaryPath = binaries[flags.output]!;
-    if (cached) {
+    const stale = cached ? staleBuild(cached, src) : null;
+    if (stale) env.log(`${request.component} ${src.label}: rebuilding ${dir}: ${stale}`);
+    if (cached && !stale) {
       env.log(`${request.component} ${src.label}: built before with ${toolchain}, in ${dir}`);
       return { binary: binaryPath, binaries, dir, version: src.label, record: cached, cached: true };
     }
@@ -303,14 +333,10 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
         `build it from a checkout of the upstream repository: --source git --git-dir <checkout> ${request.component}@v${src.label}`,
       );
     const deps = await debianDeps(env, flags.debianDeps);
-    const invocation = goInvocation(flags, {
-      version: fileVersion,
-      commit: src.describe,
-      toolchain,
-      tag: src.tag,
-      revision: src.commit ?? '',
-      module: moduleFor(recipe, src.label),
-    });
+    const invocation = goInvocation(
+      flags,
+      stampValues(src, { version: fileVersion, toolchain, module: moduleFor(recipe, src.label) }),
+    );
     let root = src.root;
     if (src.copy) {
       root = join(work, 'src');
@@ -342,7 +368,7 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
       rules,
       notes: [
         ...notes,
-        ...(src.commit ? [] : [`${src.origin}: ${recipe.noCommitNote}`]),
+        ...(src.commit ? [] : [...(src.note ? [src.note] : []), `${src.origin}: ${recipe.noCommitNote}`]),
         ...(chosen.note ? [chosen.note] : []),
       ],
       builtAt: new Date().toISOString(),
@@ -356,6 +382,12 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
     await writeFile(join(out, 'BUILD.json'), `${JSON.stringify(record, null, 2)}\n`);
     await writeFile(join(out, 'SOURCE'), `built from ${src.origin} with ${toolchain}\n`);
     await mkdir(join(request.prefix, request.component), { recursive: true });
+    // A stale build is moved aside, then replaced (a running binary keeps its open file).
+    if (stale && (await exists(dir))) {
+      const aside = `${dir}.stale-${randomBytes(4).toString('hex')}`;
+      await rename(dir, aside);
+      await rm(aside, { recursive: true, force: true });
+    }
     // Another build of the same key may have won the race: its result is as good as ours.
     if (!(await exists(dir))) await rename(out, dir);
     return { binary: binaryPath, binaries, dir, version: src.label, record, cached: false };
