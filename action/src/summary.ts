@@ -3,7 +3,7 @@
 // that talks to the actions toolkit, within GitHub's caps (step-summary.ts).
 import * as core from '@actions/core';
 import { escapeHtml, escapeMarkdown, formatValue, markdownTable } from '@runtime-bench/runner/format';
-import type { RunResult } from '@runtime-bench/schemas';
+import { effectiveRunStatus, partialReason, type RunResult } from '@runtime-bench/schemas';
 import type { CheckLines } from './regressions.ts';
 import { timingsMarkdown, type Timing } from './timings.ts';
 import {
@@ -68,11 +68,12 @@ export function benchmarkTables(result: RunResult): BenchmarkTable[] {
 }
 
 /**
- * How important an annotation is (lower first): an incomplete run, a new regression, a benchmark
- * that failed or was interrupted; then the warnings: invalid (too many errors), unsupported.
+ * How important an annotation is (lower first): an incomplete or partial run, a new regression, a
+ * benchmark that failed or was interrupted; then the warnings: invalid (too many errors), unsupported.
  */
 export const ANNOTATION_RANK = {
   incomplete: 0,
+  partial: 0,
   regression: 1,
   failed: 2,
   interrupted: 2,
@@ -80,15 +81,21 @@ export const ANNOTATION_RANK = {
   unsupported: 4,
 } as const;
 
-/** Failed or incomplete runs become error annotations; invalid/unsupported benchmarks warnings. */
+/**
+ * Incomplete and partial runs (an older file's too: effectiveRunStatus) and failed benchmarks
+ * become error annotations; invalid/unsupported benchmarks warnings.
+ */
 export function annotationsFor(result: RunResult, file: string): RankedAnnotation[] {
   const out: RankedAnnotation[] = [];
-  if (result.status === 'incomplete') {
+  const status = effectiveRunStatus(result);
+  if (status !== 'complete') {
     out.push({
-      rank: ANNOTATION_RANK.incomplete,
+      rank: ANNOTATION_RANK[status],
       level: 'error',
-      title: `runtime-bench run ${result.runId} incomplete`,
-      message: `${file}: ${result.incompleteReason ?? 'no reason given'}`,
+      title: `runtime-bench run ${result.runId} ${status}`,
+      message: `${file}: ${
+        status === 'partial' ? partialReason(result.results) : (result.incompleteReason ?? 'no reason given')
+      }`,
     });
   }
   for (const r of result.results) {
@@ -132,7 +139,7 @@ export function summaryMarkdown(
   for (const { file, result } of results) {
     lines.push(
       escapeMarkdown(
-        `Run ${result.runId} (${result.status}) on ${result.host.cpuModel}, ${result.host.cpus} CPU, Linux ${result.host.kernel} — ${file}`,
+        `Run ${result.runId} (${effectiveRunStatus(result)}) on ${result.host.cpuModel}, ${result.host.cpus} CPU, Linux ${result.host.kernel} — ${file}`,
       ),
       '',
     );

@@ -73,6 +73,27 @@ describe('job summary', () => {
     expect(annotationsFor(sampleRunResult(), 'r.json')).toEqual([]);
   });
 
+  test('a run that went to its end with a benchmark × target that measured nothing is reported partial', () => {
+    const finished = { ...failing(), incompleteReason: undefined };
+    delete finished.incompleteReason;
+    const expected = {
+      rank: 0,
+      level: 'error',
+      title: 'runtime-bench run 20261121T080000Z-0123abcd partial',
+      message: 'r.json: operations.container.lifecycle on containerd/runc measured nothing',
+    };
+    // Written partial (version 6), or complete by a writer before version 6: the same report.
+    for (const run of [
+      { ...finished, status: 'partial' as const },
+      { ...finished, status: 'complete' as const, schemaVersion: 5 as const },
+    ]) {
+      expect(annotationsFor(run, 'r.json')[0]).toEqual(expected);
+      expect(summaryMarkdown([{ file: 'r.json', result: run }], null)).toContain(
+        'Run 20261121T080000Z-0123abcd (partial) on',
+      );
+    }
+  });
+
   test('markdown escapes pipes in cells', () => {
     const r = failing();
     r.results[1]!.reason = 'a | b';

@@ -2,6 +2,7 @@ import { execFileSync, type ExecFileSyncOptionsWithStringEncoding } from 'node:c
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DIRTY_COMMIT_SUFFIX } from '@runtime-bench/schemas/tool';
 import { childEnv } from './util/child-env.ts';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,7 +24,7 @@ export function toolGitCommit(): string | null {
     };
     const sha = execFileSync('git', ['rev-parse', 'HEAD'], opts).trim();
     const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], opts).trim();
-    return dirty ? `${sha}+dirty` : sha;
+    return dirty ? `${sha}${DIRTY_COMMIT_SUFFIX}` : sha;
   } catch {
     return null;
   }

@@ -4,6 +4,8 @@ export * from './parameters.ts';
 export * from './config.ts';
 export * from './host.ts';
 export * from './result.ts';
+export * from './run-status.ts';
+export * from './tool.ts';
 export * from './result-checks.ts';
 export * from './json-schema.ts';
 export * from './issues.ts';

@@ -4,6 +4,7 @@
 // contradicts itself is refused everywhere, before it can reach the data branch.
 import type { z } from 'zod';
 import { UnitSchema, type Unit } from './common.ts';
+import { finishedRunStatus, PARTIAL_STATUS_SINCE, partialReason, type RunStatus } from './run-status.ts';
 import type { Summary } from './summary.ts';
 
 /**
@@ -140,4 +141,38 @@ export function checkRunTimes(run: { runId: string; startedAt: string; finishedA
       ['runId'],
       `its timestamp ${stamp} disagrees with startedAt ${run.startedAt} (${runIdStamp(run.startedAt)}); a run id is made from the start time`,
     );
+}
+
+/**
+ * A run's status agrees with its results (run-status.ts): from schemaVersion 6 a run that went to
+ * its end is partial exactly when some benchmark × target measured nothing; an older file cannot
+ * say partial (its writers never did) and may say complete of such a run (readers correct it).
+ */
+export function checkRunStatus(
+  run: {
+    schemaVersion: number;
+    status: RunStatus;
+    results: readonly { benchmark: string; target: string; status: string }[];
+  },
+  ctx: Ctx,
+): void {
+  if (run.status === 'incomplete') return;
+  if (run.schemaVersion < PARTIAL_STATUS_SINCE) {
+    if (run.status === 'partial')
+      issue(
+        ctx,
+        ['status'],
+        `"partial" is a status of schemaVersion ${PARTIAL_STATUS_SINCE} and later; this file says schemaVersion ${run.schemaVersion}`,
+      );
+    return;
+  }
+  const expected = finishedRunStatus(run.results);
+  if (run.status === expected) return;
+  issue(
+    ctx,
+    ['status'],
+    expected === 'partial'
+      ? `${partialReason(run.results)}: a run that went to its end without measuring every benchmark × target is partial, not complete`
+      : 'a partial run names a benchmark × target that measured nothing (status failed), and this one has none',
+  );
 }

@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { BenchmarkNameSchema, DirectionSchema, IsoDateTimeSchema, UnitSchema } from './common.ts';
 import { ConfigSchema, TransportSchema } from './config.ts';
 import { HostFingerprintSchema } from './host.ts';
+import { RUN_STATUSES } from './run-status.ts';
 import { SummarySchema } from './summary.ts';
+import { DIRTY_COMMIT_SUFFIX } from './tool.ts';
 import {
+  checkRunStatus,
   checkRunTimes,
   checkSampleSigns,
   checkSourceCounts,
@@ -19,10 +22,13 @@ each sample came from: overhead.runtime's helpers in ns or in ticks); older file
 files without it. 4 added `Component.build` (how a component built from source was built); older
 files are valid version-4 files without it. 5 added the engine targets' choice of nerdctl's
 containerd (`config.targets[].containerd`) and configs that mix CRI and engine targets in one run;
-every older file is a valid version-5 file. `runtime-bench` writes 5.
+every older file is a valid version-5 file. 6 added the run status `partial` (the run went to its
+end, but a benchmark × target measured nothing: run-status.ts) and holds `complete` to mean that
+every benchmark × target measured; older files are read unchanged, and readers state their status
+with effectiveRunStatus(). `runtime-bench` writes 6.
  */
-export const RESULT_SCHEMA_VERSION = 5;
-export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3, 4, 5] as const;
+export const RESULT_SCHEMA_VERSION = 6;
+export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3, 4, 5, 6] as const;
 
 /** How a component built from source was built: enough to rebuild it and to see it matches the release. */
 export const ComponentBuildSchema = z.strictObject({
@@ -192,19 +198,27 @@ export const RunResultSchema = z
   .strictObject({
     schemaVersion: z.literal(READABLE_RESULT_SCHEMA_VERSIONS).meta({
       description:
-        "5 (written now: a nerdctl target's containerd, CRI and engine targets in one run); 1–4 read unchanged",
+        '6 (written now: the run status partial); 1–5 read unchanged, where a run that went to its end is complete even when a benchmark × target measured nothing',
     }),
     runId: z
       .string()
       .regex(/^\d{8}T\d{6}Z-[0-9a-f]{8}$/, { message: 'a run id is <UTC yyyymmddThhmmssZ>-<8 hex digits>' }),
-    status: z.enum(['complete', 'incomplete']),
+    status: z.enum(RUN_STATUSES).meta({
+      description:
+        'complete: every benchmark × target was run to its end and measured (or was unsupported or invalid); partial (from schemaVersion 6): the run went to its end, but some benchmark × target measured nothing (status failed); incomplete: the run was stopped before its end (incompleteReason)',
+    }),
     incompleteReason: z.string().optional(),
     startedAt: IsoDateTimeSchema,
     finishedAt: IsoDateTimeSchema,
     tool: z.strictObject({
       name: z.literal('runtime-bench'),
       version: z.string().min(1),
-      gitCommit: z.string().nullable(),
+      gitCommit: z
+        .string()
+        .nullable()
+        .meta({
+          description: `the commit runtime-bench ran from, "${DIRTY_COMMIT_SUFFIX}" appended when its tree had uncommitted changes; null outside a git checkout`,
+        }),
       node: z.string().min(1),
     }),
     host: HostFingerprintSchema,
@@ -235,6 +249,7 @@ export const RunResultSchema = z
       }
     });
     checkRunTimes(run, ctx);
+    checkRunStatus(run, ctx);
     checkUnique(
       run.targets,
       (t) => t.id,

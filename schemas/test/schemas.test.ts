@@ -6,10 +6,13 @@ import {
   ConfigSchema,
   RunResultSchema,
   describeIssues,
+  effectiveRunStatus,
+  finishedRunStatus,
   hostClassOf,
   jsonSchemas,
   renderJsonSchema,
   runsFor,
+  type RunResult,
 } from '../src/index.ts';
 import { sampleRunResult } from './sample.ts';
 
@@ -117,8 +120,77 @@ describe('RunResultSchema', () => {
   });
 
   test('refuses a schema version it does not know', () => {
-    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 6 }).success).toBe(false);
+    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 7 }).success).toBe(false);
     expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 1 }).success).toBe(true);
+  });
+});
+
+/** The sample run with a second target whose one benchmark measured nothing (status failed). */
+function withUnmeasuredTarget(overrides: Partial<RunResult> = {}): RunResult {
+  const run = sampleRunResult(overrides);
+  const target = { ...run.targets[0]!, id: 'containerd/crun', handler: 'crun' };
+  const measured = run.results[0]!;
+  return {
+    ...run,
+    targets: [...run.targets, target],
+    results: [
+      ...run.results,
+      {
+        ...measured,
+        target: target.id,
+        status: 'failed',
+        reason: 'no attempt succeeded: OCI runtime create failed',
+        attempts: 5,
+        failedAttempts: 5,
+        metrics: measured.metrics.map((m) => ({ ...m, samples: [], summary: null })),
+      },
+    ],
+  };
+}
+
+describe('run status', () => {
+  test('a version-6 run that went to its end with an unmeasured benchmark × target is partial, not complete', () => {
+    const complete = RunResultSchema.safeParse(withUnmeasuredTarget());
+    expect(complete.success).toBe(false);
+    expect(complete.error!.issues.map((i) => [i.path, i.message])).toEqual([
+      [
+        ['status'],
+        'operations.container.lifecycle on containerd/crun measured nothing: a run that went to its end without measuring every benchmark × target is partial, not complete',
+      ],
+    ]);
+    expect(RunResultSchema.safeParse(withUnmeasuredTarget({ status: 'partial' })).success).toBe(true);
+  });
+
+  test('a partial run names what measured nothing: one without such a result is refused', () => {
+    const result = RunResultSchema.safeParse(sampleRunResult({ status: 'partial' }));
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]!.path).toEqual(['status']);
+  });
+
+  test('an older file stays valid as written, and is stated partial by effectiveRunStatus', () => {
+    const old = RunResultSchema.parse(withUnmeasuredTarget({ schemaVersion: 5 }));
+    expect(old.status).toBe('complete');
+    expect(effectiveRunStatus(old)).toBe('partial');
+    expect(effectiveRunStatus(RunResultSchema.parse(sampleRunResult({ schemaVersion: 5 })))).toBe('complete');
+    // Only version 6 writers knew the status: an older file claiming it contradicts its version.
+    expect(
+      RunResultSchema.safeParse(withUnmeasuredTarget({ schemaVersion: 5, status: 'partial' })).success,
+    ).toBe(false);
+  });
+
+  test('invalid and unsupported benchmarks measured or answered: the run stays complete', () => {
+    for (const status of ['invalid', 'unsupported'] as const) {
+      const run = sampleRunResult();
+      run.results[0] = { ...run.results[0]!, status, reason: 'why' };
+      expect(finishedRunStatus(run.results), status).toBe('complete');
+      expect(RunResultSchema.safeParse(run).success, status).toBe(true);
+    }
+  });
+
+  test('an incomplete run stays incomplete, whatever it measured', () => {
+    const run = withUnmeasuredTarget({ status: 'incomplete', incompleteReason: 'SIGTERM' });
+    expect(RunResultSchema.safeParse(run).success).toBe(true);
+    expect(effectiveRunStatus(run)).toBe('incomplete');
   });
 });
 

@@ -98,7 +98,7 @@ export function registerData(program: Command): void {
         for (const p of report.problems) console.log(`INVALID  ${p.message}`);
         console.log(
           `${report.source}: ${report.files} file(s), ${report.valid} valid, ${report.invalid} invalid; ` +
-            `runs: ${report.runs.complete} complete, ${report.runs.incomplete} incomplete`,
+            `runs: ${report.runs.complete} complete, ${report.runs.partial} partial, ${report.runs.incomplete} incomplete`,
         );
       }
       if (report.invalid > 0) {

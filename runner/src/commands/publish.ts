@@ -4,6 +4,7 @@ import { TOKEN_ENV_VARS } from '../publish/auth.ts';
 import { checkNames, gitForRemote, loadDocFiles, redactError, redactingLogger } from '../publish/context.ts';
 import { deprecatedAlias } from './vocabulary.ts';
 import { DEFAULT_DATA_BRANCH } from '../results/layout.ts';
+import { refuseModifiedCheckouts } from '../publish/provenance.ts';
 import { DEFAULT_MAX_ATTEMPTS, publishResults, readInputs } from '../publish/publish.ts';
 
 /** The workspace root (…/runner/src/commands → …), where data/README.md and schemas/json live. */
@@ -16,6 +17,7 @@ interface PublishCommandOptions {
   message?: string;
   maxAttempts: number;
   json?: boolean;
+  allowDirty?: boolean;
 }
 
 export function registerPublish(program: Command): void {
@@ -41,6 +43,10 @@ export function registerPublish(program: Command): void {
       DEFAULT_MAX_ATTEMPTS,
     )
     .option('--json', 'print a machine-readable report')
+    .option(
+      '--allow-dirty',
+      'publish results measured from a runtime-bench checkout with uncommitted changes (their tool.gitCommit ends in "+dirty"; the site marks them)',
+    )
     .addHelpText(
       'after',
       `\nIn CI the token is read from ${TOKEN_ENV_VARS.join(' or ')} and handed to git through the\n` +
@@ -49,6 +55,7 @@ export function registerPublish(program: Command): void {
     .action(async (files: string[], opts: PublishCommandOptions) => {
       // Validation first: an invalid file stops everything before git is even started.
       const inputs = await readInputs(files);
+      refuseModifiedCheckouts(inputs, opts.allowDirty ?? false);
       await checkNames(process.env, opts.remote, opts.branch);
       // Secrets are read here rather than in cli.ts because they must never pass through argv.
       const { git, secrets, tokenSource } = await gitForRemote(process.env, opts.gitDir, opts.remote);

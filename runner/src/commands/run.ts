@@ -133,7 +133,7 @@ export async function runAndReport(
   configPath: string,
 ): Promise<RunResult[]> {
   // Loaded when a run starts, not when the CLI starts (see commands/index.ts).
-  const [{ targetKindOf }, { endOfRunReport }, io, { runPathInDataDir }] = await Promise.all([
+  const [{ targetKindOf }, { endOfRunReport, runStatusLine }, io, { runPathInDataDir }] = await Promise.all([
     import('../kinds/registry.ts'),
     import('../run/report.ts'),
     import('../results/io.ts'),
@@ -160,7 +160,7 @@ export async function runAndReport(
     if (node !== null) console.log(sanitizeTerminal(`node ${node}:`));
     for (const line of endOfRunReport(result, path, opts)) console.log(line);
     console.log(
-      sanitizeTerminal(`\nresult ${result.runId} (${result.status}) written to ${path}`, {
+      sanitizeTerminal(`\nresult ${result.runId} (${runStatusLine(result)}) written to ${path}`, {
         multiline: true,
       }),
     );

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { effectiveRunStatus } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 import { parseConfig } from '../config/load.ts';
 import { detectKind, type ValidatedKind } from '../config/detect.ts';
@@ -29,7 +30,8 @@ async function validateFile(file: string): Promise<FileReport> {
       return { file, kind, ok: true };
     }
     const result = parseResult(text, file);
-    return { file, kind, ok: true, runId: result.runId, status: result.status };
+    // As every reader states it: an older file's "complete" run that measured nothing somewhere is partial.
+    return { file, kind, ok: true, runId: result.runId, status: effectiveRunStatus(result) };
   } catch (error) {
     return { file, kind, ok: false, error: errorMessage(error) };
   }

@@ -5,13 +5,13 @@
 // there, and still matches its seal (cache-entry.ts), is the cache: (component, version, toolchain)
 // built once. Every decision is made by the
 // pure build-recipe.ts; this only runs it.
+import { randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ComponentBuildSchema, type ComponentBuild } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 import {
   builtExecutables,
-  describeCommit,
   dockerfileGoVersion,
   goInvocation,
   goRecipe,
@@ -23,6 +23,15 @@ import {
 } from './build-recipe.ts';
 import type { GoRecipe } from './go-recipe.ts';
 import { discardEntry, removeAbandonedTemps, sealEntry, tempEntryName, usableEntry } from './cache-entry.ts';
+import {
+  ModuleDownloadSchema,
+  moduleSource,
+  proxyInfoUrls,
+  stampValues,
+  staleBuild,
+  type InfoAnswer,
+  type ModuleDownload,
+} from './module-source.ts';
 import { archNames, type ComponentName } from './components.ts';
 import { localReplacementModules, modulePath, packageNeedsModule, realSourceTree } from './go-imports.ts';
 import { requiredGlibc } from './debian.ts';
@@ -69,6 +78,8 @@ interface FetchedSource {
   tag: string;
   /** Copy the tree before building: the module cache is read-only. */
   copy: boolean;
+  /** Why the commit is unknown (module-source.ts), for the record; null when known. */
+  note: string | null;
 }
 
 const exists = (p: string) =>
@@ -101,13 +112,16 @@ async function goJson(env: InstallEnv, args: string[], extra: Record<string, str
   return JSON.parse(r.stdout);
 }
 
-/** The module at a version from the proxy (`go mod download -json`). */
+/**
+ * The module at a version from the proxy (`go mod download -json`), with the commit it was cut
+ * from read from that answer or the `.info` file it names (module-source.ts).
+ */
 async function fetchModule(env: InstallEnv, recipe: GoRecipe, version: string): Promise<FetchedSource> {
   const query = /^\d+\.\d+/.test(version) ? `v${version}` : version;
   const module = moduleFor(recipe, version);
-  let info: { Dir?: string; Version?: string; Origin?: { Hash?: string; Ref?: string }; Error?: string };
+  let info: ModuleDownload;
   try {
-    info = (await goJson(env, ['mod', 'download', '-json', `${module}@${query}`])) as typeof info;
+    info = ModuleDownloadSchema.parse(await goJson(env, ['mod', 'download', '-json', `${module}@${query}`]));
   } catch (error) {
     throw new RbError(
       'INSTALL_VERSION',
@@ -117,17 +131,31 @@ async function fetchModule(env: InstallEnv, recipe: GoRecipe, version: string): 
   }
   if (!info.Dir || !info.Version)
     throw new RbError('INSTALL_VERSION', `${module}@${query}: ${info.Error ?? 'no module directory'}`);
-  const hash = info.Origin?.Hash ?? null;
-  const tag = info.Origin?.Ref?.startsWith('refs/tags/') ? info.Origin.Ref.slice('refs/tags/'.length) : null;
-  return {
-    root: info.Dir,
-    label: info.Version.replace(/^v/, ''),
-    origin: `${module}@${info.Version}`,
-    commit: hash,
-    describe: hash ? describeCommit(tag, hash) : info.Version,
-    tag: info.Version,
-    copy: true,
+  const infos = info.Origin?.Hash ? [] : await infoAnswers(env, module, info);
+  return { ...moduleSource(module, info, infos), root: info.Dir, copy: true };
+}
+
+/**
+ * The `.info` answers for a version whose `go mod download -json` names no origin: the module
+ * cache's file, then each proxy's own (a cached `.info` written by a version listing has no
+ * Origin while the proxy's carries it). A proxy that does not answer is one answer fewer.
+ */
+async function infoAnswers(env: InstallEnv, module: string, info: ModuleDownload): Promise<InfoAnswer[]> {
+  const cached: InfoAnswer = {
+    source: info.Info ?? 'the module cache',
+    text: info.Info ? await readFile(info.Info, 'utf8').catch(() => null) : null,
   };
+  const { GOPROXY } = (await goJson(env, ['env', '-json', 'GOPROXY'])) as { GOPROXY?: string };
+  const asked: InfoAnswer[] = [];
+  for (const url of proxyInfoUrls(GOPROXY ?? '', module, info.Version!)) {
+    const text = await env
+      .fetch(url)
+      .then((r) => (r.ok ? r.text() : null))
+      .catch(() => null);
+    asked.push({ source: url, text });
+    if (text !== null) break;
+  }
+  return [cached, ...asked];
 }
 
 /** A ref of a local checkout, exported (`git archive`) into `dest`: what was committed, nothing else. */
@@ -166,6 +194,7 @@ async function fetchGit(
     describe,
     tag,
     copy: false,
+    note: null,
   };
 }
 
@@ -289,7 +318,9 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
     const executables = builtExecutables(flags);
     const binaries = Object.fromEntries(executables.map((e) => [e.output, join(dir, 'bin', e.output)]));
     const binaryPath = binaries[flags.output]!;
-    if (cached) {
+    const stale = cached ? staleBuild(cached, src) : null;
+    if (stale) env.log(`${request.component} ${src.label}: rebuilding ${dir}: ${stale}`);
+    if (cached && !stale) {
       env.log(`${request.component} ${src.label}: built before with ${toolchain}, in ${dir}`);
       return { binary: binaryPath, binaries, dir, version: src.label, record: cached, cached: true };
     }
@@ -320,14 +351,10 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
         `build it from a checkout of the upstream repository: --source git --git-dir <checkout> ${request.component}@v${src.label}`,
       );
     const deps = await debianDeps(env, flags.debianDeps);
-    const invocation = goInvocation(flags, {
-      version: fileVersion,
-      commit: src.describe,
-      toolchain,
-      tag: src.tag,
-      revision: src.commit ?? '',
-      module: moduleFor(recipe, src.label),
-    });
+    const invocation = goInvocation(
+      flags,
+      stampValues(src, { version: fileVersion, toolchain, module: moduleFor(recipe, src.label) }),
+    );
     let root = src.root;
     if (src.copy) {
       root = join(work, 'src');
@@ -359,7 +386,7 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
       rules,
       notes: [
         ...notes,
-        ...(src.commit ? [] : [`${src.origin}: ${recipe.noCommitNote}`]),
+        ...(src.commit ? [] : [...(src.note ? [src.note] : []), `${src.origin}: ${recipe.noCommitNote}`]),
         ...(chosen.note ? [chosen.note] : []),
       ],
       builtAt: new Date().toISOString(),
@@ -375,6 +402,12 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
     // Sealed only now, complete and checked: the seal (CONTENT.sha256) is what every later use verifies.
     await sealEntry(out, ['BUILD.json', ...executables.map((e) => join('bin', e.output))]);
     await mkdir(join(request.prefix, request.component), { recursive: true });
+    // A stale build is moved aside, then replaced (a running binary keeps its open file).
+    if (stale && (await exists(dir))) {
+      const aside = `${dir}.stale-${randomBytes(4).toString('hex')}`;
+      await rename(dir, aside);
+      await rm(aside, { recursive: true, force: true });
+    }
     // Another build of the same key may have won the race: its result is as good as ours.
     if (!(await exists(dir))) await rename(out, dir);
     return { binary: binaryPath, binaries, dir, version: src.label, record, cached: false };

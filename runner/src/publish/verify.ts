@@ -2,6 +2,7 @@
 // result stored where its run id and start date say, each run id exactly once.
 import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { effectiveRunStatus, type RunStatus } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 import { parseResult } from '../results/io.ts';
 import type { GitRunner } from './git.ts';
@@ -24,8 +25,11 @@ export interface VerifyReport {
   files: number;
   valid: number;
   invalid: number;
-  /** Valid runs per run status. */
-  runs: { complete: number; incomplete: number };
+  /**
+   * Valid runs per run status as every reader states it (effectiveRunStatus): a file before
+   * schemaVersion 6 that says complete of a run with an unmeasured benchmark × target is partial.
+   */
+  runs: Record<RunStatus, number>;
   problems: { file: string; message: string }[];
 }
 
@@ -43,7 +47,7 @@ export function verifyEntries(
     files: entries.length + refused.length,
     valid: 0,
     invalid: refused.length,
-    runs: { complete: 0, incomplete: 0 },
+    runs: { complete: 0, partial: 0, incomplete: 0 },
     problems: refused.map((p) => ({ file: p.file, message: `${p.file}: ${p.message}` })),
   };
   const firstSeen = new Map<string, string>();
@@ -64,7 +68,7 @@ export function verifyEntries(
 function entryProblem(
   entry: DataEntry,
   firstSeen: Map<string, string>,
-): { message?: string; status?: 'complete' | 'incomplete' } {
+): { message?: string; status?: RunStatus } {
   if (runIdOfPath(entry.path) === undefined) {
     return {
       message: `${entry.where}: not a result file (only <run-id>.json files belong under ${RUNS_DIR})`,
@@ -81,7 +85,7 @@ function entryProblem(
   const other = firstSeen.get(result.runId);
   if (other !== undefined) return { message: duplicateRunMessage(entry.where, result.runId, other) };
   firstSeen.set(result.runId, entry.where);
-  return { status: result.status };
+  return { status: effectiveRunStatus(result) };
 }
 
 /**

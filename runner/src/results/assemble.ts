@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  finishedRunStatus,
   RESULT_SCHEMA_VERSION,
   runIdStamp,
   type BenchmarkDefinition,
@@ -155,8 +156,9 @@ export interface ResultPart {
 }
 
 /**
- * The result document of every target kind: complete, or incomplete with the reason when the run
- * was stopped (`incompleteReason`, from run/stop.ts), each benchmark × target assembled alike.
+ * The result document of every target kind, each benchmark × target assembled alike: incomplete
+ * with the reason when the run was stopped (`incompleteReason`, from run/stop.ts); else partial
+ * when some benchmark × target measured nothing (finishedRunStatus), complete otherwise.
  */
 export function assembleRunResult(opts: {
   runId: string;
@@ -169,10 +171,13 @@ export function assembleRunResult(opts: {
   tool: RunResult['tool'];
 }): RunResult {
   const { config, part } = opts;
+  const results = part.slots.map((s) =>
+    assembleBenchmarkResult(s.accumulator, s.targetId, s.parameters, config.errorThreshold),
+  );
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
     runId: opts.runId,
-    status: opts.incompleteReason === null ? 'complete' : 'incomplete',
+    status: opts.incompleteReason === null ? finishedRunStatus(results) : 'incomplete',
     ...(opts.incompleteReason === null ? {} : { incompleteReason: opts.incompleteReason }),
     startedAt: opts.startedAt.toISOString(),
     finishedAt: opts.finishedAt.toISOString(),
@@ -183,9 +188,7 @@ export function assembleRunResult(opts: {
     configHash: configHash(config),
     targets: part.targets,
     benchmarks: part.benchmarks,
-    results: part.slots.map((s) =>
-      assembleBenchmarkResult(s.accumulator, s.targetId, s.parameters, config.errorThreshold),
-    ),
+    results,
   };
 }
 

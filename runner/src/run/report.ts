@@ -1,4 +1,4 @@
-import type { RunResult } from '@runtime-bench/schemas';
+import { partialReason, type RunResult } from '@runtime-bench/schemas';
 import { engineCounterpart } from '../overhead/counterparts.ts';
 import { overheadLines } from '../overhead/engine-format.ts';
 import { engineOverhead } from '../overhead/engine-runs.ts';
@@ -31,6 +31,11 @@ export function summaryTable(result: RunResult): string {
       align: ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right', 'left'],
     },
   );
+}
+
+/** The run's status for its last line: a partial run names what measured nothing. */
+export function runStatusLine(result: Pick<RunResult, 'status' | 'results'>): string {
+  return result.status === 'partial' ? `partial: ${partialReason(result.results)}` : result.status;
 }
 
 /** One line per result whose status is not ok, with its reason; safe to print on a terminal. */

@@ -1,6 +1,6 @@
 // `runtime-bench validate`: configs (YAML) and results (JSON), told apart by extension and
 // content, each error naming the file and the field. The real CLI on real and written files.
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -14,6 +14,7 @@ const file = (name: string, text: string): string => {
   return path;
 };
 const EXAMPLES = join(import.meta.dirname, '../../../examples');
+const SWEEP = join(import.meta.dirname, '../../../data/runs/2026/11/27/20261127T012001Z-7f696e85.json');
 const RESULT = join(import.meta.dirname, '../../../data/runs/2026/11/23/20261123T072835Z-8aa322b5.json');
 
 describe('detectKind', () => {
@@ -41,6 +42,14 @@ describe('validate', { timeout: 60_000 }, () => {
     expect(r.code).toBe(0);
     for (const e of examples) expect(r.stdout).toContain(`ok       ${e} (config)`);
     expect(r.stdout).toContain(`ok       ${RESULT} (20261123T072835Z-8aa322b5, complete)`);
+  });
+
+  test('a published version-4 run that says complete while a target measured nothing is stated partial', async () => {
+    // The containerd sweep: containerd-2.0.14/runc failed all its attempts; the file stays as written.
+    const r = await runCli(['validate', SWEEP]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(SWEEP, 'utf8'))).toMatchObject({ schemaVersion: 4, status: 'complete' });
+    expect(r.stdout).toContain(`ok       ${SWEEP} (20261127T012001Z-7f696e85, partial)`);
   });
 
   test('a bad config: one line per problem, each with the path of the field; exit 2', async () => {

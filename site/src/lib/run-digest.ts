@@ -2,20 +2,26 @@
 // targets, metric definitions and one compact row per target × metric), made by digestRun from a
 // validated result and handed to the main thread, and to the digest cache, as plain data and typed
 // arrays. Pure.
-import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
+import { fromModifiedCheckout, hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import { median as medianOf } from '@runtime-bench/runner/stats';
 import { hash } from 'node:crypto';
 import { canonicalJson, hostKey } from '@runtime-bench/runner/compare';
 import { ENFORCEMENT_STATES, enforcementOf, type Enforcement } from './enforcement.ts';
 import {
-  failedTargetsOf,
   isSynthetic,
+  runStatusOf,
   STATUSES,
   type ComboRef,
   type MetricInfo,
   type RunMeta,
 } from './site-index.ts';
 import { slugify } from './slug.ts';
+
+/** RunMeta's status fields: the status as the site states it (runStatusOf) and why. */
+function statusFields(run: RunResult): Pick<RunMeta, 'status' | 'statusReason'> {
+  const { status, why } = runStatusOf(run);
+  return { status, statusReason: why };
+}
 
 /** The key of one metric across runs: benchmark, metric name and unit. */
 export function metricKeyOf(benchmark: string, metric: string, unit: string): string {
@@ -185,10 +191,9 @@ export function digestRun(run: RunResult, file: string): RunDigest {
       hostname: run.host.hostname,
       hostKey: hash('sha1', hostKey(run.host)),
       synthetic: isSynthetic(run),
-      status: run.status,
-      incompleteReason: run.incompleteReason,
-      failedTargets: failedTargetsOf(run),
+      ...statusFields(run),
       toolVersion: run.tool.version,
+      modifiedCheckout: fromModifiedCheckout(run.tool),
     },
     targets,
     definitions,

@@ -2,7 +2,15 @@
 // run × target × metric, with the runs, metrics and host classes they belong to. Only types and the
 // few definitions every side shares; the index is built by index-builder.ts from the digests of
 // run-digest.ts (made in the loading worker threads), and labelled by labels.ts.
-import type { Direction, RunResult, Target, Unit } from '@runtime-bench/schemas';
+import {
+  effectiveRunStatus,
+  partialReason,
+  type Direction,
+  type RunResult,
+  type RunStatus,
+  type Target,
+  type Unit,
+} from '@runtime-bench/schemas';
 import type { Enforcement } from './enforcement.ts';
 
 /** The marker of generated files (site/bench/synthetic.ts); such runs are never shown as real. */
@@ -25,41 +33,26 @@ export interface RunMeta {
    */
   hostKey: string;
   synthetic: boolean;
-  status: RunResult['status'];
-  incompleteReason: string | undefined;
-  /** targets whose every benchmark failed (a "complete" run with one of these is partial) */
-  failedTargets: string[];
+  /** as every reader states it (runStatusOf): an older file's "complete" may be partial */
+  status: RunStatus;
+  /** why the run is partial or incomplete */
+  statusReason: string | undefined;
   toolVersion: string;
-}
-
-/** The targets of a run whose every benchmark failed (RunMeta.failedTargets). */
-export function failedTargetsOf(run: Pick<RunResult, 'targets' | 'results'>): string[] {
-  return run.targets
-    .map((t) => t.id)
-    .filter((id) => {
-      const own = run.results.filter((r) => r.target === id);
-      return own.length > 0 && own.every((r) => r.status === 'failed');
-    });
+  /** measured by runtime-bench from a checkout with uncommitted changes ("+dirty" commit) */
+  modifiedCheckout: boolean;
 }
 
 /**
- * A run's status as the site states it: a run the runner called "complete" is "partial" when a
- * target failed every benchmark it was given — it measured nothing of that target.
+ * A run's status as the site states it: the file's own from schemaVersion 6; an older file's
+ * "complete" is partial when a benchmark × target measured nothing (effectiveRunStatus, the
+ * rule the runner writes by), with what measured nothing as the reason.
  */
-export function runStatusOf(run: {
-  status: RunMeta['status'];
-  incompleteReason?: string | undefined;
-  failedTargets: readonly string[];
-}): {
-  status: string;
-  why: string | undefined;
-} {
-  if (run.status === 'complete' && run.failedTargets.length > 0)
-    return {
-      status: 'partial',
-      why: `${run.failedTargets.join(', ')} failed every benchmark`,
-    };
-  return { status: run.status, why: run.incompleteReason };
+export function runStatusOf(
+  run: Pick<RunResult, 'schemaVersion' | 'status' | 'incompleteReason' | 'results'>,
+): { status: RunStatus; why: string | undefined } {
+  const status = effectiveRunStatus(run);
+  if (status === 'partial') return { status, why: partialReason(run.results) };
+  return { status, why: status === 'incomplete' ? run.incompleteReason : undefined };
 }
 
 /** One metric across all runs: its benchmark (the family), name, unit and better direction. */

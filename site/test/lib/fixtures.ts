@@ -1,6 +1,6 @@
 // Small schema-valid runs for aggregation tests, built from the shared sampleRunResult(). Their
 // numbers are invented for the tests; the assertions work them out independently.
-import { RunResultSchema, type RunResult } from '@runtime-bench/schemas';
+import { finishedRunStatus, RunResultSchema, type RunResult } from '@runtime-bench/schemas';
 import { summarize } from '@runtime-bench/runner/stats';
 import { sampleRunResult } from '../../../schemas/test/sample.ts';
 import type { LoadedRun } from '../../src/lib/load.ts';
@@ -63,7 +63,8 @@ export function makeRun(
         : [],
     })),
   };
-  return RunResultSchema.parse(run);
+  // As the runner writes it: partial when a target's benchmark measured nothing.
+  return RunResultSchema.parse({ ...run, status: finishedRunStatus(run.results) });
 }
 
 export function loaded(...runs: RunResult[]): LoadedRun[] {

@@ -35,8 +35,13 @@ function run(
       else set.add('create-and-run');
       benchmarks.set(b, set);
     }
+  // As the runner writes it: a failed benchmark × target makes the run partial.
+  const failed = Object.values(results).some((byBench) =>
+    Object.values(byBench).some((ms) => 'status' in ms),
+  );
   return RunResultSchema.parse({
     ...base,
+    status: failed ? 'partial' : 'complete',
     runId,
     startedAt,
     finishedAt: startedAt,

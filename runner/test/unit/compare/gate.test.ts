@@ -36,6 +36,37 @@ function flagged(report: GateReport): string[] {
     .map((r) => `${r.kind === 'metric' ? r.metric : r.kind}:${r.verdict}`);
 }
 
+describe('partial runs in the history', () => {
+  test("a target that measured nothing leaves the other targets' rows exactly as without it", () => {
+    // The same seeds: the failed crun draws no samples, so runc's are identical in both histories.
+    const failedCrun = { ...CRUN, status: 'failed' as const };
+    const partial = nights(1, 12, { targets: [RUNC, failedCrun] });
+    expect(partial.every((e) => e.run.status === 'partial')).toBe(true);
+    const complete = nights(1, 12);
+    const current = (targets: SyntheticOptions['targets']) =>
+      entry(
+        syntheticRun({
+          seed: 78,
+          startedAt: night(13),
+          runSigma: 0.03,
+          targets: targets!.map((t) => (t.id === RUNC.id ? { ...t, effect: { StartContainer: 1.3 } } : t)),
+        }),
+      );
+    const withPartial = runGate(current([RUNC, failedCrun]), partial);
+    const withComplete = runGate(current([RUNC]), complete);
+    expect(flagged(withComplete)).toEqual(['StartContainer:regression']);
+    for (const metric of ['CreateContainer', 'StartContainer', 'StopContainer']) {
+      const { baselineRuns, verdict, pValue, change } = metricRow(withPartial, metric);
+      expect({ baselineRuns, verdict, pValue, change }, metric).toEqual({
+        baselineRuns: metricRow(withComplete, metric).baselineRuns,
+        verdict: metricRow(withComplete, metric).verdict,
+        pValue: metricRow(withComplete, metric).pValue,
+        change: metricRow(withComplete, metric).change,
+      });
+    }
+  });
+});
+
 describe('regression gate on synthetic nightly history', () => {
   const history = nights(1, 12);
 

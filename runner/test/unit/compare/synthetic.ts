@@ -1,6 +1,13 @@
 // Synthetic result files for the compare / check tests: sampleRunResult() filled with samples
 // from a seeded generator. Invented numbers, never a measurement.
-import type { BenchmarkResult, Direction, HostFingerprint, RunResult, Unit } from '@runtime-bench/schemas';
+import {
+  finishedRunStatus,
+  type BenchmarkResult,
+  type Direction,
+  type HostFingerprint,
+  type RunResult,
+  type Unit,
+} from '@runtime-bench/schemas';
 import { sampleRunResult } from '../../../../schemas/test/sample.ts';
 import { createRng, summarize, type Rng } from '../../../src/stats/index.ts';
 import { LIFECYCLE_CALLS } from '../../../src/suites/lifecycle.ts';
@@ -134,6 +141,8 @@ export function syntheticRun(o: SyntheticOptions): RunResult {
   return {
     ...base,
     runId,
+    // As the runner writes it: partial when a target's benchmark measured nothing.
+    status: finishedRunStatus(results),
     startedAt: o.startedAt,
     finishedAt: finished,
     host: { ...base.host, ...o.host },

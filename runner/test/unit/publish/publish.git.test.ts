@@ -291,6 +291,54 @@ describe('publish through the CLI (real git, real processes)', { timeout: 60_000
     expect(await remoteTip(box)).toBeNull();
   });
 
+  test('a result from a modified checkout: refused (exit 2, file and fix named, nothing committed); published with --allow-dirty, marked', async () => {
+    const measured = resultNumber(1);
+    const dirtyCommit = `${'a'.repeat(40)}+dirty`;
+    const dirty = await box.writeResult('dirty.json', {
+      ...measured,
+      tool: { ...measured.tool, gitCommit: dirtyCommit },
+    });
+    const clean = await box.writeResult('clean.json', {
+      ...resultNumber(2),
+      tool: { ...measured.tool, gitCommit: 'b'.repeat(40) },
+    });
+    const refused = await runCli(['publish', clean, dirty], { cwd: work, env: box.env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${dirty}: tool.gitCommit ${dirtyCommit}`);
+    expect(refused.stderr).not.toContain(`${clean}:`);
+    expect(refused.stderr).toMatch(/hint: commit .*--allow-dirty/);
+    expect(await remoteTip(box)).toBeNull();
+
+    const allowed = await runCli(['publish', '--allow-dirty', '--json', clean, dirty], {
+      cwd: work,
+      env: box.env,
+    });
+    expect(allowed.code).toBe(0);
+    const report = JSON.parse(allowed.stdout) as {
+      outcome: string;
+      added: { runId: string; path: string }[];
+    };
+    expect(report.outcome).toBe('published');
+    expect(report.added.map((a) => a.runId).sort()).toEqual([measured.runId, resultNumber(2).runId].sort());
+    // The published file carries the mark as measured: nothing is added or removed on the way.
+    const path = report.added.find((a) => a.runId === measured.runId)!.path;
+    const published = JSON.parse(await box.sh(box.bare, 'show', `${BRANCH}:${path}`)) as {
+      tool: { gitCommit: string };
+    };
+    expect(published.tool.gitCommit).toBe(dirtyCommit);
+  });
+
+  test('a result from a clean checkout is published without --allow-dirty', async () => {
+    const measured = resultNumber(3);
+    const file = await box.writeResult('clean.json', {
+      ...measured,
+      tool: { ...measured.tool, gitCommit: 'c'.repeat(40) },
+    });
+    const r = await runCli(['publish', file], { cwd: work, env: box.env });
+    expect(r.code).toBe(0);
+    expect(await remoteTip(box)).not.toBeNull();
+  });
+
   test('publish then publish again: exit 0 both times, the second says nothing to publish', async () => {
     const file = await box.writeResult('one.json', resultNumber(1));
     const first = await runCli(['publish', file], { cwd: work, env: box.env });

@@ -100,7 +100,9 @@ describe('concurrent publishers (real CLI processes, one bare remote)', () => {
     await box.sh(work, 'fetch', '--quiet', 'origin', BRANCH);
     const verified = await runCli(['data', 'verify', '--branch', BRANCH], { cwd: work, env: box.env });
     expect(verified.stdout).toContain(`refs/remotes/origin/${BRANCH}`);
-    expect(verified.stdout).toContain('4 file(s), 4 valid, 0 invalid; runs: 4 complete, 0 incomplete');
+    expect(verified.stdout).toContain(
+      '4 file(s), 4 valid, 0 invalid; runs: 4 complete, 0 partial, 0 incomplete',
+    );
     expect(verified.code).toBe(0);
   }, 180_000);
 });

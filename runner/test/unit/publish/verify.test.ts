@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { RunResult } from '@runtime-bench/schemas';
 import { serializeResult } from '../../../src/results/io.ts';
 import { readDirEntries, verifyEntries, type DataEntry } from '../../../src/publish/verify.ts';
 import { createSandbox, resultNumber, runCli, type Sandbox } from './helpers.ts';
@@ -14,6 +15,22 @@ const two = resultNumber(2, { status: 'incomplete', incompleteReason: 'interrupt
 const path1 = `2026/11/02/${one.runId}.json`;
 const path2 = `2026/11/03/${two.runId}.json`;
 
+/** A run that went to its end while its only benchmark × target measured nothing. */
+function unmeasured(n: number, overrides: Partial<RunResult>): RunResult {
+  const run = resultNumber(n, overrides);
+  const [r] = run.results;
+  run.results = [
+    {
+      ...r!,
+      status: 'failed',
+      reason: 'no attempt succeeded: x',
+      failedAttempts: r!.attempts,
+      metrics: r!.metrics.map((m) => ({ ...m, samples: [], summary: null })),
+    },
+  ];
+  return run;
+}
+
 describe('verifyEntries', () => {
   test('counts valid runs per status', () => {
     const report = verifyEntries(
@@ -25,9 +42,23 @@ describe('verifyEntries', () => {
       files: 2,
       valid: 2,
       invalid: 0,
-      runs: { complete: 1, incomplete: 1 },
+      runs: { complete: 1, partial: 0, incomplete: 1 },
       problems: [],
     });
+  });
+
+  test('a run with an unmeasured benchmark × target counts as partial: said by a version-6 file, read from an older one', () => {
+    const written = unmeasured(3, { status: 'partial' });
+    // Written before version 6 knew the status: the file stays as it is, the count corrects it.
+    const older = unmeasured(4, { schemaVersion: 5, status: 'complete' });
+    const report = verifyEntries(
+      [written, older, one].map((r) =>
+        entry(`2026/11/${r.startedAt.slice(8, 10)}/${r.runId}.json`, serializeResult(r)),
+      ),
+      'x',
+    );
+    expect(report.problems).toEqual([]);
+    expect(report.runs).toEqual({ complete: 1, partial: 2, incomplete: 0 });
   });
 
   test('names the file and field of an invalid result', () => {
@@ -106,7 +137,9 @@ describe('data verify --dir (real files, real CLI)', { timeout: 60_000 }, () => 
     const ok = await runCli(['data', 'verify', '--dir', 'data'], { cwd: box.root, env: box.env });
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toContain('data: 2 file(s), 2 valid, 0 invalid; runs: 1 complete, 1 incomplete');
+    expect(ok.stdout).toContain(
+      'data: 2 file(s), 2 valid, 0 invalid; runs: 1 complete, 0 partial, 1 incomplete',
+    );
 
     await put(`2026/11/04/20261104T080000Z-00000bad.json`, '{"schemaVersion": 1}');
     const bad = await runCli(['data', 'verify', '--dir', 'data', '--json'], { cwd: box.root, env: box.env });

@@ -9,7 +9,7 @@ import { measuredIdentity } from '../lineage.ts';
 import { comboRefOfTarget } from '../run-digest.ts';
 import type { LoadedRun } from '../load.ts';
 import { REGRESSION_HISTORY, REGRESSION_WINDOW, type Gate } from '../regressions.ts';
-import { failedTargetsOf, isSynthetic, runStatusOf } from '../site-index.ts';
+import { isSynthetic, runStatusOf } from '../site-index.ts';
 import { slugify } from '../slug.ts';
 
 /**
@@ -118,6 +118,6 @@ function renamedTargets(runs: readonly LoadedRun[]): { target: string; formerIds
 
 /** The run's status as the site states it (runStatusOf), in the shape of HostStatus.latest. */
 function shownStatus(run: LoadedRun['run']): { status: string; incompleteReason?: string } {
-  const { status, why } = runStatusOf({ ...run, failedTargets: failedTargetsOf(run) });
+  const { status, why } = runStatusOf(run);
   return { status, ...(why ? { incompleteReason: why } : {}) };
 }
