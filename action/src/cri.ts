@@ -23,7 +23,15 @@ export function installSpecs(inputs: ActionInputs): string[] {
 
 /** `stack up` arguments for the installed CRI runtime: `--containerd BIN` or `--cri cri-o --crio BIN`. */
 export function stackUpArgs(inputs: ActionInputs, record: InstallRecord, config: string): string[] {
-  const args = ['stack', 'up', '--stack', inputs['stack-name'], '--config', config];
+  const args = [
+    'stack',
+    'up',
+    '--stack',
+    inputs['stack-name'],
+    '--config',
+    config,
+    ...(inputs['fix-host'] ? ['--fix-host'] : []),
+  ];
   if (inputs.cri === 'cri-o') {
     const crio = record.crio[0]?.binary;
     if (!crio)

@@ -58,6 +58,7 @@ export const ActionInputsSchema = z.strictObject({
   'data-branch': z.string().trim().default('benchmark-data'),
   token: z.string().default(''),
   keep: bool.default(false),
+  'fix-host': bool.default(true),
   // Cluster mode (action/src/cluster.ts): a kubeconfig's content instead of a local stack.
   kubeconfig: z.string().default(''),
   'runtime-classes': z.string().trim().default(''),

@@ -63,6 +63,7 @@ describe('stack up arguments', () => {
       'n1',
       '--config',
       '/w/config.yaml',
+      '--fix-host',
       '--containerd',
       '/opt/rb/containerd/2.1.9/bin/containerd',
     ]);
@@ -81,12 +82,19 @@ describe('stack up arguments', () => {
       'action',
       '--config',
       '/w/c.yaml',
+      '--fix-host',
       '--cri',
       'cri-o',
       '--crio',
       '/opt/rb/cri-o/1.36.3/bin/crio',
     ]);
     expect(criVersion(i, r)).toBe('1.36.3');
+  });
+
+  test('fix-host: false leaves the host as it is (no --fix-host)', () => {
+    const args = stackUpArgs(readInputs({ INPUT_FIX_HOST: 'false' }), record(), '/w/c.yaml');
+    expect(args).not.toContain('--fix-host');
+    expect(args.slice(0, 6)).toEqual(['stack', 'up', '--stack', 'action', '--config', '/w/c.yaml']);
   });
 
   test('cri-o without a crio in the record is a clear error', () => {
