@@ -15,6 +15,20 @@ import {
 } from '@runtime-bench/schemas';
 import { summarize } from '../stats/descriptive.ts';
 
+/** What one repetition of a benchmark produced: what the accumulator records and a run's journal keeps. */
+export interface RepetitionOutcome {
+  /** metric name → sample value */
+  values: Record<string, number>;
+  /** metric name → why it has no sample this time */
+  errors: Record<string, string>;
+  /** metric name → where this sample was read from, for a metric with sources of different resolution. */
+  sources?: Record<string, string>;
+  /** The attempt as a whole failed (counts towards the error rate). */
+  failure?: string;
+  /** The runtime refuses what the benchmark needs: a result, not an error; no further attempts. */
+  unsupported?: string;
+}
+
 /** At most this many distinct error messages are kept per metric (the count is always exact). */
 export const MAX_ERROR_MESSAGES = 20;
 
@@ -40,12 +54,7 @@ export class BenchmarkAccumulator {
     }
   }
 
-  record(outcome: {
-    values: Record<string, number>;
-    errors: Record<string, string>;
-    failure?: string | undefined;
-    sources?: Record<string, string> | undefined;
-  }): void {
+  record(outcome: RepetitionOutcome): void {
     this.attempts++;
     if (outcome.failure) {
       this.failedAttempts++;

@@ -18,7 +18,7 @@ import {
   type Target,
 } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
-import { BenchmarkAccumulator, assembleRunResult } from './assemble.ts';
+import { BenchmarkAccumulator, assembleRunResult, type RepetitionOutcome } from './assemble.ts';
 
 /** Where journals live unless told otherwise: beside the stacks' state, on the same disk. */
 export const DEFAULT_JOURNAL_DIR = '/var/lib/runtime-bench/journals';
@@ -46,20 +46,11 @@ export interface JournalHeader {
   slots: { definition: BenchmarkDefinition; targetId: string; parameters: Record<string, unknown> }[];
 }
 
-/** One repetition's outcome as the loop records it (suites' IterationOutcome has this shape). */
-export interface RecordedOutcome {
-  values: Record<string, number>;
-  errors: Record<string, string>;
-  sources?: Record<string, string>;
-  failure?: string;
-  unsupported?: string;
-}
-
 export interface JournalRepetition {
   slot: number;
   warmup: boolean;
   at: string;
-  outcome: RecordedOutcome;
+  outcome: RepetitionOutcome;
 }
 
 export interface Journal {

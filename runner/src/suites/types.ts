@@ -1,3 +1,4 @@
+import type { RepetitionOutcome } from '../results/assemble.ts';
 import type { BenchmarkDefinition, Config } from '@runtime-bench/schemas';
 import type { CriClient } from '../cri/types.ts';
 import type { StackState } from '../stack/state.ts';
@@ -24,19 +25,8 @@ export interface BenchmarkContext {
   stack?: StackState | null;
 }
 
-/** What one repetition of a benchmark produced. */
-export interface IterationOutcome {
-  /** metric name → sample value */
-  values: Record<string, number>;
-  /** metric name → why it has no sample this time */
-  errors: Record<string, string>;
-  /** metric name → where this sample was read from, for a metric with sources of different resolution. */
-  sources?: Record<string, string>;
-  /** The attempt as a whole failed (counts towards the error rate). */
-  failure?: string;
-  /** The runtime refuses what the benchmark needs: a result, not an error; no further attempts. */
-  unsupported?: string;
-}
+/** What one repetition of a benchmark produced (the shape the accumulator records and the journal keeps). */
+export type IterationOutcome = RepetitionOutcome;
 
 export interface Benchmark<P = unknown> {
   definition: BenchmarkDefinition;
