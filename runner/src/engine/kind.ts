@@ -19,6 +19,7 @@ import { selectOfKind } from '../suites/registry.ts';
 import { ENGINE_BENCHMARKS } from './benchmarks.ts';
 import type { EngineBenchmark, EngineContext } from './engine-benchmark.ts';
 import { OWNER_FILE, findEngine, reapAbandoned, startEngine, type RunningEngine } from './engine.ts';
+import { firewallSnapshot, sweepFirewall } from './network.ts';
 import { nerdctlSpecVersion, runtimeSpecRefusal } from './spec-probe.ts';
 import { specRefusalReason } from './spec-version.ts';
 import { parseUlimits, planEngine, runArgs } from './plan.ts';
@@ -93,8 +94,14 @@ async function prepareEngineRun(
   const runRoot = join(ENGINES_DIR, runId.slice(-8));
   const engines: Prepared[] = [];
   let problems: string[] = [];
+  // The firewall before any engine of the run: CNI's shared portmap chains are made by whichever
+  // network's first container comes first, after the other networks took their own snapshots, so
+  // only a run-wide snapshot sees that they are the run's.
+  const firewallBefore = await firewallSnapshot();
   const teardown = async (): Promise<void> => {
+    const hadEngines = engines.length > 0;
     for (const e of engines.splice(0)) problems = problems.concat(await e.engine.teardown());
+    if (hadEngines) problems = problems.concat(await sweepFirewall(firewallBefore));
     await rm(runRoot, { recursive: true, force: true });
   };
   let imageComponents: Component[] = [];

@@ -123,13 +123,7 @@ export function engineNetwork(
         await rm(path, { recursive: true, force: true }).catch((e: unknown) =>
           problems.push(`${path}: ${errorMessage(e)}`),
         );
-      const after = await iptablesSaves();
-      for (const [family, text] of after) {
-        for (const args of leftoverCommands(before.iptables.get(family) ?? '', text, created.name)) {
-          const r = await exec(family, ['-w', ...args], { allowFailure: true, timeoutMs: 30_000 });
-          if (r.exitCode !== 0) problems.push(`${family} ${args.join(' ')}: ${r.stderr.trim()}`);
-        }
-      }
+      problems.push(...(await sweepFirewall(before.iptables, created.name)));
       for (const [path, value] of before.sysctls) {
         const now = (await readFile(path, 'utf8').catch(() => value)).trim();
         if (now !== value)
@@ -140,6 +134,25 @@ export function engineNetwork(
       return problems;
     },
   };
+}
+
+/** The host's iptables rules now, per family (iptables, ip6tables). */
+export const firewallSnapshot = iptablesSaves;
+
+/**
+ * Removes the chains (and the jumps into them) that appeared since `before` and that no live
+ * container uses, and the rules of CNI network `own`. A network sweeps with its own snapshot; the
+ * engine kind sweeps again after every engine is down with the run's, which also sees the shared
+ * chains another network created after a network's snapshot.
+ */
+export async function sweepFirewall(before: Map<string, string>, own?: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [family, text] of await iptablesSaves())
+    for (const args of leftoverCommands(before.get(family) ?? '', text, own)) {
+      const r = await exec(family, ['-w', ...args], { allowFailure: true, timeoutMs: 30_000 });
+      if (r.exitCode !== 0) problems.push(`${family} ${args.join(' ')}: ${r.stderr.trim()}`);
+    }
+  return problems;
 }
 
 /** What the networks of a killed run (`runKey`) left without a teardown: bridges and IPAM leases. */
