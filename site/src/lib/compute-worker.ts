@@ -6,7 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { serveParent } from './worker-thread.ts';
 import { errorMessage } from '@runtime-bench/runner';
 import type { Annotations } from '@runtime-bench/runner/compare';
-import { sharedGate } from '../gate.ts';
+import { sharedGate } from './gate.ts';
 import { renderedPairs } from './compare-data.ts';
 import type { LoadedRun } from './load.ts';
 import { regressionReport } from './regressions.ts';

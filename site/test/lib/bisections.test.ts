@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadBisections } from '../../src/lib/bisection-load.ts';
 import { bisectionPagePath, bisectionsOf, type LoadedBisection } from '../../src/lib/bisections.ts';
-import { gate } from '../../src/gate.ts';
+import { gate } from '../../src/lib/gate.ts';
 import { regressionReport } from '../../src/lib/regressions.ts';
 import { regressionRuns, sampleBisectReport } from './bisection-fixture.ts';
 

@@ -7,7 +7,7 @@ import { regressionReport } from '../../src/lib/regressions.ts';
 import { nightlyStatus } from '../../src/lib/views/status.ts';
 import { matrixRowId, type MatrixTests } from '../../src/lib/views/overview.ts';
 import { EMPTY_ANNOTATIONS, type Annotations } from '@runtime-bench/runner/compare';
-import { sharedGate } from '../../src/gate.ts';
+import { sharedGate } from '../../src/lib/gate.ts';
 import { syntheticRun } from '../../bench/synthetic.ts';
 
 const WORKER = fileURLToPath(new URL('../../src/lib/compute-worker.ts', import.meta.url));

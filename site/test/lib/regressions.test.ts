@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { gate } from '../../src/gate.ts';
+import { gate } from '../../src/lib/gate.ts';
 import { regressionReport, REGRESSION_WINDOW, type Gate } from '../../src/lib/regressions.ts';
 import { loaded, makeRun, spread } from './fixtures.ts';
 

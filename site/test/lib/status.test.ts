@@ -1,7 +1,7 @@
 // The home page's status per host class, on the real gate of runtime-bench check.
 import { expect, test } from 'vitest';
 import { NO_BASELINE_REASONS } from '@runtime-bench/runner/compare';
-import { gate } from '../../src/gate.ts';
+import { gate } from '../../src/lib/gate.ts';
 import { changePointView } from '../../src/lib/views/change-point.ts';
 import { nightlyStatus } from '../../src/lib/views/status.ts';
 import { loaded, makeRun, spread } from './fixtures.ts';

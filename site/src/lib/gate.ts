@@ -1,7 +1,7 @@
 // The regression gate of `runtime-bench check`, replayed at build time by the home page (the
 // nightly status) and the Regressions page.
 import { createGateReplay, type GateOptions, type GateReplay } from '@runtime-bench/runner/compare';
-import type { Gate } from './lib/regressions.ts';
+import type { Gate } from './regressions.ts';
 
 export const gate: Gate = (history) => {
   const replay = createGateReplay(history);
