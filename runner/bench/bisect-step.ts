@@ -11,11 +11,11 @@
 //
 //   node runner/bench/bisect-step.ts [--trials 2000] [--steps 10,20] [--alpha 0.01]
 //        [--rounds-per-look 20] [--looks 15] [--drift 0.05] [--data DIR]
+import { startContainerResiduals } from './residuals.ts';
 import { parseArgs } from 'node:util';
 import { BISECT_DEFAULTS } from '../src/bisect/bisect.ts';
-import { readHistoryDir } from '../src/history/index.ts';
 import { formatPercent, terminalTable } from '../src/format/index.ts';
-import { createRng, median, positionDecision, positionLook, type Rng } from '../src/stats/index.ts';
+import { createRng, positionDecision, positionLook, type Rng } from '../src/stats/index.ts';
 import { gaussian } from '../test/support/bisect-oracle.ts';
 
 const { values } = parseArgs({
@@ -35,16 +35,7 @@ const PER_LOOK = Number(values['rounds-per-look']);
 const LOOKS = Number(values.looks);
 const DRIFT = Number(values.drift);
 
-const residuals: number[] = [];
-for (const { run } of (await readHistoryDir(values.data)).entries)
-  for (const r of run.results) {
-    if (r.benchmark !== 'operations.container.lifecycle') continue;
-    const s = r.metrics.find((m) => m.name === 'StartContainer')?.samples ?? [];
-    if (s.length < 5) continue;
-    const med = median(s);
-    for (const v of s) residuals.push(Math.log(v / med));
-  }
-if (residuals.length === 0) throw new Error(`no StartContainer samples in ${values.data}`);
+const residuals = await startContainerResiduals(values.data);
 
 type Decide = 'signed-rank tests (positionLook)' | 'read off intervals (positionDecision)';
 const WAYS: Decide[] = ['signed-rank tests (positionLook)', 'read off intervals (positionDecision)'];

@@ -14,11 +14,11 @@
 //
 //   node runner/bench/bisect.ts [--bisections 200] [--steps 10,20] [--alpha 0.02]
 //        [--rounds-per-look 20] [--looks 15] [--noise-scale 1] [--data DIR]
+import { startContainerResiduals } from './residuals.ts';
 import { parseArgs } from 'node:util';
 import { bisect, BISECT_DEFAULTS } from '../src/bisect/bisect.ts';
-import { readHistoryDir } from '../src/history/index.ts';
 import { formatPercent, terminalTable } from '../src/format/index.ts';
-import { createRng, median, type Rng } from '../src/stats/index.ts';
+import { createRng, type Rng } from '../src/stats/index.ts';
 import { containsCulprit, makeHistory, oracleDeps, oracleOptions } from '../test/support/bisect-oracle.ts';
 
 const { values } = parseArgs({
@@ -34,17 +34,7 @@ const { values } = parseArgs({
   },
 });
 
-// The within-run noise of StartContainer: log(sample / median of its run × target).
-const residuals: number[] = [];
-for (const { run } of (await readHistoryDir(values.data)).entries)
-  for (const r of run.results) {
-    if (r.benchmark !== 'operations.container.lifecycle') continue;
-    const s = r.metrics.find((m) => m.name === 'StartContainer')?.samples ?? [];
-    if (s.length < 5) continue;
-    const med = median(s);
-    for (const v of s) residuals.push(Math.log(v / med));
-  }
-if (residuals.length === 0) throw new Error(`no StartContainer samples in ${values.data}`);
+const residuals = await startContainerResiduals(values.data);
 const scale = Number(values['noise-scale']);
 const noise = (rng: Rng): number => Math.exp(scale * residuals[rng.int(residuals.length)]!);
 
