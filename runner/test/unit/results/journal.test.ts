@@ -5,38 +5,16 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { ConfigSchema, RunResultSchema, type HostFingerprint } from '@runtime-bench/schemas';
+import { ConfigSchema, RunResultSchema } from '@runtime-bench/schemas';
+import { FAKE_DEFINITION, fakeHost, fakeTarget } from '../../support/fake-run.ts';
 import { newSlot } from '../../../src/run/orchestrate.ts';
 import { runPipeline, type TargetKind } from '../../../src/run/pipeline.ts';
 import { parseJournal, recoverResult } from '../../../src/results/journal.ts';
 import type { IterationOutcome } from '../../../src/suites/types.ts';
 
-const host: HostFingerprint = {
-  hostname: 'h',
-  kernel: '6.1.0',
-  os: 'Debian GNU/Linux 12 (bookworm)',
-  arch: 'x86_64',
-  cpuModel: 'Test CPU',
-  cpus: 2,
-  memoryBytes: 4 * 2 ** 30,
-  virtualization: null,
-  cgroup: { mode: 'v2', v2Controllers: ['cpu', 'memory'] },
-  capabilities: { effective: '1ffffffffff', sysAdmin: true, sysResource: true },
-  hostFixes: [],
-};
-const definition = {
-  name: 'startup.fake',
-  description: 'fake',
-  origin: [],
-  metrics: [{ name: 'x', unit: 'ms' as const, direction: 'lower' as const, description: 'x' }],
-};
-const target = (id: string) => ({
-  id,
-  cri: { name: 'containerd', version: '2.1.4', apiVersion: 'v1', endpoint: 'unix:///fake.sock' },
-  handler: id.split('/')[1]!,
-  oci: { name: 'runc', version: '1.3.0', path: null },
-  transport: 'grpc' as const,
-});
+const host = fakeHost('h');
+const definition = FAKE_DEFINITION;
+const target = (id: string) => fakeTarget(id, id.split('/')[1]);
 
 /** Two targets, interleaved; target a's k-th measured value is 10 + k, b's 100 + k; b fails its 3rd. */
 function kind(withPreview: boolean): TargetKind {

@@ -2,41 +2,17 @@
 // signal or a dead endpoint — result documents valid against the schema, their status and reason,
 // the exit status, and the kind's close called whatever happened.
 import { describe, expect, test } from 'vitest';
-import { ConfigSchema, RunResultSchema, type HostFingerprint } from '@runtime-bench/schemas';
+import { ConfigSchema, RunResultSchema } from '@runtime-bench/schemas';
+import { FAKE_DEFINITION, fakeHost, fakeTarget } from '../../support/fake-run.ts';
 import { newSlot, type Slot } from '../../../src/run/orchestrate.ts';
 import { runPipeline, type TargetKind } from '../../../src/run/pipeline.ts';
 import { EndpointDead, EXIT_ENDPOINT_DEAD, stopExitCode } from '../../../src/run/stop.ts';
 import type { IterationOutcome } from '../../../src/suites/types.ts';
 import { InterruptedError } from '../../../src/errors.ts';
 
-const host = (hostname: string): HostFingerprint => ({
-  hostname,
-  kernel: '6.1.0',
-  os: 'Debian GNU/Linux 12 (bookworm)',
-  arch: 'x86_64',
-  cpuModel: 'Test CPU',
-  cpus: 2,
-  memoryBytes: 4 * 2 ** 30,
-  virtualization: null,
-  cgroup: { mode: 'v2', v2Controllers: ['cpu', 'memory'] },
-  capabilities: { effective: '1ffffffffff', sysAdmin: true, sysResource: true },
-  hostFixes: [],
-});
-
-const definition = {
-  name: 'startup.fake',
-  description: 'fake',
-  origin: [],
-  metrics: [{ name: 'x', unit: 'ms' as const, direction: 'lower' as const, description: 'x' }],
-};
-
-const target = (id: string) => ({
-  id,
-  cri: { name: 'containerd', version: '2.1.4', apiVersion: 'v1', endpoint: 'unix:///fake.sock' },
-  handler: 'runc',
-  oci: { name: 'runc', version: '1.3.0', path: null },
-  transport: 'grpc' as const,
-});
+const host = fakeHost;
+const definition = FAKE_DEFINITION;
+const target = (id: string) => fakeTarget(id);
 
 /**
  * A kind with one slot per (host, target) whose repetitions follow `step`; it records the calls
