@@ -83,12 +83,15 @@ async function prepareCriRun(ctx: RunContext, benchmarks: readonly Benchmark<nev
   const endpointOf = new Map(slots.map(({ slot, endpoint }) => [slot, endpoint]));
   let cleanupProblems: string[] = [];
   // Where the run is and what it measures: before the loop for the journal, after it for the result.
-  const describe = async (): Promise<RunPreview> => ({
-    host: await readHostFingerprint(uniqueFixes(endpoints.flatMap((e) => e.hostFixes))),
-    components: endpoints.flatMap((e) => e.components),
-    targets: endpoints.flatMap((e) => e.targets.map((t) => t.record)),
-    benchmarks: benchmarks.map((b) => b.definition),
-  });
+  // Read once: the journal's preview and the result describe the same endpoints and host.
+  let described: Promise<RunPreview> | null = null;
+  const describe = (): Promise<RunPreview> =>
+    (described ??= readHostFingerprint(uniqueFixes(endpoints.flatMap((e) => e.hostFixes))).then((host) => ({
+      host,
+      components: endpoints.flatMap((e) => e.components),
+      targets: endpoints.flatMap((e) => e.targets.map((t) => t.record)),
+      benchmarks: benchmarks.map((b) => b.definition),
+    })));
   return {
     slots: slots.map((s) => s.slot),
     signal,
