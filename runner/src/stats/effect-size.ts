@@ -1,3 +1,4 @@
+import { kthByCount } from './kth-by-count.ts';
 import { assertFiniteSamples } from './descriptive.ts';
 import { normalQuantile } from './distributions.ts';
 import { uFrequencies } from './mann-whitney.ts';
@@ -116,37 +117,25 @@ function countAtMost(xs: Float64Array, ys: Float64Array, t: number): number {
 
 /** The k-th smallest (1-based) of the m·n differences xᵢ - yⱼ of two ascending arrays. */
 export function kthPairwiseDifference(xs: Float64Array, ys: Float64Array, k: number): number {
-  // Invariant: count(≤ lo) < k ≤ count(≤ hi).
-  let lo = xs[0]! - ys[ys.length - 1]! - 1;
-  let hi = xs[xs.length - 1]! - ys[0]!;
-  let below = 0;
-  let atMostHi = xs.length * ys.length;
-  const enough = xs.length + ys.length;
-  while (atMostHi - below > enough) {
-    const mid = lo + (hi - lo) / 2;
-    // No double strictly between lo and hi: every difference in (lo, hi] equals hi.
-    if (mid <= lo || mid >= hi) return hi;
-    const c = countAtMost(xs, ys, mid);
-    if (c < k) {
-      lo = mid;
-      below = c;
-    } else {
-      hi = mid;
-      atMostHi = c;
-    }
-  }
-  // Few differences remain in (lo, hi]: list them and pick the (k - below)-th.
-  const rest: number[] = [];
-  let start = 0;
-  let end = 0;
-  for (const xi of xs) {
-    // xᵢ ascending: the yⱼ with lo < xᵢ - yⱼ ≤ hi form a window that moves right.
-    while (start < ys.length && xi - ys[start]! > hi) start++;
-    while (end < ys.length && xi - ys[end]! > lo) end++;
-    for (let j = start; j < end; j++) rest.push(xi - ys[j]!);
-  }
-  rest.sort((a, b) => a - b);
-  return rest[k - below - 1]!;
+  return kthByCount(k, {
+    lo: xs[0]! - ys[ys.length - 1]! - 1,
+    hi: xs[xs.length - 1]! - ys[0]!,
+    total: xs.length * ys.length,
+    enough: xs.length + ys.length,
+    countAtMost: (t) => countAtMost(xs, ys, t),
+    listBetween: (lo, hi) => {
+      const rest: number[] = [];
+      let start = 0;
+      let end = 0;
+      for (const xi of xs) {
+        // xᵢ ascending: the yⱼ with lo < xᵢ - yⱼ ≤ hi form a window that moves right.
+        while (start < ys.length && xi - ys[start]! > hi) start++;
+        while (end < ys.length && xi - ys[end]! > lo) end++;
+        for (let j = start; j < end; j++) rest.push(xi - ys[j]!);
+      }
+      return rest;
+    },
+  });
 }
 
 /** Number of values < v in a sorted array. */

@@ -1,5 +1,6 @@
 // Wilcoxon's signed-rank test of paired differences and the location estimate that goes with it
 // (the Hodges–Lehmann estimate, with the interval obtained by inverting the same test).
+import { kthByCount } from './kth-by-count.ts';
 import { assertFiniteSamples } from './descriptive.ts';
 import { normalCdf, normalQuantile } from './distributions.ts';
 import type { Alternative } from './fisher.ts';
@@ -254,32 +255,23 @@ function walshAtMost(s: Float64Array, t: number): number {
 /** The k-th smallest (1-based) Walsh average of the ascending s. */
 function kthWalshAverage(s: Float64Array, k: number): number {
   const n = s.length;
-  // Invariant: walshAtMost(lo) < k ≤ walshAtMost(hi).
-  let lo = s[0]! - 1;
-  let hi = s[n - 1]!;
-  let below = 0;
-  let atMostHi = (n * (n + 1)) / 2;
-  while (atMostHi - below > n) {
-    const mid = lo + (hi - lo) / 2;
-    if (mid <= lo || mid >= hi) return hi; // no double between: every average in (lo, hi] is hi
-    const c = walshAtMost(s, mid);
-    if (c < k) {
-      lo = mid;
-      below = c;
-    } else {
-      hi = mid;
-      atMostHi = c;
-    }
-  }
-  const rest: number[] = [];
-  for (let i = 0; i < n; i++)
-    for (let j = i; j < n; j++) {
-      const w = (s[i]! + s[j]!) / 2;
-      if (w > hi) break;
-      if (w > lo) rest.push(w);
-    }
-  rest.sort((a, b) => a - b);
-  return rest[k - below - 1]!;
+  return kthByCount(k, {
+    lo: s[0]! - 1,
+    hi: s[n - 1]!,
+    total: (n * (n + 1)) / 2,
+    enough: n,
+    countAtMost: (t) => walshAtMost(s, t),
+    listBetween: (lo, hi) => {
+      const rest: number[] = [];
+      for (let i = 0; i < n; i++)
+        for (let j = i; j < n; j++) {
+          const w = (s[i]! + s[j]!) / 2;
+          if (w > hi) break;
+          if (w > lo) rest.push(w);
+        }
+      return rest;
+    },
+  });
 }
 
 /** Mid-ranks of |values| (1-based) and the tie-group sizes in ascending order of |value|, size 1 included. */
