@@ -8,7 +8,8 @@ version=v1.7.12
 cache=${RB_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/runtime-bench/tools}
 bin="$cache/actionlint-$version/actionlint"
 # scripts/setup-test.sh installs the same version into /usr/local/bin; use it when it is there.
-if command -v actionlint >/dev/null && actionlint --version | grep -qxF "$version"; then
+# Read whole before searching: `actionlint --version | grep -q` under pipefail may die of SIGPIPE.
+if command -v actionlint >/dev/null && [[ $'\n'"$(actionlint --version)"$'\n' == *$'\n'"$version"$'\n'* ]]; then
   bin=$(command -v actionlint)
 elif [ ! -x "$bin" ]; then
   go=$(command -v go || echo /usr/local/go/bin/go)

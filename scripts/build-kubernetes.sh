@@ -25,12 +25,21 @@ log() { printf '== build-kubernetes: %s\n' "$*" >&2; }
 
 k8s_cmds=(kube-apiserver kube-controller-manager kube-scheduler kubelet)
 
+# Whether `BINARY --version` prints WANT. The output is read whole before it is searched: with
+# pipefail, `BINARY --version | grep -q` fails whenever grep exits at its first match while the
+# binary still writes (etcd prints three lines): SIGPIPE, status 141, a good cache judged stale.
+reports() { # binary want
+  local out
+  out=$("$1" --version 2>/dev/null) || return 1
+  [[ $out == *"$2"* ]]
+}
+
 have_all() {
   local c
   for c in "${k8s_cmds[@]}"; do
-    "$dest/$c" --version 2>/dev/null | grep -qF "v$K8S_VERSION" || return 1
+    reports "$dest/$c" "v$K8S_VERSION" || return 1
   done
-  "$dest/etcd" --version 2>/dev/null | grep -qF "etcd Version: $ETCD_VERSION" || return 1
+  reports "$dest/etcd" "etcd Version: $ETCD_VERSION"
 }
 
 if have_all; then

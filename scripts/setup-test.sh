@@ -37,7 +37,9 @@ if $own_policy; then rm -f /usr/sbin/policy-rc.d; fi
 GO=${RB_GO:-$(command -v go || echo /usr/local/go/bin/go)}
 go_tool() { # name module version
   local bin="$RB_TOOLS/bin/$1"
-  if ! "$bin" --version 2>/dev/null | grep -qF "${3#v}"; then
+  local printed
+  printed=$("$bin" --version 2>/dev/null) || printed="" # read whole: `| grep -q` under pipefail may SIGPIPE
+  if [[ $printed != *"${3#v}"* ]]; then
     if [ ! -x "$GO" ]; then
       log "no Go toolchain (set RB_GO): $1 not installed; the tests that need it are skipped"
       return 0
