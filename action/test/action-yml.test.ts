@@ -42,8 +42,11 @@ const ActionSchema = z.strictObject({
 
 const action = ActionSchema.parse(parse(await read('action.yml')));
 
-/** The steps that receive the token: reading the data branch (history) and pushing to it (publish). */
-const TOKEN_STEPS = ['history', 'publish'];
+/**
+ * The steps that receive the token: reading the data branch (side-by-side, before the stack is up;
+ * history) and pushing to it (publish).
+ */
+const TOKEN_STEPS = ['side-by-side', 'history', 'publish'];
 
 describe('action.yml', () => {
   test('inputs are exactly the ones the implementation reads, with the same defaults', () => {
@@ -55,7 +58,7 @@ describe('action.yml', () => {
     }
   });
 
-  test('every step receives every input through env: (the token only history and publish), and runs our entry point', () => {
+  test('every step receives every input through env: (the token only side-by-side, history and publish), and runs our entry point', () => {
     for (const step of action.runs.steps.slice(1)) {
       for (const name of Object.keys(action.inputs)) {
         const envName = inputEnvNames(name)[1]!;
@@ -64,13 +67,13 @@ describe('action.yml', () => {
         expect(step.env[envName], `${step.name}: ${envName}`).toBe(expected);
       }
       expect(step.run).toMatch(
-        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|up|run|history|summary|bisect|publish|cleanup)$/,
+        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|side-by-side|up|run|history|summary|bisect|publish|cleanup)$/,
       );
     }
     expect(action.runs.steps.at(-1)).toMatchObject({ id: 'cleanup', if: 'always()' });
   });
 
-  test('the token reaches the history and publish steps alone (both after the benchmark), under no name and in no expression elsewhere', () => {
+  test('the token reaches the side-by-side, history and publish steps alone (none of them where the stack or the benchmark runs), under no name and in no expression elsewhere', () => {
     const holders = action.runs.steps
       .filter((step) =>
         Object.entries(step.env).some(
@@ -80,7 +83,9 @@ describe('action.yml', () => {
       .map((step) => step.id);
     expect(holders).toEqual(TOKEN_STEPS);
     const ids = action.runs.steps.map((s) => s.id);
-    for (const id of TOKEN_STEPS) expect(ids.indexOf(id)).toBeGreaterThan(ids.indexOf('run'));
+    // side-by-side reads the branch before the stack is up (it starts nothing); the others after the run.
+    expect(ids.indexOf('side-by-side')).toBeLessThan(ids.indexOf('up'));
+    for (const id of TOKEN_STEPS.slice(1)) expect(ids.indexOf(id)).toBeGreaterThan(ids.indexOf('run'));
     for (const step of action.runs.steps) expect(step.run, step.name).not.toMatch(/token|\$\{\{/i);
   });
 
