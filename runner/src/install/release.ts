@@ -177,11 +177,11 @@ export function planAssets(
  */
 export async function releaseApiDigest(
   env: InstallEnv,
+  url: string,
   planned: PlannedAsset,
   options: ReleaseOptions,
   cache: Map<string, GithubRelease> = new Map(),
 ): Promise<string> {
-  const { url } = planned.method as { url: string };
   let release = cache.get(url);
   if (!release) {
     release = await fetchRelease(env, url, options.githubToken);
@@ -216,7 +216,7 @@ export async function stageRelease(
       method.by === 'pinned'
         ? method.digest
         : method.by === 'release-api digest'
-          ? await releaseApiDigest(env, planned, options, releases)
+          ? await releaseApiDigest(env, method.url, planned, options, releases)
           : null;
     env.log(`download ${url}`);
     await download(env, applyMirror(url, options.mirror), file);
@@ -295,7 +295,7 @@ export async function checkReleaseStep(
       p.method.by === 'pinned'
         ? p.method.digest
         : p.method.by === 'release-api digest'
-          ? await releaseApiDigest(env, p, options, releases)
+          ? await releaseApiDigest(env, p.method.url, p, options, releases)
           : null;
     assets.push({
       file: p.file,

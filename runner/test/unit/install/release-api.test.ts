@@ -209,6 +209,22 @@ describe('how an asset is verified', () => {
     ).toEqual([['youki-0.5.0-x86_64-gnu.tar.gz', { by: 'pinned', digest: hex }]]);
   });
 
+  test('an asset nothing can verify is refused while planning, with the install error and its fixes', () => {
+    const offGithub = {
+      ...COMPONENTS.crun,
+      release: [
+        { url: 'https://example.org/crun-{version}', algorithm: 'sha256' as const, kind: 'binary' as const },
+      ],
+    };
+    const error = thrown(() => planAssets(offGithub, '1.21', 'x64', {}));
+    expect(error.code).toBe('INSTALL_CHECKSUM_MISSING');
+    expect(error.message).toBe(
+      'crun 1.21: no published checksum, no release API digest and no pinned sha256 digest for crun-1.21',
+    );
+    expect(error.hint).toContain('"crun@1.21/crun-1.21": "sha256:<hex>"');
+    expect(error.hint).toContain('--source distro');
+  });
+
   test('the plan prints each method, and says nothing is verified where it was not checked', () => {
     const plan = buildPlan({
       specs: parseSpecList('crun@1.25'),
