@@ -9,6 +9,7 @@ import {
   type GateRow,
 } from '@runtime-bench/runner/compare';
 import { formatChange } from '@runtime-bench/runner/format';
+import { regressionEntries, type RegressionEntry } from './regression-report.ts';
 
 /** `runtime-bench check --json` as the action reads it: the gate's report. */
 export type CheckReport = GateReport;
@@ -21,6 +22,8 @@ export interface CheckLines {
   ongoing: string[];
   /** "28 of 324 rows checked", then one "N row(s) not checked: why" line per reason */
   coverage: string[];
+  /** new and ongoing regressions with the version change, the change's basis and the site page */
+  entries: RegressionEntry[];
 }
 
 /**
@@ -55,7 +58,8 @@ function byImportance(a: GateRow, b: GateRow): number {
   return rank(a) - rank(b) || size(b) - size(a);
 }
 
-export function checkLines(report: CheckReport): CheckLines {
+/** The summary's lines of a gate report; `siteUrl` (the site-url input, or '') links the pages. */
+export function checkLines(report: CheckReport, siteUrl = ''): CheckLines {
   const rows = (verdict: GateRow['verdict']): string[] =>
     report.rows
       .filter((r) => r.verdict === verdict)
@@ -65,6 +69,7 @@ export function checkLines(report: CheckReport): CheckLines {
     regressions: rows('regression'),
     ongoing: rows('ongoing regression'),
     coverage: coverageLines(report.coverage),
+    entries: regressionEntries(report, siteUrl),
   };
 }
 
@@ -78,5 +83,6 @@ export function mergeCheckLines(parts: readonly CheckLines[], files: readonly st
     regressions: parts.flatMap((p) => p.regressions),
     ongoing: parts.flatMap((p) => p.ongoing),
     coverage: parts.flatMap((p, i) => p.coverage.map((l) => `${files[i]}: ${l}`)),
+    entries: parts.flatMap((p) => p.entries),
   };
 }

@@ -10,6 +10,7 @@ import type { RunResult } from '@runtime-bench/schemas';
 import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/install';
 import { bisectRequests } from '@runtime-bench/runner/compare';
 import { keepBisectRequests, stepBisect } from './bisect.ts';
+import { clearRegressions, stepAlert, writeRegressions } from './alert-step.ts';
 import { buildClusterConfig, checkKubeconfig, clusterMode } from './cluster.ts';
 import { gateHistory, stepHistory as fetchHistory } from './history.ts';
 import { installSpecs, stackUpArgs } from './cri.ts';
@@ -93,7 +94,7 @@ export function forwardSignals(
 }
 
 /** The inputs that are credentials, under either of the runner's names (inputs.ts `inputEnvNames`). */
-const SECRET_INPUT = /^INPUT_(KUBECONFIG|TOKEN)$/i;
+const SECRET_INPUT = /^INPUT_(KUBECONFIG|TOKEN|GITHUB[-_]TOKEN)$/i;
 
 export function withoutSecretInputs(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };
@@ -201,6 +202,7 @@ export async function stepRun(ctx: StepContext): Promise<void> {
 
 export async function stepSummary(ctx: StepContext): Promise<void> {
   const p = paths(ctx.workDir);
+  await clearRegressions(ctx.workDir);
   const files = await resultFiles(ctx.workDir);
   if (files.length === 0)
     throw new RbError(
@@ -211,6 +213,7 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
   const results: { file: string; result: RunResult }[] = [];
   for (const file of files) results.push({ file, result: await readResultFile(file) });
   let check: CheckLines | null = null;
+  let bisections: BisectRequest[] = [];
   const history = await gateHistory(ctx);
   const threshold = thresholdPercent(ctx.inputs['regression-threshold']);
   if (threshold.deprecation) core.warning(threshold.deprecation, { title: 'runtime-bench' });
@@ -235,10 +238,10 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
         true,
       );
       const report = JSON.parse(json) as CheckReport;
-      parts.push(checkLines(report));
+      parts.push(checkLines(report, ctx.inputs['site-url']));
       offers.push(...bisectRequests(report));
     }
-    await keepBisectRequests(ctx, offers);
+    bisections = await keepBisectRequests(ctx, offers);
     check = mergeCheckLines(
       parts,
       files.map((f) => basename(f)),
@@ -247,8 +250,10 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
   const regressions = check?.regressions ?? [];
   const timings = parseTimings(await readFile(timingsFile(ctx.workDir), 'utf8').catch(() => ''));
   const notChecked = history.dir === null ? history.note : undefined;
-  await writeFile(p.summary, summaryMarkdown(results, check, timings, notChecked));
-  if (ctx.stepSummary) await writeSummary(results, check, timings, notChecked);
+  // The alert step's input: what regressed, with its version change, change and site page.
+  await writeRegressions(ctx.workDir, check?.entries ?? []);
+  await writeFile(p.summary, summaryMarkdown(results, check, timings, notChecked, bisections));
+  if (ctx.stepSummary) await writeSummary(results, check, timings, notChecked, bisections);
   ctx.setOutput('summary-path', p.summary);
   ctx.setOutput('regressions', String(regressions.length));
   // Outputs and summary first: a failing step must still hand back what it found.
@@ -318,5 +323,6 @@ export const STEPS = {
   summary: stepSummary,
   bisect: stepBisect,
   publish: stepPublish,
+  alert: stepAlert,
   cleanup: stepCleanup,
 } as const;

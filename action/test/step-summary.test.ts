@@ -63,6 +63,7 @@ describe('fitSummary', () => {
       ),
       ongoing: [],
       coverage: ['19200 of 19200 rows checked'],
+      entries: [],
     };
     const parts = stepSummaryParts([{ file: 'result.json', result }], check, [
       { step: 'run', seconds: 600, note: '' },
