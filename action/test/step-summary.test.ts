@@ -158,6 +158,8 @@ describe('checkLines: most important regression first', () => {
         row('status', 'broken'),
       ],
       coverage: { checked: 5, rows: 5, notChecked: [] },
+      current: { label: 'c', runId: 'r', startedAt: '', hostClass: 'h' },
+      targets: [],
     } as unknown as CheckReport;
     expect(checkLines(report).regressions.map((l) => l.split(' ')[0])).toEqual([
       'broken',
