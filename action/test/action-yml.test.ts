@@ -63,7 +63,9 @@ describe('action.yml', () => {
       for (const name of Object.keys(action.inputs)) {
         const envName = inputEnvNames(name)[1]!;
         const expected =
-          name in TOKEN_STEPS && !TOKEN_STEPS[name]!.includes(step.id ?? '') ? undefined : `\${{ inputs.${name} }}`;
+          name in TOKEN_STEPS && !TOKEN_STEPS[name]!.includes(step.id ?? '')
+            ? undefined
+            : `\${{ inputs.${name} }}`;
         expect(step.env[envName], `${step.name}: ${envName}`).toBe(expected);
       }
       expect(step.run).toMatch(
