@@ -70,6 +70,9 @@ export const ActionInputsSchema = z.strictObject({
   token: z.string().default(''),
   keep: bool.default(false),
   'fix-host': bool.default(true),
+  // When a runtime asked for at a moving version moved since its last night, measure the previous
+  // version beside it the same night (action/src/side-by-side.ts).
+  'side-by-side': bool.default(true),
   // Cluster mode (action/src/cluster.ts): a kubeconfig's content instead of a local stack.
   kubeconfig: z.string().default(''),
   'runtime-classes': z.string().trim().default(''),

@@ -7,18 +7,38 @@ import { handlerName, parseSpecList, type InstallRecord } from '@runtime-bench/r
 import type { ActionInputs } from './inputs.ts';
 import { criVersion } from './cri.ts';
 
-type Handler = InstallRecord['handlers'][number];
-
 /** The name part that stands for a version the action resolves afresh every night. */
 const MOVING = 'latest';
 export const isMoving = (version: string): boolean => version === '' || version === MOVING;
 
-export function buildRunConfig(base: unknown, inputs: ActionInputs, record: InstallRecord): Config {
+export type Handler = InstallRecord['handlers'][number];
+
+/** What the run config adds for a side-by-side version change (side-by-side.ts). */
+export interface SideBySide {
+  /** The previous versions' handlers, from their own install record. */
+  handlers: Handler[];
+  /** Handler names: before = the previous version's, after = tonight's (e.g. runc-latest). */
+  pairs: { before: string; after: string }[];
+}
+
+export const NO_SIDE_BY_SIDE: SideBySide = { handlers: [], pairs: [] };
+
+/** The name of the action's one target: `<cri>-latest` for a moving CRI version, else `<cri>-<version>`. */
+export function targetName(inputs: ActionInputs, record: InstallRecord): string {
+  return `${inputs.cri}-${isMoving(inputs['cri-version']) ? MOVING : (criVersion(inputs, record) ?? 'installed')}`;
+}
+
+export function buildRunConfig(
+  base: unknown,
+  inputs: ActionInputs,
+  record: InstallRecord,
+  beside: SideBySide = NO_SIDE_BY_SIDE,
+): Config {
   const user = (base ?? {}) as Record<string, unknown>;
   if (typeof user !== 'object' || Array.isArray(user)) {
     throw new RbError('CONFIG_INVALID', `${inputs.config}: a config is a YAML mapping`);
   }
-  const installed = nightlyHandlers(inputs, record);
+  const installed = [...nightlyHandlers(inputs, record), ...beside.handlers];
   const handlers = installed.map((h) => h.name);
   if (handlers.length === 0) {
     throw new RbError(
@@ -28,13 +48,25 @@ export function buildRunConfig(base: unknown, inputs: ActionInputs, record: Inst
     );
   }
   const stack = (user.stack ?? {}) as Record<string, unknown>;
+  const name = targetName(inputs, record);
   const merged = {
     ...user,
+    // The previous version beside tonight's: the pair declared for check, each round in a random
+    // order (the paired test's assumption).
+    ...(beside.pairs.length
+      ? {
+          roundOrder: 'shuffled',
+          versionChanges: beside.pairs.map((p) => ({
+            before: `${name}/${p.before}`,
+            after: `${name}/${p.after}`,
+          })),
+        }
+      : {}),
     ...(inputs.suites ? { benchmarks: inputs.suites.split(/[\s,]+/).filter(Boolean) } : {}),
     ...(inputs.runs ? { runs: Number(inputs.runs) } : {}),
     targets: [
       {
-        name: `${inputs.cri}-${isMoving(inputs['cri-version']) ? MOVING : (criVersion(inputs, record) ?? 'installed')}`,
+        name,
         cri: inputs.cri,
         stack: inputs['stack-name'],
         handlers,

@@ -19,20 +19,15 @@ import { installSource, thresholdPercent } from './inputs.ts';
 import { checkLines, mergeCheckLines, type CheckLines, type CheckReport } from './regressions.ts';
 import { pinnedSpecs, referenceTargetIds } from './reference.ts';
 import { buildRunConfig } from './run-config.ts';
+import { paths } from './work-dir.ts';
+import { readSideBySide, stepSideBySide } from './side-by-side.ts';
 import { buildSweepBaseConfig, sweepArgs, sweepMode } from './sweep.ts';
 import { annotationsFor, summaryMarkdown, writeSummary } from './summary.ts';
 import { parseTimings, timingsFile } from './timings.ts';
 
 export const RUNTIME_BENCH = new URL('../../runner/bin/runtime-bench.js', import.meta.url).pathname;
 
-export const paths = (workDir: string) => ({
-  record: join(workDir, 'install.json'),
-  config: join(workDir, 'config.yaml'),
-  result: join(workDir, 'result.json'),
-  summary: join(workDir, 'summary.md'),
-  /** Cluster mode: the kubeconfig input as a 0600 file, removed after the run and by cleanup. */
-  kubeconfig: join(workDir, 'kubeconfig.yaml'),
-});
+export { paths } from './work-dir.ts';
 
 /**
  * The result files of the run step, sorted: result.json, or result.<node>.json per node when a
@@ -167,7 +162,8 @@ export async function stepUp(ctx: StepContext): Promise<void> {
     return;
   }
   const record = await readInstallRecord(p.record);
-  const config = buildRunConfig(await readUserConfig(ctx), ctx.inputs, record);
+  const beside = await readSideBySide(ctx.workDir);
+  const config = buildRunConfig(await readUserConfig(ctx), ctx.inputs, record, beside);
   await writeFile(p.config, `# Written by the runtime-bench action.\n${stringify(config)}`);
   const args = stackUpArgs(ctx.inputs, record, p.config);
   // Noted before starting, so that cleanup stops even a half-started stack.
@@ -313,10 +309,20 @@ export async function stepCleanup(ctx: StepContext): Promise<void> {
   for (const stack of (await readInstallRecord(p.record)).stacks)
     await ctx.runtimeBench(['stack', 'down', '--stack', stack.name, '--purge']);
   await ctx.runtimeBench(['uninstall', '--state', p.record]);
+  // The previous versions measured side by side came with their own record.
+  const previous = p.previousRecord;
+  if (
+    await stat(previous).then(
+      () => true,
+      () => false,
+    )
+  )
+    await ctx.runtimeBench(['uninstall', '--state', previous]);
 }
 
 export const STEPS = {
   install: stepInstall,
+  'side-by-side': stepSideBySide,
   up: stepUp,
   run: stepRun,
   history: stepHistory,

@@ -43,10 +43,14 @@ const ActionSchema = z.strictObject({
 const action = ActionSchema.parse(parse(await read('action.yml')));
 
 /**
- * The steps that receive each token: `token` reads the data branch (history) and pushes to it
- * (publish); `github-token` opens and comments on the alert issues (alert).
+ * The steps that receive each token: `token` reads the data branch (side-by-side, before the
+ * stack is up; history) and pushes to it (publish); `github-token` opens and comments on the alert
+ * issues (alert).
  */
-const TOKEN_STEPS: Record<string, string[]> = { token: ['history', 'publish'], 'github-token': ['alert'] };
+const TOKEN_STEPS: Record<string, string[]> = {
+  token: ['side-by-side', 'history', 'publish'],
+  'github-token': ['alert'],
+};
 
 describe('action.yml', () => {
   test('inputs are exactly the ones the implementation reads, with the same defaults', () => {
@@ -69,13 +73,13 @@ describe('action.yml', () => {
         expect(step.env[envName], `${step.name}: ${envName}`).toBe(expected);
       }
       expect(step.run).toMatch(
-        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|up|run|history|summary|bisect|publish|alert|cleanup)$/,
+        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|side-by-side|up|run|history|summary|bisect|publish|alert|cleanup)$/,
       );
     }
     expect(action.runs.steps.at(-1)).toMatchObject({ id: 'cleanup', if: 'always()' });
   });
 
-  test('the tokens reach their steps alone (token: history and publish; github-token: alert; all after the benchmark), under no name and in no expression elsewhere', () => {
+  test('the tokens reach their steps alone (token: side-by-side, history, publish; github-token: alert; none where the stack or the benchmark runs), under no name and in no expression elsewhere', () => {
     const holders = action.runs.steps
       .filter((step) =>
         Object.entries(step.env).some(
@@ -94,7 +98,10 @@ describe('action.yml', () => {
       ).toEqual(steps);
     }
     const ids = action.runs.steps.map((s) => s.id);
-    for (const id of tokenSteps) expect(ids.indexOf(id)).toBeGreaterThan(ids.indexOf('run'));
+    // side-by-side reads the branch before the stack is up (it starts nothing); the others after the run.
+    expect(ids.indexOf('side-by-side')).toBeLessThan(ids.indexOf('up'));
+    for (const id of tokenSteps.filter((id) => id !== 'side-by-side'))
+      expect(ids.indexOf(id)).toBeGreaterThan(ids.indexOf('run'));
     for (const step of action.runs.steps) expect(step.run, step.name).not.toMatch(/token|\$\{\{/i);
   });
 

@@ -293,6 +293,22 @@ export const ConfigSchema = z.strictObject({
     .default(1)
     .meta({ description: 'unrecorded repetitions before the measured ones' }),
   settleSeconds: z.number().min(0).max(600).default(0).meta({ description: 'pause between runs' }),
+  roundOrder: z.enum(['fixed', 'shuffled']).default('fixed').meta({
+    description:
+      "order of the targets within each round of repetitions: fixed (as listed: A B C, A B C) or shuffled (each round in a random order drawn from the run id, so it can be replayed). A side-by-side version change needs shuffled: then the two versions are exchangeable within a round when they are the same code, the paired test's assumption",
+  }),
+  versionChanges: z
+    .array(
+      z.strictObject({
+        before: z.string().min(1).meta({ description: 'target id (name/handler) of the previous version' }),
+        after: z.string().min(1).meta({ description: 'target id (name/handler) of the new version' }),
+      }),
+    )
+    .default([])
+    .meta({
+      description:
+        "pairs of targets measured side by side as one version change (the previous version added beside the new one when a tracked component moved): `check` decides each pair's change and counts a regression of it as a regression of the night",
+    }),
   errorThreshold: z
     .number()
     .min(0)

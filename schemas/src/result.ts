@@ -25,10 +25,13 @@ containerd (`config.targets[].containerd`) and configs that mix CRI and engine t
 every older file is a valid version-5 file. 6 added the run status `partial` (the run went to its
 end, but a benchmark × target measured nothing: run-status.ts) and holds `complete` to mean that
 every benchmark × target measured; older files are read unchanged, and readers state their status
-with effectiveRunStatus(). `runtime-bench` writes 6.
+with effectiveRunStatus(). 7 added `config.roundOrder` (fixed or shuffled within a round) and
+`config.versionChanges` (the pairs of targets measured side by side as a version change); older
+files are valid version-7 files with the defaults (fixed order, no declared pair). `runtime-bench`
+writes 7.
  */
-export const RESULT_SCHEMA_VERSION = 6;
-export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3, 4, 5, 6] as const;
+export const RESULT_SCHEMA_VERSION = 7;
+export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3, 4, 5, 6, 7] as const;
 
 /** How a component built from source was built: enough to rebuild it and to see it matches the release. */
 export const ComponentBuildSchema = z.strictObject({
@@ -198,7 +201,7 @@ export const RunResultSchema = z
   .strictObject({
     schemaVersion: z.literal(READABLE_RESULT_SCHEMA_VERSIONS).meta({
       description:
-        '6 (written now: the run status partial); 1–5 read unchanged, where a run that went to its end is complete even when a benchmark × target measured nothing',
+        '7 (written now: config.roundOrder and config.versionChanges); 6 added the run status partial; 1–5 read unchanged, where a run that went to its end is complete even when a benchmark × target measured nothing',
     }),
     runId: z
       .string()
@@ -247,6 +250,21 @@ export const RunResultSchema = z
           message: `benchmark "${r.benchmark}" has no entry in benchmarks`,
         });
       }
+    });
+    run.config.versionChanges.forEach((pair, i) => {
+      for (const side of ['before', 'after'] as const)
+        if (!targetIds.has(pair[side]))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['config', 'versionChanges', i, side],
+            message: `unknown target "${pair[side]}": a version change pairs two targets of the run (name/handler)`,
+          });
+      if (pair.before === pair.after)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['config', 'versionChanges', i],
+          message: `a version change pairs two different targets, not "${pair.before}" with itself`,
+        });
     });
     checkRunTimes(run, ctx);
     checkRunStatus(run, ctx);

@@ -120,7 +120,7 @@ describe('RunResultSchema', () => {
   });
 
   test('refuses a schema version it does not know', () => {
-    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 7 }).success).toBe(false);
+    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 8 }).success).toBe(false);
     expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 1 }).success).toBe(true);
   });
 });

@@ -1,5 +1,14 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { GATE_DEFAULTS, renderCheck, runGate, type OutputFormat } from '../compare/index.ts';
+import {
+  decideVersionChanges,
+  GATE_DEFAULTS,
+  renderCheck,
+  runGate,
+  VERSION_CHANGE_DEFAULTS,
+  withVersionChanges,
+  type OutputFormat,
+} from '../compare/index.ts';
+import { SPENDING_RULES, type SpendingRule } from '../stats/change-decision.ts';
 import { readAnnotationsFile, readHistoryDir } from '../history/index.ts';
 import { RbError } from '../errors.ts';
 import { readResultFile } from '../results/io.ts';
@@ -46,6 +55,9 @@ interface CheckCliOptions {
   format: OutputFormat;
   json?: boolean;
   failOnRegression?: boolean;
+  changeAlpha: number;
+  changeLooks: number;
+  changeSpending: SpendingRule;
 }
 
 /** `runtime-bench check --history DIR --current FILE`: the nightly regression gate. */
@@ -80,6 +92,23 @@ export function registerCheck(program: Command): void {
     .option(
       '--annotations <file>',
       'annotations file (default: annotations.json/.yaml at the top of the history)',
+    )
+    .option(
+      '--change-alpha <p>',
+      "error rate of a side-by-side version change's decision, over its metrics and nights",
+      parseProbability,
+      VERSION_CHANGE_DEFAULTS.alpha,
+    )
+    .option(
+      '--change-looks <nights>',
+      'nights a side-by-side pair may be measured on before an unclear metric stays unclear',
+      parseCount,
+      VERSION_CHANGE_DEFAULTS.looks,
+    )
+    .addOption(
+      new Option('--change-spending <rule>', 'how the error rate is spent over those nights')
+        .choices([...SPENDING_RULES])
+        .default(VERSION_CHANGE_DEFAULTS.spending),
     )
     .addOption(
       referenceOption(
@@ -120,11 +149,20 @@ Example:
         annotations,
         references: opts.reference,
       });
-      process.stdout.write(renderCheck(report, outputFormat(opts)));
-      if (opts.failOnRegression && report.counts.regression > 0)
+      const changes = decideVersionChanges({ run: current, file: opts.current }, history.entries, {
+        alpha: opts.changeAlpha,
+        looks: opts.changeLooks,
+        spending: opts.changeSpending,
+        threshold: opts.threshold,
+        thresholds: opts.metricThreshold,
+      });
+      const full = withVersionChanges(report, changes);
+      process.stdout.write(renderCheck(full, outputFormat(opts)));
+      const regressions = report.counts.regression + full.versionChangeCounts!.regression;
+      if (opts.failOnRegression && regressions > 0)
         throw new RbError(
           'REGRESSION',
-          `${report.counts.regression} new regression(s) in ${opts.current}`,
+          `${regressions} new regression(s) in ${opts.current} (${report.counts.regression} across nights, ${full.versionChangeCounts!.regression} of a version change side by side)`,
           'see the report above; a baseline reset in the history annotations accepts an intended change',
         );
     });

@@ -9,7 +9,8 @@ import {
   DEFAULT_PREFIX,
   DEFAULT_SUITES,
   SOURCES,
-  buildPlan,
+  DEFAULT_GITHUB_API,
+  checkInstallPlan,
   formatPlan,
   install,
   listInstalled,
@@ -28,6 +29,7 @@ interface InstallCliOptions {
   gitDir?: string;
   toolchain?: string;
   mirror?: string;
+  githubApi?: string;
   debianMirror?: string;
   checksums?: string;
   dryRun?: boolean;
@@ -88,6 +90,10 @@ export function registerInstall(program: Command): void {
       "go and git sources: this Go toolchain (go1.23.4, local) instead of the release's",
     )
     .option('--mirror <url>', 'fetch release assets https://host/path from <url>/host/path')
+    .option(
+      '--github-api <url>',
+      `GitHub's REST API, read for latest versions and release asset digests (default $RB_GITHUB_API, else ${DEFAULT_GITHUB_API}; GITHUB_TOKEN, when set, is sent to it alone)`,
+    )
     .option('--debian-mirror <url>', 'Debian archive for the distro source')
     .option('--checksums <file>', 'extra pinned digests, JSON {"runc@1.3.6/runc.amd64": "sha256:<hex>"}')
     .option('--dry-run', 'print the plan and change nothing')
@@ -136,17 +142,27 @@ export function registerInstall(program: Command): void {
         ...(opts.gitDir ? { gitDir: resolve(opts.gitDir) } : {}),
         ...(opts.toolchain ? { toolchain: opts.toolchain } : {}),
       };
+      const githubApi = opts.githubApi ?? process.env.RB_GITHUB_API;
+      const releaseOptions = {
+        ...(opts.mirror ? { mirror: opts.mirror } : {}),
+        ...(githubApi ? { githubApi } : {}),
+        ...(process.env.GITHUB_TOKEN ? { githubToken: process.env.GITHUB_TOKEN } : {}),
+        ...(opts.checksums ? { checksums: await readChecksums(opts.checksums) } : {}),
+      };
       if (opts.dryRun) {
-        const plan = buildPlan(request);
-        console.log(opts.json ? JSON.stringify(plan, null, 2) : formatPlan(plan));
+        const checked = await checkInstallPlan(realInstallEnv(), request, releaseOptions);
+        console.log(
+          opts.json
+            ? JSON.stringify({ ...checked.plan, verification: checked.verification }, null, 2)
+            : formatPlan(checked.plan, checked.verification),
+        );
         return;
       }
       const statePath = opts.state ?? defaultStatePath(opts.prefix);
       const record = await install(realInstallEnv(), request, {
         statePath,
-        ...(opts.mirror ? { mirror: opts.mirror } : {}),
+        ...releaseOptions,
         ...(opts.debianMirror ? { debianMirror: opts.debianMirror } : {}),
-        ...(opts.checksums ? { checksums: await readChecksums(opts.checksums) } : {}),
       });
       if (opts.json) {
         console.log(JSON.stringify(record, null, 2));

@@ -13,6 +13,27 @@ import {
   terminalTable,
 } from '../format/index.ts';
 import { bisectCommand, BISECTABLE, type BisectRequest } from '../bisect-request.ts';
+import type { VersionChangeReport } from './version-change.ts';
+import {
+  versionChangeCounts,
+  versionChangeMarkdown,
+  versionChangeTerminal,
+  type VersionChangeCounts,
+} from './version-change-format.ts';
+
+/**
+ * What `check` prints: the gate's report over the nights, and the side-by-side verdicts of the
+ * pairs the current run measured (absent in reports of older tools).
+ */
+export type CheckReport = GateReport & {
+  versionChanges?: VersionChangeReport[];
+  versionChangeCounts?: VersionChangeCounts;
+};
+
+/** The check report with its side-by-side verdicts and their counts. */
+export function withVersionChanges(report: GateReport, changes: VersionChangeReport[]): CheckReport {
+  return { ...report, versionChanges: changes, versionChangeCounts: versionChangeCounts(changes) };
+}
 
 export type OutputFormat = 'table' | 'markdown' | 'json';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'markdown', 'json'];
@@ -284,7 +305,7 @@ function checkHeadline(report: GateReport): string[] {
 }
 
 /** Renders a check report as a plain table, Markdown (flagged rows first, all rows folded) or JSON. */
-export function renderCheck(report: GateReport, format: OutputFormat): string {
+export function renderCheck(report: CheckReport, format: OutputFormat): string {
   if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
   const notes = report.rows.flatMap((r) =>
     r.notes.map((n) => `${r.benchmark} · ${r.target} · ${r.kind === 'metric' ? r.metric : r.kind}: ${n}`),
@@ -304,6 +325,7 @@ export function renderCheck(report: GateReport, format: OutputFormat): string {
         ? [markdownTable(CHECK_HEADER, flagged.map(checkCells)), '']
         : ['No regression or improvement beyond the thresholds.', '']),
       ...(hints.length ? ['To find the release and commit:', '', '```sh', ...hints, '```', ''] : []),
+      ...versionChangeMarkdown(report.versionChanges ?? []),
       '<details><summary>All metrics</summary>',
       '',
       markdownTable(CHECK_HEADER, report.rows.map(checkCells)),
@@ -313,5 +335,5 @@ export function renderCheck(report: GateReport, format: OutputFormat): string {
     ].join('\n')}\n`;
   }
   const safe = (lines: string[]) => lines.map((l) => sanitizeTerminal(l));
-  return `${[...safe(checkHeadline(report)), '', terminalTable(CHECK_HEADER, report.rows.map(checkCells)), ...(uniqueNotes.length ? ['', ...safe(uniqueNotes)] : []), ...(hints.length ? ['', 'to find the release and commit:', ...safe(hints.map((h) => `  ${h}`))] : [])].join('\n')}\n`;
+  return `${[...safe(checkHeadline(report)), '', terminalTable(CHECK_HEADER, report.rows.map(checkCells)), ...(uniqueNotes.length ? ['', ...safe(uniqueNotes)] : []), ...(hints.length ? ['', 'to find the release and commit:', ...safe(hints.map((h) => `  ${h}`))] : []), ...versionChangeTerminal(report.versionChanges ?? [])].join('\n')}\n`;
 }

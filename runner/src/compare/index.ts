@@ -9,3 +9,6 @@ export * from './annotations.ts';
 export * from './gate/index.ts';
 export * from './format.ts';
 export * from './plan.ts';
+export * from './version-pairs.ts';
+export * from './version-change.ts';
+export * from './version-change-format.ts';

@@ -54,7 +54,7 @@ const stampOf = (runId: string): string => runId.slice(0, 16);
  */
 export function historyCandidates(
   paths: readonly string[],
-  current: Pick<RunResult, 'runId'>,
+  current: Pick<RunResult, 'runId'> | null,
 ): { candidates: HistoryCandidate[]; skipped: SkippedFile[] } {
   const candidates: HistoryCandidate[] = [];
   const skipped: SkippedFile[] = [];
@@ -71,7 +71,7 @@ export function historyCandidates(
       });
       continue;
     }
-    if (runId === current.runId || stampOf(runId) > stampOf(current.runId)) continue;
+    if (current && (runId === current.runId || stampOf(runId) > stampOf(current.runId))) continue;
     candidates.push({ path, runId });
   }
   candidates.sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));
@@ -88,11 +88,27 @@ export function sameLineage(current: RunResult, earlier: RunResult): boolean {
   return earlier.targets.some((t) => identities.has(targetIdentity(t)));
 }
 
+/**
+ * Which runs of the branch a history keeps: those started before `before` (null: any) that
+ * `accepts` takes. A result's lineage (lineageOf), or, before a run, the nights of a host class
+ * and target ids (side-by-side planning).
+ */
+export interface HistorySelector {
+  before: Pick<RunResult, 'runId'> | null;
+  accepts(run: RunResult): boolean;
+}
+
+/** The gate's history of `current`: earlier runs of its lineage (sameLineage). */
+export function lineageOf(current: RunResult): HistorySelector {
+  return { before: current, accepts: (run) => sameLineage(current, run) };
+}
+
 export interface BranchHistoryOptions {
   /** A remote URL or path git accepts (a configured remote is resolved by the caller). */
   url: string;
   branch: string;
-  current: RunResult;
+  /** The result whose lineage is wanted, or any other selection of runs. */
+  current: RunResult | HistorySelector;
   /** Comparable runs to fetch at most. */
   runs: number;
   /** Directory the history is written to (created; what `check --history` reads). */
@@ -137,7 +153,8 @@ export async function fetchBranchHistory(
     if (fetched.exitCode !== 0) throw unreachable(options.url, fetched.stderr);
     const commit = (await gitOk(git, ['rev-parse', '--verify', 'FETCH_HEAD^{commit}'], { cwd: repo })).trim();
     const paths = await listFiles(git, repo, commit, RUNS_DIR);
-    const { candidates, skipped } = historyCandidates(paths, options.current);
+    const select = 'accepts' in options.current ? options.current : lineageOf(options.current);
+    const { candidates, skipped } = historyCandidates(paths, select.before);
     const annotations = await copyAnnotations(git, repo, commit, paths, options.out);
     const kept: string[] = [];
     // Blobs are fetched on demand by `cat-file --batch`, as many at a time as runs are still
@@ -153,7 +170,7 @@ export async function fetchBranchHistory(
       );
       for (const { path } of page) {
         const run = parseCandidate(path, texts.get(path), skipped);
-        if (!run || !sameLineage(options.current, run)) continue;
+        if (!run || !select.accepts(run)) continue;
         const relative = relativeRunPath(run);
         const file = join(options.out, ...relative.split('/'));
         await mkdir(dirname(file), { recursive: true });

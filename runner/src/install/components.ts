@@ -28,7 +28,10 @@ export type Role = 'cri' | 'oci' | 'tool' | 'workload';
 export interface ReleaseAsset {
   /** `{version}`, `{arch}` (Go style: amd64, arm64) and `{uarch}` (uname style: x86_64, aarch64) are replaced. */
   url: string;
-  /** A published checksum file (same placeholders, plus `{url}`); absent: only the pinned table can verify. */
+  /**
+   * A published checksum file (same placeholders, plus `{url}`); absent: a pin verifies, else, for a
+   * GitHub-hosted sha256 asset, the digest the release API reports (verification.ts).
+   */
   checksumUrl?: string;
   algorithm: 'sha256' | 'sha512';
   /** `binary`: the download is the executable itself, installed under `bin/<as>`. */
@@ -56,7 +59,8 @@ const GH = 'https://github.com';
 
 /**
  * Release URLs follow each project's published layout. Checksum files are used where upstream
- * publishes them; crun and youki publish none, so they verify only against the pinned table.
+ * publishes them; crun and youki publish none, so they verify against a pin or, failing one, the
+ * digest GitHub's release API reports for the asset (null for uploads before June 2025).
  */
 export const COMPONENTS: Record<ComponentName, ComponentInfo> = {
   containerd: {

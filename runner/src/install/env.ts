@@ -12,7 +12,8 @@ export type CommandRunner = (
 
 export interface InstallEnv {
   run: CommandRunner;
-  fetch: (url: string) => Promise<Response>;
+  /** `init` carries request headers (the release API's); downloads pass none. */
+  fetch: (url: string, init?: { headers?: Record<string, string> }) => Promise<Response>;
   log: (line: string) => void;
   /** glibc of this host (`2.36`), null on a non-glibc system. */
   hostGlibc: string | null;
@@ -34,7 +35,7 @@ export function realInstallEnv(log: (line: string) => void = (l) => console.erro
     // Package tools (apt-get, dpkg-deb) honour the host's proxy settings: the allow-listed
     // environment plus those, never our credentials, unless a call names its own.
     run: (command, args, options = {}) => exec(command, args, { env: installerEnv(process.env), ...options }),
-    fetch: (url) => fetch(url, { redirect: 'follow' }),
+    fetch: (url, init = {}) => fetch(url, { redirect: 'follow', ...init }),
     log,
     hostGlibc: hostGlibcVersion(),
     arch: process.arch,

@@ -356,9 +356,18 @@ async function verifyInstalled(
       reported,
       detail: placed.get(r.dir)?.detail ?? output,
       createdByThisInstall: placed.has(r.dir),
+      ...verifiedBy(placed.get(r.dir)),
     });
   }
   return out;
+}
+
+/** The record's `verification` of a release placed by this install (each digest now known). */
+function verifiedBy(staged: StagedComponent | undefined): Pick<InstalledComponent, 'verification'> {
+  const verification = staged?.verification?.flatMap((v) =>
+    v.digest === null ? [] : [{ ...v, digest: v.digest }],
+  );
+  return verification && verification.length > 0 ? { verification } : {};
 }
 
 /** Lists what is under the prefix: component → versions (for `install --list`). */

@@ -10,6 +10,7 @@ import {
   type ComponentSpec,
   type Source,
 } from './components.ts';
+import { describeVerification, type AssetVerification } from './verification.ts';
 
 /** Where everything goes unless told otherwise: one directory per component and version. */
 export const DEFAULT_PREFIX = '/opt/runtime-bench';
@@ -190,10 +191,26 @@ export function componentDir(prefix: string, name: string, version: string): str
   return join(prefix, name, version);
 }
 
-/** The human-readable plan printed by `install --dry-run`. */
-export function formatPlan(plan: InstallPlan): string {
+/** A release step checked for `install --dry-run`: its version (`latest` resolved when it had to be) and how each asset is verified. */
+export interface StepVerification {
+  version: string;
+  assets: AssetVerification[];
+}
+
+/**
+ * The human-readable plan printed by `install --dry-run`; `verification` holds, per step, what
+ * the release check found (null for the other sources). It says how each download is verified,
+ * never more than that.
+ */
+export function formatPlan(
+  plan: InstallPlan,
+  verification: readonly (StepVerification | null)[] = [],
+): string {
   const lines = [`install plan (source ${plan.source}, prefix ${plan.prefix}):`];
-  for (const s of plan.steps) {
+  for (const [i, s] of plan.steps.entries()) {
+    const checked = verification[i] ?? null;
+    const resolved =
+      s.version === 'latest' && checked && checked.version !== 'latest' ? checked.version : null;
     const what = `${s.spec.name}@${s.spec.path ?? s.version ?? '(installed)'}`;
     let where: string;
     if (s.source === 'path')
@@ -201,15 +218,20 @@ export function formatPlan(plan: InstallPlan): string {
     else if (isBuildSource(s.source))
       where = `build ${s.source === 'git' ? `${plan.gitDir}@${s.version}` : `${s.version}`} as its release is built (toolchain ${plan.toolchain ?? "the release's"}) → ${join(plan.prefix, s.spec.name)}/<version>+<toolchain>`;
     else if (s.dir) where = `→ ${s.dir}`;
+    else if (resolved)
+      where = `→ ${componentDir(plan.prefix, s.spec.name, resolved)} (latest now ${resolved})`;
     else where = `→ ${join(plan.prefix, s.spec.name)}/<version resolved at install>`;
     const from =
       s.source === 'distro'
-        ? ` (Debian package ${s.component.debianPackage}, suites ${plan.suites.join(', ')})`
+        ? ` (Debian package ${s.component.debianPackage}, suites ${plan.suites.join(', ')}; apt checks it against the suite's signed Release file)`
         : s.source === 'release'
-          ? ` (upstream release, ${s.component.release?.map((a) => a.algorithm).join('+')} verified)`
+          ? ' (upstream release)'
           : '';
     const handler = s.component.role === 'oci' ? `  handler ${s.handler ?? `${s.spec.name}-<version>`}` : '';
     lines.push(`  ${what.padEnd(24)} ${where}${from}${handler}`);
+    if (s.source === 'release')
+      for (const asset of checked?.assets ?? [])
+        lines.push(`  ${''.padEnd(24)}   verify ${describeVerification(asset)}`);
   }
   return lines.join('\n');
 }

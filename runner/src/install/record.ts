@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ComponentBuildSchema, ExtraHandlerSchema, type ConfigInput } from '@runtime-bench/schemas';
 import { RbError, errorMessage, parseWithFriendlyErrors } from '../errors.ts';
 import { COMPONENTS, SOURCES, handlerName, type ComponentName, type Source } from './components.ts';
+import { VERIFICATION_KINDS } from './verification.ts';
 import { readTextFile } from '../util/read-file.ts';
 
 export const InstalledComponentSchema = z.strictObject({
@@ -25,6 +26,22 @@ export const InstalledComponentSchema = z.strictObject({
   createdByThisInstall: z.boolean(),
   /** How it was built, for the build sources (go, cargo, git). */
   build: ComponentBuildSchema.optional(),
+  /**
+   * Release source, placed by this install: each download's digest and what vouched for it (absent
+   * in older records, and for a directory another install placed).
+   */
+  verification: z
+    .array(
+      z.strictObject({
+        file: z.string().min(1),
+        algorithm: z.enum(['sha256', 'sha512']),
+        by: z.enum(VERIFICATION_KINDS),
+        /** The checksum file's or the release API's URL, or `the pinned table`. */
+        from: z.string().min(1),
+        digest: z.string().regex(/^[0-9a-f]+$/),
+      }),
+    )
+    .optional(),
 });
 export type InstalledComponent = z.output<typeof InstalledComponentSchema>;
 

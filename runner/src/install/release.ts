@@ -5,13 +5,32 @@ import { RbError, errorMessage } from '../errors.ts';
 import { digestFile, parseChecksumFile, pinKey, pinnedDigest } from './checksum.ts';
 import { archNames, type ComponentInfo, type ReleaseAsset } from './components.ts';
 import type { InstallEnv } from './env.ts';
+import {
+  DEFAULT_GITHUB_API,
+  apiHeaders,
+  fetchRelease,
+  releaseApiUrl,
+  releaseAssetDigest,
+  type GithubRelease,
+} from './release-api.ts';
 import type { StagedComponent } from './stage.ts';
+import {
+  chooseVerification,
+  methodSource,
+  unverifiableError,
+  type AssetVerification,
+  type VerificationMethod,
+} from './verification.ts';
 
 export interface ReleaseOptions {
   /** Fetch `https://host/path` from `<mirror>/host/path` instead (a proxy, a cache, a test server). */
   mirror?: string;
   /** Extra pinned digests for this run, keyed like the repository's table. */
   checksums?: Readonly<Record<string, string>>;
+  /** GitHub's REST API (default https://api.github.com, through the mirror when one is given). */
+  githubApi?: string;
+  /** Sent as the API requests' bearer token (GITHUB_TOKEN), never with downloads. */
+  githubToken?: string;
 }
 
 /** Fills a URL template's placeholders. */
@@ -40,10 +59,15 @@ export function assetUrls(
   return { url, checksumUrl };
 }
 
+/** The release API's base URL: the one given, else GitHub's, through the mirror when there is one. */
+export function releaseApiBase(options: Pick<ReleaseOptions, 'mirror' | 'githubApi'>): string {
+  return options.githubApi ?? applyMirror(DEFAULT_GITHUB_API, options.mirror);
+}
+
 /** For GitHub-hosted components: the API URL of the latest release. */
-export function latestReleaseApiUrl(component: ComponentInfo): string | null {
+export function latestReleaseApiUrl(component: ComponentInfo, apiBase = DEFAULT_GITHUB_API): string | null {
   const m = /^https:\/\/github\.com\/([^/]+)\/([^/]+)\/releases\//.exec(component.release?.[0]?.url ?? '');
-  return m ? `https://api.github.com/repos/${m[1]}/${m[2]}/releases/latest` : null;
+  return m ? releaseApiUrl(apiBase, { owner: m[1]!, repo: m[2]! }, 'latest') : null;
 }
 
 async function download(env: InstallEnv, url: string, dest: string): Promise<void> {
@@ -67,8 +91,12 @@ async function download(env: InstallEnv, url: string, dest: string): Promise<voi
   await writeFile(dest, Buffer.from(await response.arrayBuffer()));
 }
 
-async function fetchText(env: InstallEnv, url: string): Promise<string> {
-  const response = await env.fetch(url).catch((error: unknown) => {
+async function fetchText(
+  env: InstallEnv,
+  url: string,
+  init?: { headers?: Record<string, string> },
+): Promise<string> {
+  const response = await env.fetch(url, init).catch((error: unknown) => {
     throw new RbError('INSTALL_DOWNLOAD', `cannot download ${url}: ${errorMessage(error)}`);
   });
   if (!response.ok) throw new RbError('INSTALL_DOWNLOAD', `cannot download ${url}: HTTP ${response.status}`);
@@ -81,7 +109,7 @@ export async function resolveLatestRelease(
   component: ComponentInfo,
   options: ReleaseOptions,
 ): Promise<string> {
-  const api = latestReleaseApiUrl(component);
+  const api = latestReleaseApiUrl(component, releaseApiBase(options));
   if (!api) {
     throw new RbError(
       'INSTALL_VERSION',
@@ -89,7 +117,7 @@ export async function resolveLatestRelease(
       `name a version, e.g. ${component.name}@<version>`,
     );
   }
-  const text = await fetchText(env, applyMirror(api, options.mirror));
+  const text = await fetchText(env, api, { headers: apiHeaders(options.githubToken) });
   // The answer comes from outside (a proxy or mirror may answer with a page of its own).
   let body: unknown;
   try {
@@ -107,10 +135,66 @@ export async function resolveLatestRelease(
   return tag.replace(/^v/, '');
 }
 
+/** One asset of a component at a version: its URLs, file name, pin key and verification method. */
+export interface PlannedAsset {
+  asset: ReleaseAsset;
+  url: string;
+  file: string;
+  key: string;
+  method: VerificationMethod;
+}
+
+/**
+ * Lays out a component's assets at a version with the method that will verify each; throws the
+ * install's own error for an asset nothing can verify. Pure given the pinned tables.
+ */
+export function planAssets(
+  component: ComponentInfo,
+  version: string,
+  nodeArch: string,
+  options: ReleaseOptions,
+): PlannedAsset[] {
+  return (component.release ?? []).map((asset) => {
+    const { url, checksumUrl } = assetUrls(asset, version, nodeArch);
+    // Decoded: a plan of `latest` lays out `{version}` placeholders, which URL() escapes.
+    const file = decodeURIComponent(basename(new URL(url).pathname));
+    const key = pinKey(component.name, version, file);
+    const method = chooseVerification({
+      pinned: pinnedDigest(key, asset.algorithm, options.checksums),
+      checksumUrl,
+      assetUrl: url,
+      algorithm: asset.algorithm,
+      apiBase: releaseApiBase(options),
+    });
+    if (method === null) throw unverifiableError(`${component.name} ${version}`, file, asset.algorithm, key);
+    return { asset, url, file, key, method };
+  });
+}
+
+/**
+ * The digest the API reports for a planned asset (read before anything is downloaded, so a
+ * release without one costs no download). Throws naming the field when there is none.
+ */
+export async function releaseApiDigest(
+  env: InstallEnv,
+  url: string,
+  planned: PlannedAsset,
+  options: ReleaseOptions,
+  cache: Map<string, GithubRelease> = new Map(),
+): Promise<string> {
+  let release = cache.get(url);
+  if (!release) {
+    release = await fetchRelease(env, url, options.githubToken);
+    cache.set(url, release);
+  }
+  return releaseAssetDigest(release, planned.file, planned.asset.algorithm, { url, pinKey: planned.key });
+}
+
 /**
  * Downloads every asset of a component into `staging`, verifies each digest (pinned table first,
- * then the published checksum file) and only then unpacks. A mismatch or a missing digest throws
- * before anything is unpacked; the caller removes the staging directory.
+ * then the published checksum file, then the release API's digest) and only then unpacks. A
+ * mismatch or a missing digest throws before anything is unpacked; the caller removes the
+ * staging directory.
  */
 export async function stageRelease(
   env: InstallEnv,
@@ -121,36 +205,33 @@ export async function stageRelease(
 ): Promise<StagedComponent> {
   const downloads = join(staging, '.downloads');
   await mkdir(downloads, { recursive: true });
-  const assets = component.release ?? [];
   const fetched: { asset: ReleaseAsset; file: string; url: string }[] = [];
-  for (const asset of assets) {
-    const { url, checksumUrl } = assetUrls(asset, version, env.arch);
-    const fileName = basename(new URL(url).pathname);
+  const verification: AssetVerification[] = [];
+  const releases = new Map<string, GithubRelease>();
+  for (const planned of planAssets(component, version, env.arch, options)) {
+    const { asset, url, method } = planned;
+    const fileName = planned.file;
     const file = join(downloads, fileName);
+    let expected: string | null =
+      method.by === 'pinned'
+        ? method.digest
+        : method.by === 'release-api digest'
+          ? await releaseApiDigest(env, method.url, planned, options, releases)
+          : null;
     env.log(`download ${url}`);
     await download(env, applyMirror(url, options.mirror), file);
-    const key = pinKey(component.name, version, fileName);
-    let expected = pinnedDigest(key, asset.algorithm, options.checksums);
-    let from = 'the pinned table';
-    if (expected === null && checksumUrl) {
-      const text = await fetchText(env, applyMirror(checksumUrl, options.mirror));
+    if (method.by === 'checksum file') {
+      const text = await fetchText(env, applyMirror(method.url, options.mirror));
       expected = parseChecksumFile(text, fileName, asset.algorithm);
-      from = checksumUrl;
       if (expected === null) {
         throw new RbError(
           'INSTALL_CHECKSUM_MISSING',
-          `${checksumUrl} has no ${asset.algorithm} digest for ${fileName}`,
-          'pin one with --checksums',
+          `${method.url} has no ${asset.algorithm} digest for ${fileName}`,
+          'pin one with --checksums, or use --source distro',
         );
       }
     }
-    if (expected === null) {
-      throw new RbError(
-        'INSTALL_CHECKSUM_MISSING',
-        `${component.name} ${version}: no published checksum and no pinned ${asset.algorithm} digest for ${fileName}`,
-        `add "${key}": "${asset.algorithm}:<hex>" to runner/src/install/pinned-checksums.ts or a --checksums file; nothing unverified is installed`,
-      );
-    }
+    const from = methodSource(method);
     const actual = await digestFile(file, asset.algorithm);
     if (actual !== expected) {
       throw new RbError(
@@ -159,7 +240,8 @@ export async function stageRelease(
         'the download was corrupted or replaced upstream: do not use it; check the version and the pinned digest',
       );
     }
-    env.log(`verified ${fileName} (${asset.algorithm} ${actual.slice(0, 16)}…, from ${from})`);
+    env.log(`verified ${fileName} (${asset.algorithm} ${actual.slice(0, 16)}…, ${method.by}, from ${from})`);
+    verification.push({ file: fileName, algorithm: asset.algorithm, by: method.by, from, digest: actual });
     fetched.push({ asset, file, url });
   }
   // Everything verified: unpack.
@@ -180,7 +262,48 @@ export async function stageRelease(
   await rm(downloads, { recursive: true, force: true });
   return {
     binaries,
-    detail: fetched.map((f) => f.url).join(' '),
+    detail: `${fetched.map((f) => f.url).join(' ')} (verified: ${[...new Set(verification.map((v) => v.by))].join(', ')})`,
     patched: [],
+    verification,
   };
+}
+
+/** The placeholder a plan of `latest` shows where the version will go. */
+const UNRESOLVED = '{version}';
+
+/**
+ * What `install --dry-run` says of a release step: how each asset will be verified, read from the
+ * release API where that is the method (resolving `latest` for it), so a release that cannot be
+ * verified fails the plan with the install's own error. Other methods are only named here.
+ */
+export async function checkReleaseStep(
+  env: InstallEnv,
+  component: ComponentInfo,
+  version: string,
+  options: ReleaseOptions,
+): Promise<{ version: string; assets: AssetVerification[] }> {
+  let concrete = version === 'latest' ? UNRESOLVED : version;
+  let planned = planAssets(component, concrete, env.arch, options);
+  if (concrete === UNRESOLVED && planned.some((p) => p.method.by !== 'checksum file')) {
+    concrete = await resolveLatestRelease(env, component, options);
+    planned = planAssets(component, concrete, env.arch, options);
+  }
+  const releases = new Map<string, GithubRelease>();
+  const assets: AssetVerification[] = [];
+  for (const p of planned) {
+    const digest =
+      p.method.by === 'pinned'
+        ? p.method.digest
+        : p.method.by === 'release-api digest'
+          ? await releaseApiDigest(env, p.method.url, p, options, releases)
+          : null;
+    assets.push({
+      file: p.file,
+      algorithm: p.asset.algorithm,
+      by: p.method.by,
+      from: methodSource(p.method),
+      digest,
+    });
+  }
+  return { version: concrete === UNRESOLVED ? version : concrete, assets };
 }

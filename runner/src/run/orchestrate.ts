@@ -7,6 +7,7 @@ import { errorMessage, InterruptedError } from '../errors.ts';
 import { BenchmarkAccumulator } from '../results/assemble.ts';
 import type { IterationOutcome } from '../suites/types.ts';
 import { sleep as realSleep } from '../util/exec.ts';
+import { createRng, type Rng } from '../stats/random.ts';
 
 export interface ProgressEvent {
   benchmark: string;
@@ -55,7 +56,13 @@ export function newSlot(
 }
 
 export interface OrchestrateOptions {
-  config: Pick<Config, 'warmup' | 'runs' | 'runsPerBenchmark' | 'settleSeconds'>;
+  config: Pick<Config, 'warmup' | 'runs' | 'runsPerBenchmark' | 'settleSeconds'> &
+    Partial<Pick<Config, 'roundOrder'>>;
+  /**
+   * With `config.roundOrder` shuffled: the seed of the rounds' order (the pipeline takes it from
+   * the run id, so a run's order can be replayed from its result). Required then.
+   */
+  roundOrderSeed?: number;
   /** In run order: all slots of the first benchmark, then the next benchmark's, … */
   slots: readonly Slot[];
   signal: AbortSignal;
@@ -76,13 +83,15 @@ export interface OrchestrateOptions {
 
 /**
  * Runs every slot's repetitions, interleaved per benchmark (or interleave group) and repetition
- * (A B C, A B C, …) so that drift on a shared host hits all targets alike. Warm-up repetitions run but are not recorded. A
+ * (A B C, A B C, …; with roundOrder shuffled each round in its own random order, B A C, A C B, …)
+ * so that drift on a shared host hits all targets alike. Warm-up repetitions run but are not recorded. A
  * failing repetition is an error sample and the run goes on; an unsupported outcome ends that
  * slot's attempts; an interruption (a signal, a dead endpoint) stops between repetitions, a
  * repetition it made fail is not recorded, and every slot it cut short is marked interrupted.
  */
 export async function orchestrate(opts: OrchestrateOptions): Promise<void> {
   const { config, signal } = opts;
+  const rng = roundOrderRng(opts);
   const pause = opts.sleep ?? realSleep;
   const groupOf = (s: Slot): string => s.interleaveWith ?? s.definition.name;
   const groups = [...new Set(opts.slots.map(groupOf))];
@@ -98,7 +107,7 @@ export async function orchestrate(opts: OrchestrateOptions): Promise<void> {
     const rounds = Math.max(...mine.map(repetitionsOf));
     for (let rep = 0; rep < rounds; rep++) {
       const warmup = rep < config.warmup;
-      for (const slot of mine) {
+      for (const slot of rng ? shuffled(mine, rng) : mine) {
         if (signal.aborted) break outer;
         if (slot.accumulator.unsupported) continue;
         const repetitions = repetitionsOf(slot);
@@ -147,4 +156,30 @@ export async function orchestrate(opts: OrchestrateOptions): Promise<void> {
     for (const { accumulator: a } of opts.slots)
       if (a.attempts < runsFor(config, a.definition.name) && !a.unsupported) a.interrupted = true;
   }
+}
+
+function roundOrderRng(opts: OrchestrateOptions): Rng | null {
+  if (opts.config.roundOrder !== 'shuffled') return null;
+  if (opts.roundOrderSeed === undefined)
+    throw new Error(
+      'orchestrate: roundOrder shuffled needs a roundOrderSeed (the pipeline derives it from the run id)',
+    );
+  return createRng(opts.roundOrderSeed);
+}
+
+/** A Fisher–Yates shuffle of a copy: every order equally likely. */
+export function shuffled<T>(items: readonly T[], rng: Rng): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** The seed of a run's round order: the random part of its id (`…Z-1a2b3c4d`). */
+export function roundOrderSeedOf(runId: string): number {
+  const hex = /-([0-9a-f]{8})$/.exec(runId)?.[1];
+  if (hex === undefined) throw new RangeError(`run id ${runId} has no random part to seed the round order`);
+  return Number.parseInt(hex, 16);
 }

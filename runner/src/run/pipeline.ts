@@ -5,7 +5,7 @@
 // the same for every kind, so an interruption or an unsupported outcome means the same everywhere.
 import type { Config, RunResult } from '@runtime-bench/schemas';
 import { assembleRunResult, newRunId, type ResultPart } from '../results/assemble.ts';
-import { orchestrate, type ProgressEvent, type Slot } from './orchestrate.ts';
+import { orchestrate, roundOrderSeedOf, type ProgressEvent, type Slot } from './orchestrate.ts';
 import { describeStop, stopCause, type StopCause } from './stop.ts';
 import { toolRecord } from '../version.ts';
 import { JOURNAL_VERSION, openJournal, type JournalWriter, type RunPreview } from '../results/journal.ts';
@@ -95,6 +95,7 @@ export async function runPipeline(kind: TargetKind, opts: PipelineOptions): Prom
         : null;
     await orchestrate({
       config: opts.config,
+      roundOrderSeed: roundOrderSeedOf(runId),
       slots: run.slots,
       signal: run.signal,
       onProgress: opts.onProgress,

@@ -95,6 +95,7 @@ beforeEach(async () => {
 });
 afterEach(() => {
   server.requests.length = 0;
+  server.authorization.length = 0;
 });
 
 // Every test runs tar, sh and a local HTTP server: well under a second, unless the host is loaded.
@@ -158,12 +159,21 @@ describe('release source', { timeout: 60_000 }, () => {
     expect(await exists(join(prefix, 'state', 'install.json'))).toBe(false);
   });
 
-  test('no published checksum and no pin: refused; with a pin: installed', async () => {
+  test('crun (no checksum file): verified by the release API digest; a null digest refused; a pin wins', async () => {
     const url = `${GH}/containers/crun/releases/download/1.21/crun-1.21-linux-amd64`;
+    const api = 'https://api.github.com/repos/containers/crun/releases/tags/1.21';
     const bin = await serve(url, script('crun version 1.21'));
+    const release = (digest: string | null) =>
+      JSON.stringify({ tag_name: '1.21', assets: [{ name: 'crun-1.21-linux-amd64', digest }] });
+
+    // An asset uploaded before GitHub computed digests: refused before it is even downloaded.
+    await serve(api, release(null));
     const error = await install(env(), request('crun@1.21'), options()).catch((e: unknown) => e);
     expect((error as RbError).code).toBe('INSTALL_CHECKSUM_MISSING');
+    expect((error as RbError).message).toContain('assets[0].digest of crun-1.21-linux-amd64 is null');
     expect((error as RbError).hint).toContain('"crun@1.21/crun-1.21-linux-amd64"');
+    expect((error as RbError).hint).toContain('--source distro');
+    expect(server.requests).not.toContain(`/github.com${new URL(url).pathname}`);
     expect(await exists(prefix)).toBe(false);
 
     const wrongPin = { 'crun@1.21/crun-1.21-linux-amd64': `sha256:${sha256('x')}` };
@@ -171,9 +181,30 @@ describe('release source', { timeout: 60_000 }, () => {
       /the pinned table says/,
     );
 
+    server.requests.length = 0;
     const pins = { 'crun@1.21/crun-1.21-linux-amd64': `sha256:${sha256(bin)}` };
-    const record = await install(env(), request('crun@1.21'), { ...options(), checksums: pins });
-    expect(record.handlers.map((h) => h.name)).toEqual(['crun-1.21']);
+    const pinned = await install(env(), request('crun@1.21'), { ...options(), checksums: pins });
+    expect(pinned.handlers.map((h) => h.name)).toEqual(['crun-1.21']);
+    expect(pinned.components[0]!.verification).toEqual([
+      expect.objectContaining({ by: 'pinned', from: 'the pinned table', digest: sha256(bin) }),
+    ]);
+    // The pin is trusted first: the API is not asked.
+    expect(server.requests.some((p) => p.startsWith('/api.github.com/'))).toBe(false);
+    await uninstall(env(), join(prefix, 'state', 'install.json'));
+
+    await serve(api, release(`sha256:${sha256(bin)}`));
+    const record = await install(env(), request('crun@1.21'), options());
+    expect(record.components[0]!.verification).toEqual([
+      {
+        file: 'crun-1.21-linux-amd64',
+        algorithm: 'sha256',
+        by: 'release-api digest',
+        // Read through the mirror, which is where it came from.
+        from: `${server.url}/api.github.com/repos/containers/crun/releases/tags/1.21`,
+        digest: sha256(bin),
+      },
+    ]);
+    expect(record.components[0]!.detail).toContain('(verified: release-api digest)');
   });
 
   test('an installed entry whose binary was truncated is refused on the next use and downloaded again', async () => {
@@ -375,9 +406,10 @@ describe('install CLI', () => {
     ]);
     expect(stdout).toMatch(
       new RegExp(
-        `containerd@1\\.7\\.24 +→ ${prefix}/containerd/1\\.7\\.24 \\(upstream release, sha256 verified\\)`,
+        `containerd@1\\.7\\.24 +→ ${prefix}/containerd/1\\.7\\.24 \\(upstream release\\)\n +verify containerd-1\\.7\\.24-linux-amd64\\.tar\\.gz: sha256 from the published checksum file ${ctdUrl}\\.sha256sum\n`,
       ),
     );
+    expect(stdout).not.toContain('sha256 verified');
     expect(stdout).toContain('handler runc-1.2.3');
     expect(await exists(prefix)).toBe(false);
   });

@@ -313,3 +313,43 @@ describe('orchestrate when the run is stopped', () => {
     expect(acc.interrupted).toBe(true);
   });
 });
+
+describe('orchestrate: shuffled rounds', () => {
+  const rounds = 40;
+  async function order(over: Record<string, unknown>, seed?: number): Promise<string[][]> {
+    const calls: string[] = [];
+    const slots = ['A', 'B', 'C'].map((t) =>
+      scripted(
+        'operations.a',
+        t,
+        Array.from({ length: rounds }, (_, i) => ok(i)),
+        calls,
+      ),
+    );
+    await orchestrate({
+      ...quiet,
+      config: config({ runs: rounds, ...over }),
+      ...(seed === undefined ? {} : { roundOrderSeed: seed }),
+      slots,
+      signal: new AbortController().signal,
+    });
+    // Round k: the three calls whose repetition number is k.
+    return Array.from({ length: rounds }, (_, k) =>
+      calls.filter((c) => c.endsWith(`#${k}`)).map((c) => c.split('#')[0]!),
+    );
+  }
+
+  test('each round runs every target once, in an order drawn from the seed; fixed keeps A B C', async () => {
+    const shuffled = await order({ roundOrder: 'shuffled' }, 0x1a2b3c4d);
+    for (const round of shuffled) expect([...round].sort()).toEqual(['A', 'B', 'C']);
+    // All six orders of three occur over 40 rounds (each has p = 1/6; missing one: < 0.2 %).
+    expect(new Set(shuffled.map((r) => r.join(''))).size).toBe(6);
+    expect(await order({ roundOrder: 'shuffled' }, 0x1a2b3c4d)).toEqual(shuffled);
+    expect(await order({ roundOrder: 'shuffled' }, 7)).not.toEqual(shuffled);
+    for (const round of await order({})) expect(round).toEqual(['A', 'B', 'C']);
+  });
+
+  test('a shuffled order without a seed is a bug of the caller, not a silent fixed order', async () => {
+    await expect(order({ roundOrder: 'shuffled' })).rejects.toThrow(/roundOrderSeed/);
+  });
+});
