@@ -1,22 +1,25 @@
-// What the job summary and the alert issues say about each regression of the gate's report: the
+// What the job summary and the alert issues say about each regression of `check`'s report: the
 // version change it arrived with ("runc 1.4.3 → 1.4.4"), the change and its interval with the
-// basis they were measured on, and the site page of its benchmark. Only the numbers
+// basis they were measured on, and the site page of its benchmark. A version change measured side
+// by side in the run (the report's `versionChanges`: both versions in one run, the pair declared)
+// is preferred to the gate's comparison across nights; a regression it finds that the gate did not
+// is one of the night as well, as `check --fail-on-regression` counts it. Only the numbers
 // `runtime-bench check --json` gives; the site's page paths from the runner's site-path module
 // (the one the site names its pages with). Pure.
 import {
   formatChangePoint,
   formatInterval,
-  type GateReport as CheckReport,
+  type CheckReport,
   type GateRow,
+  type VersionChangeReport,
 } from '@runtime-bench/runner/compare';
 import { formatChange } from '@runtime-bench/runner/format';
 import { metricPagePath, sitePageUrl } from '@runtime-bench/runner/site-paths';
 import type { BisectRequest } from '@runtime-bench/runner';
 
 /**
- * How a change was measured. The gate compares tonight with the window of earlier nights ("across
- * nights"); "side by side" is for a verdict of both versions measured in one run, which the
- * check report does not carry yet.
+ * How a change was measured: both versions in the same run ("side by side", check's version-change
+ * decision), or tonight against the window of earlier nights ("across nights", the gate).
  */
 export type ChangeBasis = 'side by side' | 'across nights';
 
@@ -34,10 +37,21 @@ export interface RegressionEntry {
   metric: string;
   /** The component versions the regression arrived with, e.g. ["runc 1.4.3 → 1.4.4"]; [] when none changed. */
   versionChanges: string[];
-  /** Where `versionChanges` was read: the step's night (change point) or tonight against the window. */
-  versionSource: 'change point' | 'window' | 'none';
+  /**
+   * Where `versionChanges` was read: the pair measured side by side, the step's night (change
+   * point), or tonight against the window.
+   */
+  versionSource: 'side by side' | 'change point' | 'window' | 'none';
   /** The change and its interval (metric rows), with what they were measured on. */
-  change: { basis: ChangeBasis; change: number; lower: number | null; upper: number | null } | null;
+  change: {
+    basis: ChangeBasis;
+    change: number;
+    lower: number | null;
+    upper: number | null;
+    /** The interval's confidence and the verdict read off it (side by side only). */
+    confidence?: number;
+    verdict?: string;
+  } | null;
   /** "+12 % [+8.1 %, +16 %] at <run id> (runc 1.1.5 → 1.3.6)", or "" without a change point. */
   step: string;
   runId: string;
@@ -86,13 +100,59 @@ function versionChangesOf(
     : { versionChanges: [], versionSource: 'none' };
 }
 
-/** The regressions (new and ongoing) of a gate report; `siteUrl` '' links no page. */
+/** A metric of a declared pair measured side by side, with the pair. */
+interface SideBySideMetric {
+  pair: VersionChangeReport;
+  metric: NonNullable<VersionChangeReport['decision']>['metrics'][number];
+  benchmark: string;
+  name: string;
+}
+
+/** Every metric decision of the report's declared pairs (the night's version changes). */
+function sideBySideMetrics(report: CheckReport): SideBySideMetric[] {
+  return (report.versionChanges ?? [])
+    .filter((pair) => pair.declared && pair.decision !== null)
+    .flatMap((pair) =>
+      pair.decision!.metrics.map((metric) => {
+        // the decision's metric key is "<benchmark>:<metric>" (version-change.ts); benchmarks have no ":"
+        const at = metric.metric.indexOf(':');
+        return { pair, metric, benchmark: metric.metric.slice(0, at), name: metric.metric.slice(at + 1) };
+      }),
+    );
+}
+
+/** The side-by-side numbers of a metric as an entry's change, version change and its source. */
+function sideBySide(
+  s: SideBySideMetric,
+): Pick<RegressionEntry, 'change' | 'versionChanges' | 'versionSource'> {
+  const m = s.metric;
+  return {
+    versionChanges: [s.pair.label],
+    versionSource: 'side by side',
+    change: {
+      basis: 'side by side',
+      change: m.change,
+      lower: m.lower,
+      upper: m.upper,
+      confidence: m.confidence,
+      verdict: m.verdict,
+    },
+  };
+}
+
+/** The regressions (new and ongoing) of a check report; `siteUrl` '' links no page. */
 export function regressionEntries(report: CheckReport, siteUrl: string): RegressionEntry[] {
   const out: RegressionEntry[] = [];
+  const hostClass = report.current.hostClass;
+  const pageOf = (benchmark: string, metric: string, unit: string): string | null =>
+    siteUrl ? sitePageUrl(siteUrl, metricPagePath(benchmark, metric, unit)) : null;
+  const pairs = sideBySideMetrics(report);
+  const pairOf = (target: string, benchmark: string, metric: string) =>
+    pairs.find((s) => s.pair.after === target && s.benchmark === benchmark && s.name === metric);
   for (const row of report.rows) {
     if (row.verdict !== 'regression' && row.verdict !== 'ongoing regression') continue;
     const metric = row.kind === 'metric' ? row.metric : row.kind;
-    const hostClass = report.current.hostClass;
+    const measured = row.kind === 'metric' ? pairOf(row.target, row.benchmark, row.metric) : undefined;
     out.push({
       key: [hostClass, row.targetIdentity, row.benchmark, metric].join(' · '),
       verdict: row.verdict,
@@ -101,19 +161,53 @@ export function regressionEntries(report: CheckReport, siteUrl: string): Regress
       targetIdentity: row.targetIdentity,
       benchmark: row.benchmark,
       metric,
-      ...versionChangesOf(row, report),
-      change:
-        row.kind === 'metric' && row.change !== null
-          ? { basis: 'across nights', change: row.change, lower: row.changeLower, upper: row.changeUpper }
-          : null,
+      ...(measured
+        ? sideBySide(measured)
+        : {
+            ...versionChangesOf(row, report),
+            change:
+              row.kind === 'metric' && row.change !== null
+                ? {
+                    basis: 'across nights' as const,
+                    change: row.change,
+                    lower: row.changeLower,
+                    upper: row.changeUpper,
+                  }
+                : null,
+          }),
       step: row.kind === 'metric' ? formatChangePoint(row.changePoint) : '',
       runId: report.current.runId,
       // A status or error-rate row is about the benchmark: its page is that of a metric it
       // measures, and it has none of its own; the metric rows link theirs.
-      siteUrl:
-        siteUrl && row.kind === 'metric'
-          ? sitePageUrl(siteUrl, metricPagePath(row.benchmark, row.metric, row.unit))
-          : null,
+      siteUrl: row.kind === 'metric' ? pageOf(row.benchmark, row.metric, row.unit) : null,
+    });
+  }
+  // A declared pair's regression the gate did not flag across nights: a regression of the night.
+  for (const s of pairs) {
+    if (s.metric.verdict !== 'regression') continue;
+    if (out.some((e) => e.target === s.pair.after && e.benchmark === s.benchmark && e.metric === s.name))
+      continue;
+    const target = report.targets.find((t) => t.id === s.pair.after);
+    const targetIdentity = target?.identity ?? s.pair.after;
+    const unit = report.rows.find(
+      (r) =>
+        r.kind === 'metric' &&
+        r.target === s.pair.after &&
+        r.benchmark === s.benchmark &&
+        r.metric === s.name,
+    );
+    out.push({
+      key: [hostClass, targetIdentity, s.benchmark, s.name].join(' · '),
+      verdict: 'regression',
+      hostClass,
+      target: s.pair.after,
+      targetIdentity,
+      benchmark: s.benchmark,
+      metric: s.name,
+      ...sideBySide(s),
+      step: '',
+      runId: report.current.runId,
+      siteUrl: pageOf(s.benchmark, s.name, unit?.kind === 'metric' ? unit.unit : ''),
     });
   }
   return out;
@@ -126,11 +220,17 @@ export function versionChangeText(entry: Pick<RegressionEntry, 'versionChanges'>
     : 'no component version changed (the host, the night or drift)';
 }
 
-/** "+12.0 % [+8.1 %, +16 %] across nights", or "" for a row without a change (status, error rate). */
+/**
+ * "+12.0 % [+8.1 %, +16 %] across nights", "+7.1 % [+2.6 %, +11.7 %] at 99.9 % side by side
+ * (regression)", or "" for a row without a change (status, error rate).
+ */
 export function changeText(entry: Pick<RegressionEntry, 'change'>): string {
   if (entry.change === null) return '';
   const c = entry.change;
-  return `${formatChange(c.change)}${formatInterval(c.lower, c.upper)} ${c.basis}`;
+  const confidence =
+    c.confidence === undefined ? '' : ` at ${(c.confidence * 100).toFixed(c.confidence > 0.999 ? 2 : 1)} %`;
+  const verdict = c.verdict === undefined ? '' : ` (${c.verdict})`;
+  return `${formatChange(c.change)}${formatInterval(c.lower, c.upper)}${confidence} ${c.basis}${verdict}`;
 }
 
 /** "operations.container.lifecycle StartContainer on containerd/runc" */

@@ -5,14 +5,20 @@ import {
   coverageLines,
   formatChangePoint,
   formatNightFactor,
-  type GateReport,
+  type CheckReport,
   type GateRow,
 } from '@runtime-bench/runner/compare';
 import { formatChange } from '@runtime-bench/runner/format';
-import { regressionEntries, type RegressionEntry } from './regression-report.ts';
+import {
+  changeText,
+  regressionEntries,
+  versionChangeText,
+  whatRegressed,
+  type RegressionEntry,
+} from './regression-report.ts';
 
-/** `runtime-bench check --json` as the action reads it: the gate's report. */
-export type CheckReport = GateReport;
+/** `runtime-bench check --json` as the action reads it: the gate's report and the side-by-side verdicts. */
+export type { CheckReport };
 
 /** What the job summary says about the gate's verdict on this run. */
 export interface CheckLines {
@@ -65,11 +71,22 @@ export function checkLines(report: CheckReport, siteUrl = ''): CheckLines {
       .filter((r) => r.verdict === verdict)
       .sort(byImportance)
       .map(rowLine);
+  const entries = regressionEntries(report, siteUrl);
+  // A declared version change's regression measured side by side that the gate did not flag
+  // across nights is a regression of the night too (as check --fail-on-regression counts it).
+  const flagged = new Set(
+    report.rows
+      .filter((r) => r.verdict === 'regression' || r.verdict === 'ongoing regression')
+      .map((r) => `${r.target}\u0000${r.benchmark}\u0000${r.kind === 'metric' ? r.metric : r.kind}`),
+  );
+  const sideBySideOnly = entries
+    .filter((e) => !flagged.has(`${e.target}\u0000${e.benchmark}\u0000${e.metric}`))
+    .map((e) => `${whatRegressed(e)}: ${changeText(e)} (${versionChangeText(e)})`);
   return {
-    regressions: rows('regression'),
+    regressions: [...rows('regression'), ...sideBySideOnly],
     ongoing: rows('ongoing regression'),
     coverage: coverageLines(report.coverage),
-    entries: regressionEntries(report, siteUrl),
+    entries,
   };
 }
 

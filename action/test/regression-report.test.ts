@@ -3,15 +3,22 @@
 // that follows. Checked on a real gate report (support/release-regression.ts); the expected
 // versions are read from the files and the alteration, the expected page from the site's own
 // index builder.
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { BisectRequest } from '@runtime-bench/runner';
+import { readResultFile, type BisectRequest } from '@runtime-bench/runner';
+import {
+  decideVersionChanges,
+  runGate,
+  VERSION_CHANGE_DEFAULTS,
+  withVersionChanges,
+} from '@runtime-bench/runner/compare';
 import { formatChange } from '@runtime-bench/runner/format';
 import { buildIndex } from '../../site/src/lib/index-builder.ts';
 import { loaded } from '../../site/test/lib/fixtures.ts';
 import { checkLines } from '../src/regressions.ts';
 import { changesAgainstWindow, regressionEntries } from '../src/regression-report.ts';
 import { stepSummaryParts, summaryMarkdown } from '../src/summary.ts';
-import { releaseRegression } from './support/release-regression.ts';
+import { DATA_RUNS, releaseRegression } from './support/release-regression.ts';
 
 const SITE = 'https://org.github.io/runtime-bench';
 
@@ -109,5 +116,56 @@ describe('changesAgainstWindow', () => {
       [],
     );
     expect(changesAgainstWindow('containerd 2.1.4, runc 1.4.4', [])).toEqual([]);
+  });
+});
+
+describe('a version change measured side by side is preferred to the comparison across nights', async () => {
+  // The runc sweep of data/ (every release measured in one run), with 1.1.14 → 1.2.0 declared as
+  // the night's version change, as the action's side-by-side step declares one.
+  const run = await readResultFile(join(DATA_RUNS, '2026/11/26/20261126T220117Z-c1b5a8b7.json'));
+  const before = run.targets.find((t) => t.oci.version === '1.1.14')!;
+  const after = run.targets.find((t) => t.oci.version === '1.2.0')!;
+  run.config.versionChanges = [{ before: before.id, after: after.id }];
+  const current = { run, file: 'sweep.json' };
+  // No history: the gate flags nothing across nights, so whatever regresses comes from the pair.
+  const report = withVersionChanges(
+    runGate(current, []),
+    decideVersionChanges(current, [], { ...VERSION_CHANGE_DEFAULTS, threshold: 0.05, thresholds: {} }),
+  );
+  const entries = regressionEntries(report, SITE);
+  const start = entries.find((e) => e.target === after.id && e.metric === 'StartContainer')!;
+
+  test('the regression names the pair, its change and interval side by side, and its page', () => {
+    expect(report.rows.filter((r) => r.verdict === 'regression')).toEqual([]);
+    expect(start).toBeDefined();
+    expect(start.versionSource).toBe('side by side');
+    expect(start.versionChanges).toEqual([`${after.oci.name} ${before.oci.version} → ${after.oci.version}`]);
+    // a regression's interval lies above 0 and its change is at least the 5 % threshold
+    expect(start.change!.basis).toBe('side by side');
+    expect(start.change!.lower!).toBeGreaterThan(0);
+    expect(start.change!.change).toBeGreaterThanOrEqual(0.05);
+    expect(start.targetIdentity).toBe(report.targets.find((t) => t.id === after.id)!.identity);
+    expect(start.siteUrl).toBe(`${SITE}/benchmark/${start.benchmark}/startcontainer/`);
+    // every entry is a metric the pair's decision called a regression, on the new version's target
+    const regressed = report
+      .versionChanges!.flatMap((p) => p.decision!.metrics)
+      .filter((m) => m.verdict === 'regression')
+      .map((m) => m.metric);
+    expect(entries.map((e) => `${e.benchmark}:${e.metric}`).sort()).toEqual(regressed.sort());
+  });
+
+  test('it is a regression of the night in the summary, labelled side by side', () => {
+    const lines = checkLines(report, SITE);
+    expect(lines.regressions).toContainEqual(
+      expect.stringMatching(
+        /^operations\.container\.lifecycle StartContainer on .+ side by side \(regression\) \(runc 1\.1\.14 → 1\.2\.0\)$/,
+      ),
+    );
+    const md = summaryMarkdown([{ file: 'sweep.json', result: run }], lines);
+    const line = md
+      .split('\n')
+      .find((l) => l.startsWith('- runc 1.1.14 → 1.2.0:') && l.includes('StartContainer'))!;
+    expect(line).toContain('side by side (regression)');
+    expect(line).not.toContain('across nights');
   });
 });
