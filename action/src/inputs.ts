@@ -58,7 +58,7 @@ export const ActionInputsSchema = z.strictObject({
   'site-url': z
     .string()
     .trim()
-    .refine((s) => s === '' || /^https?:\/\/[^\s/]+/.test(s), {
+    .refine((s) => s === '' || ['http:', 'https:'].includes(URL.parse(s)?.protocol ?? ''), {
       message: 'an http(s) address such as https://org.github.io/runtime-bench',
     })
     .default(''),
