@@ -1,8 +1,8 @@
 // alert-issue: one GitHub issue per regressed benchmark × metric × target lineage (host class
 // included), opened on the first night the regression is reported and commented on every later
 // night that reports it again, like github-action-benchmark's alert comment. An open issue is
-// found by its exact title among the open issues carrying the alert label (the list-issues
-// endpoint, paged), so the title is the key. The REST API is reached with plain fetch at
+// found by its exact title (the list-issues endpoint by the alert label, then the search API), so
+// the title is the key. The REST API is reached with plain fetch at
 // GITHUB_API_URL, as a runner sets it (GitHub Enterprise Server included). Titles and bodies are
 // pure; the requests go through an injected fetch.
 import { escapeMarkdown, sanitizeTerminal } from '@runtime-bench/runner/format';
@@ -128,21 +128,36 @@ interface IssueListItem {
   pull_request?: unknown;
 }
 
-/** The open issue with this exact title among those with the alert label, or null (list-issues, 100 a page). */
+/** The longest phrase of a title put in a search query (GitHub refuses queries past 256 characters). */
+const SEARCH_PHRASE = 180;
+
+/**
+ * The open issue with this exact title, or null: first among the open issues with the alert label
+ * (list-issues, 100 a page), then by the search API — GitHub silently drops the labels of an issue
+ * created by a token without push access, and such an issue must still be found the next night.
+ */
 export async function findOpenIssue(
   request: GitHubRequest,
   repository: string,
   title: string,
 ): Promise<number | null> {
+  const exact = (issues: readonly IssueListItem[]): number | null =>
+    issues.find((i) => i.title === title && i.pull_request === undefined)?.number ?? null;
   for (let page = 1; ; page++) {
     const issues = (await request(
       'GET',
       `/repos/${repository}/issues?state=open&labels=${encodeURIComponent(ALERT_LABEL)}&per_page=100&page=${page}`,
     )) as IssueListItem[];
-    const found = issues.find((i) => i.title === title && i.pull_request === undefined);
-    if (found) return found.number;
-    if (issues.length < 100) return null;
+    const found = exact(issues);
+    if (found !== null) return found;
+    if (issues.length < 100) break;
   }
+  const phrase = title.replace(/"/g, ' ').slice(0, SEARCH_PHRASE);
+  const query = `repo:${repository} is:issue is:open in:title "${phrase}"`;
+  const found = (await request('GET', `/search/issues?q=${encodeURIComponent(query)}&per_page=100`)) as {
+    items: IssueListItem[];
+  };
+  return exact(found.items);
 }
 
 /** What happened to one regression's issue. */

@@ -67,6 +67,15 @@ class FakeIssues {
       );
       return send(200, open.slice((page - 1) * perPage, page * perPage));
     }
+    if (req.method === 'GET' && url.pathname === '/search/issues') {
+      // The qualifiers the step sends, and the quoted phrase matched in the title (case-insensitive).
+      const q = url.searchParams.get('q') ?? '';
+      const phrase = /"([^"]*)"/.exec(q)?.[1]?.toLowerCase() ?? '';
+      if (!q.includes(`repo:${REPO}`) || !q.includes('is:open') || !q.includes('in:title'))
+        return send(422, { message: 'unexpected query' });
+      const items = this.issues.filter((i) => i.state === 'open' && i.title.toLowerCase().includes(phrase));
+      return send(200, { total_count: items.length, items });
+    }
     if (this.deny) return send(403, { message: 'Resource not accessible by integration' });
     if (req.method === 'POST' && url.pathname === `/repos/${REPO}/issues`) {
       const issue = {
@@ -205,6 +214,14 @@ describe('alert-issue', async () => {
     expect(comments[0]!.body).toContain(again.runId);
     expect(comments[0]!.body).toContain('ongoing');
     expect(comments[0]!.body).toContain(change);
+  });
+
+  test('an issue whose label GitHub dropped (a token without push access) is still found by its title', async () => {
+    await alertStep(night1.filter(ours));
+    fake.issues[0]!.labels = [];
+    await alertStep(night2.filter(ours));
+    expect(fake.issues).toHaveLength(1);
+    expect(fake.comments.map((c) => c.issue)).toEqual([fake.issues[0]!.number]);
   });
 
   test('a closed issue is left alone: the next report opens a new one', async () => {
