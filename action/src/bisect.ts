@@ -57,11 +57,15 @@ export function bisectStepArgs(
   ];
 }
 
-/** Called by the summary step: keeps the offered bisections and says how many there are. */
-export async function keepBisectRequests(ctx: StepContext, offers: readonly BisectRequest[]): Promise<void> {
+/** Called by the summary step: keeps the offered bisections, says how many there are, and returns them. */
+export async function keepBisectRequests(
+  ctx: StepContext,
+  offers: readonly BisectRequest[],
+): Promise<BisectRequest[]> {
   const requests = ctx.inputs['bisect-on-regression'] ? uniqueRequests(offers) : [];
   await writeFile(bisectPaths(ctx.workDir).requests, `${JSON.stringify(requests, null, 2)}\n`);
   ctx.setOutput('bisections', String(requests.length));
+  return requests;
 }
 
 const exists = (path: string): Promise<boolean> =>

@@ -54,6 +54,17 @@ export const ActionInputsSchema = z.strictObject({
     .regex(/^(\d+(\.\d+)?|(\d+h)?(\d+m)?(\d+s)?)$/, { message: 'a duration such as 60m, 2h or 1h30m' })
     .refine((s) => s !== '', { message: 'a duration such as 60m, 2h or 1h30m' })
     .default('60m'),
+  // The deployed site's address (with its base path): the summary and alert issues link its pages.
+  'site-url': z
+    .string()
+    .trim()
+    .refine((s) => s === '' || ['http:', 'https:'].includes(URL.parse(s)?.protocol ?? ''), {
+      message: 'an http(s) address such as https://org.github.io/runtime-bench',
+    })
+    .default(''),
+  // One issue per regressed benchmark × metric × target lineage (action/src/alert.ts).
+  'alert-issue': bool.default(false),
+  'github-token': z.string().default(''),
   publish: bool.default(false),
   'data-branch': z.string().trim().default('benchmark-data'),
   token: z.string().default(''),

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import { RbError, errorMessage } from '@runtime-bench/runner';
+import { githubFromEnv } from './alert.ts';
 import { clusterMode, kubeconfigSecrets } from './cluster.ts';
 import { readInputs } from './inputs.ts';
 import { STEPS, spawnRuntimeBench } from './steps.ts';
@@ -30,6 +31,7 @@ try {
       setOutput: (name, value) => core.setOutput(name, value),
       runtimeBench: spawnRuntimeBench,
       stepSummary: Boolean(process.env.GITHUB_STEP_SUMMARY),
+      github: githubFromEnv(process.env),
     });
   } finally {
     // The benchmark steps' own cost, for the summary's runner-side cost table.

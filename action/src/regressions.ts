@@ -5,13 +5,20 @@ import {
   coverageLines,
   formatChangePoint,
   formatNightFactor,
-  type GateReport,
+  type CheckReport,
   type GateRow,
 } from '@runtime-bench/runner/compare';
 import { formatChange } from '@runtime-bench/runner/format';
+import {
+  changeText,
+  regressionEntries,
+  versionChangeText,
+  whatRegressed,
+  type RegressionEntry,
+} from './regression-report.ts';
 
-/** `runtime-bench check --json` as the action reads it: the gate's report. */
-export type CheckReport = GateReport;
+/** `runtime-bench check --json` as the action reads it: the gate's report and the side-by-side verdicts. */
+export type { CheckReport };
 
 /** What the job summary says about the gate's verdict on this run. */
 export interface CheckLines {
@@ -21,6 +28,8 @@ export interface CheckLines {
   ongoing: string[];
   /** "28 of 324 rows checked", then one "N row(s) not checked: why" line per reason */
   coverage: string[];
+  /** new and ongoing regressions with the version change, the change's basis and the site page */
+  entries: RegressionEntry[];
 }
 
 /**
@@ -55,16 +64,29 @@ function byImportance(a: GateRow, b: GateRow): number {
   return rank(a) - rank(b) || size(b) - size(a);
 }
 
-export function checkLines(report: CheckReport): CheckLines {
+/** The summary's lines of a gate report; `siteUrl` (the site-url input, or '') links the pages. */
+export function checkLines(report: CheckReport, siteUrl = ''): CheckLines {
   const rows = (verdict: GateRow['verdict']): string[] =>
     report.rows
       .filter((r) => r.verdict === verdict)
       .sort(byImportance)
       .map(rowLine);
+  const entries = regressionEntries(report, siteUrl);
+  // A declared version change's regression measured side by side that the gate did not flag
+  // across nights is a regression of the night too (as check --fail-on-regression counts it).
+  const flagged = new Set(
+    report.rows
+      .filter((r) => r.verdict === 'regression' || r.verdict === 'ongoing regression')
+      .map((r) => `${r.target}\u0000${r.benchmark}\u0000${r.kind === 'metric' ? r.metric : r.kind}`),
+  );
+  const sideBySideOnly = entries
+    .filter((e) => !flagged.has(`${e.target}\u0000${e.benchmark}\u0000${e.metric}`))
+    .map((e) => `${whatRegressed(e)}: ${changeText(e)} (${versionChangeText(e)})`);
   return {
-    regressions: rows('regression'),
+    regressions: [...rows('regression'), ...sideBySideOnly],
     ongoing: rows('ongoing regression'),
     coverage: coverageLines(report.coverage),
+    entries,
   };
 }
 
@@ -78,5 +100,6 @@ export function mergeCheckLines(parts: readonly CheckLines[], files: readonly st
     regressions: parts.flatMap((p) => p.regressions),
     ongoing: parts.flatMap((p) => p.ongoing),
     coverage: parts.flatMap((p, i) => p.coverage.map((l) => `${files[i]}: ${l}`)),
+    entries: parts.flatMap((p) => p.entries),
   };
 }

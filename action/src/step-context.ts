@@ -1,5 +1,6 @@
 // What every step of the action is given: its inputs, the shared work directory and how to run
 // the CLI. Its own module so the steps (steps.ts) and the bisect step (bisect.ts) both import it.
+import type { GitHubContext } from './alert.ts';
 import type { ActionInputs } from './inputs.ts';
 
 export interface StepContext {
@@ -21,4 +22,6 @@ export interface StepContext {
   ) => Promise<string>;
   /** Whether `writeSummary` may use GITHUB_STEP_SUMMARY. */
   stepSummary: boolean;
+  /** The API, repository and run the alert step reports to (main.ts: from the runner's GITHUB_* variables). */
+  github?: GitHubContext;
 }

@@ -10,6 +10,7 @@ import type { RunResult } from '@runtime-bench/schemas';
 import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/install';
 import { bisectRequests } from '@runtime-bench/runner/compare';
 import { keepBisectRequests, stepBisect } from './bisect.ts';
+import { clearRegressions, stepAlert, writeRegressions } from './alert-step.ts';
 import { buildClusterConfig, checkKubeconfig, clusterMode } from './cluster.ts';
 import { gateHistory, stepHistory as fetchHistory } from './history.ts';
 import { installSpecs, stackUpArgs } from './cri.ts';
@@ -88,7 +89,7 @@ export function forwardSignals(
 }
 
 /** The inputs that are credentials, under either of the runner's names (inputs.ts `inputEnvNames`). */
-const SECRET_INPUT = /^INPUT_(KUBECONFIG|TOKEN)$/i;
+const SECRET_INPUT = /^INPUT_(KUBECONFIG|TOKEN|GITHUB[-_]TOKEN)$/i;
 
 export function withoutSecretInputs(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };
@@ -197,6 +198,7 @@ export async function stepRun(ctx: StepContext): Promise<void> {
 
 export async function stepSummary(ctx: StepContext): Promise<void> {
   const p = paths(ctx.workDir);
+  await clearRegressions(ctx.workDir);
   const files = await resultFiles(ctx.workDir);
   if (files.length === 0)
     throw new RbError(
@@ -207,6 +209,7 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
   const results: { file: string; result: RunResult }[] = [];
   for (const file of files) results.push({ file, result: await readResultFile(file) });
   let check: CheckLines | null = null;
+  let bisections: BisectRequest[] = [];
   const history = await gateHistory(ctx);
   const threshold = thresholdPercent(ctx.inputs['regression-threshold']);
   if (threshold.deprecation) core.warning(threshold.deprecation, { title: 'runtime-bench' });
@@ -231,10 +234,10 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
         true,
       );
       const report = JSON.parse(json) as CheckReport;
-      parts.push(checkLines(report));
+      parts.push(checkLines(report, ctx.inputs['site-url']));
       offers.push(...bisectRequests(report));
     }
-    await keepBisectRequests(ctx, offers);
+    bisections = await keepBisectRequests(ctx, offers);
     check = mergeCheckLines(
       parts,
       files.map((f) => basename(f)),
@@ -243,8 +246,10 @@ export async function stepSummary(ctx: StepContext): Promise<void> {
   const regressions = check?.regressions ?? [];
   const timings = parseTimings(await readFile(timingsFile(ctx.workDir), 'utf8').catch(() => ''));
   const notChecked = history.dir === null ? history.note : undefined;
-  await writeFile(p.summary, summaryMarkdown(results, check, timings, notChecked));
-  if (ctx.stepSummary) await writeSummary(results, check, timings, notChecked);
+  // The alert step's input: what regressed, with its version change, change and site page.
+  await writeRegressions(ctx.workDir, check?.entries ?? []);
+  await writeFile(p.summary, summaryMarkdown(results, check, timings, notChecked, bisections));
+  if (ctx.stepSummary) await writeSummary(results, check, timings, notChecked, bisections);
   ctx.setOutput('summary-path', p.summary);
   ctx.setOutput('regressions', String(regressions.length));
   // Outputs and summary first: a failing step must still hand back what it found.
@@ -324,5 +329,6 @@ export const STEPS = {
   summary: stepSummary,
   bisect: stepBisect,
   publish: stepPublish,
+  alert: stepAlert,
   cleanup: stepCleanup,
 } as const;

@@ -4,7 +4,9 @@
 import * as core from '@actions/core';
 import { escapeHtml, escapeMarkdown, formatValue, markdownTable } from '@runtime-bench/runner/format';
 import { effectiveRunStatus, partialReason, type RunResult } from '@runtime-bench/schemas';
+import type { BisectRequest } from '@runtime-bench/runner';
 import type { CheckLines } from './regressions.ts';
+import { bisectionFor, originLine, type OriginLine } from './regression-report.ts';
 import { timingsMarkdown, type Timing } from './timings.ts';
 import {
   ANNOTATIONS_PER_STEP,
@@ -134,6 +136,7 @@ export function summaryMarkdown(
   check: CheckLines | null,
   timings: Timing[] = [],
   notChecked = NOT_CHECKED,
+  bisections: readonly BisectRequest[] = [],
 ): string {
   const lines: string[] = ['# runtime-bench results', ''];
   for (const { file, result } of results) {
@@ -155,8 +158,33 @@ export function summaryMarkdown(
       ...(s.lines.length > 0 ? s.lines.map((l) => `- ${escapeMarkdown(l)}`) : [s.empty!]),
       '',
     );
+  const origins = originLines(check, bisections);
+  if (origins.length > 0)
+    lines.push(
+      `## ${ORIGINS_HEADING}`,
+      '',
+      ...origins.map(
+        (o) =>
+          `- ${escapeMarkdown(o.text)}${o.links.map((l) => ` — [${escapeMarkdown(l.label)}](${markdownUrl(l.url)})`).join('')}`,
+      ),
+      '',
+    );
   if (timings.length > 0) lines.push(timingsMarkdown(timings));
   return lines.join('\n');
+}
+
+const ORIGINS_HEADING = 'Where the regressions came from';
+
+/** A URL as a Markdown link target: its parentheses encoded, so that none ends the link early. */
+const markdownUrl = (url: string): string => url.replace(/\(/g, '%28').replace(/\)/g, '%29');
+
+/**
+ * Per regression (new and ongoing): the version change it arrived with, its change and interval
+ * and what they were measured on, the step, the bisection that follows, and the site page.
+ * `bisections` are the bisections the bisect step will run (bisect-on-regression).
+ */
+function originLines(check: CheckLines | null, bisections: readonly BisectRequest[]): OriginLine[] {
+  return (check?.entries ?? []).map((e) => originLine(e, bisectionFor(e, bisections)));
 }
 
 /** Lines of one list the step summary shows at most (a long list goes on in summary.md). */
@@ -171,6 +199,7 @@ export function stepSummaryParts(
   check: CheckLines | null,
   timings: Timing[] = [],
   notChecked = NOT_CHECKED,
+  bisections: readonly BisectRequest[] = [],
 ): SummaryPart[] {
   const cell = (tag: 'th' | 'td', text: string): string => `<${tag}>${escapeHtml(text)}</${tag}>`;
   const parts: SummaryPart[] = [{ html: '<h1>runtime-bench results</h1>\n' }];
@@ -197,6 +226,29 @@ export function stepSummaryParts(
       }\n`,
     });
   }
+  const all = originLines(check, bisections);
+  const origins =
+    all.length <= MAX_LIST_LINES
+      ? all
+      : [
+          ...all.slice(0, MAX_LIST_LINES - 1),
+          {
+            text: capLines(
+              all.map((o) => o.text),
+              MAX_LIST_LINES,
+            ).at(-1)!,
+            links: [],
+          },
+        ];
+  if (origins.length > 0)
+    parts.push({
+      html: `<h2>${escapeHtml(ORIGINS_HEADING)}</h2>\n<ul>${origins
+        .map(
+          (o) =>
+            `<li>${[escapeHtml(o.text), ...o.links.map((l) => `<a href="${escapeHtml(l.url)}">${escapeHtml(l.label)}</a>`)].join(' — ')}</li>`,
+        )
+        .join('')}</ul>\n`,
+    });
   if (timings.length > 0) parts.push({ html: `\n${escapeHtml(timingsMarkdown(timings))}\n` });
   return parts;
 }
@@ -211,8 +263,9 @@ export async function writeSummary(
   check: CheckLines | null,
   timings: Timing[] = [],
   notChecked = NOT_CHECKED,
+  bisections: readonly BisectRequest[] = [],
 ): Promise<void> {
-  core.summary.addRaw(fitSummary(stepSummaryParts(results, check, timings, notChecked)));
+  core.summary.addRaw(fitSummary(stepSummaryParts(results, check, timings, notChecked, bisections)));
   const annotations: RankedAnnotation[] = [
     ...results.flatMap(({ file, result }) => annotationsFor(result, file)),
     ...(check?.regressions ?? []).map((r) => ({

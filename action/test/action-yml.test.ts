@@ -43,10 +43,14 @@ const ActionSchema = z.strictObject({
 const action = ActionSchema.parse(parse(await read('action.yml')));
 
 /**
- * The steps that receive the token: reading the data branch (side-by-side, before the stack is up;
- * history) and pushing to it (publish).
+ * The steps that receive each token: `token` reads the data branch (side-by-side, before the
+ * stack is up; history) and pushes to it (publish); `github-token` opens and comments on the alert
+ * issues (alert).
  */
-const TOKEN_STEPS = ['side-by-side', 'history', 'publish'];
+const TOKEN_STEPS: Record<string, string[]> = {
+  token: ['side-by-side', 'history', 'publish'],
+  'github-token': ['alert'],
+};
 
 describe('action.yml', () => {
   test('inputs are exactly the ones the implementation reads, with the same defaults', () => {
@@ -58,34 +62,46 @@ describe('action.yml', () => {
     }
   });
 
-  test('every step receives every input through env: (the token only side-by-side, history and publish), and runs our entry point', () => {
+  test('every step receives every input through env: (each token only its steps), and runs our entry point', () => {
     for (const step of action.runs.steps.slice(1)) {
       for (const name of Object.keys(action.inputs)) {
         const envName = inputEnvNames(name)[1]!;
         const expected =
-          name === 'token' && !TOKEN_STEPS.includes(step.id ?? '') ? undefined : `\${{ inputs.${name} }}`;
+          name in TOKEN_STEPS && !TOKEN_STEPS[name]!.includes(step.id ?? '')
+            ? undefined
+            : `\${{ inputs.${name} }}`;
         expect(step.env[envName], `${step.name}: ${envName}`).toBe(expected);
       }
       expect(step.run).toMatch(
-        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|side-by-side|up|run|history|summary|bisect|publish|cleanup)$/,
+        /^node "\$ACTION_PATH\/action\/src\/main\.ts" (install|side-by-side|up|run|history|summary|bisect|publish|alert|cleanup)$/,
       );
     }
     expect(action.runs.steps.at(-1)).toMatchObject({ id: 'cleanup', if: 'always()' });
   });
 
-  test('the token reaches the side-by-side, history and publish steps alone (none of them where the stack or the benchmark runs), under no name and in no expression elsewhere', () => {
+  test('the tokens reach their steps alone (token: side-by-side, history, publish; github-token: alert; none where the stack or the benchmark runs), under no name and in no expression elsewhere', () => {
     const holders = action.runs.steps
       .filter((step) =>
         Object.entries(step.env).some(
-          ([name, value]) => /token/i.test(name) || /inputs\.token|github\.token|secrets\./.test(value),
+          ([name, value]) =>
+            /token/i.test(name) || /inputs\.(github-)?token|github\.token|secrets\./.test(value),
         ),
       )
       .map((step) => step.id);
-    expect(holders).toEqual(TOKEN_STEPS);
+    const tokenSteps = Object.values(TOKEN_STEPS).flat();
+    expect(holders.sort()).toEqual([...tokenSteps].sort());
+    for (const [name, steps] of Object.entries(TOKEN_STEPS)) {
+      const envName = inputEnvNames(name)[1]!;
+      expect(
+        action.runs.steps.filter((step) => envName in step.env).map((step) => step.id),
+        name,
+      ).toEqual(steps);
+    }
     const ids = action.runs.steps.map((s) => s.id);
     // side-by-side reads the branch before the stack is up (it starts nothing); the others after the run.
     expect(ids.indexOf('side-by-side')).toBeLessThan(ids.indexOf('up'));
-    for (const id of TOKEN_STEPS.slice(1)) expect(ids.indexOf(id)).toBeGreaterThan(ids.indexOf('run'));
+    for (const id of tokenSteps.filter((id) => id !== 'side-by-side'))
+      expect(ids.indexOf(id)).toBeGreaterThan(ids.indexOf('run'));
     for (const step of action.runs.steps) expect(step.run, step.name).not.toMatch(/token|\$\{\{/i);
   });
 
@@ -218,7 +234,10 @@ describe('reusable workflow', async () => {
       secrets: Record<string, { required: boolean }>;
     };
     expect(call.inputs.mode!.default).toBe('stack');
-    expect(call.secrets).toEqual({ kubeconfig: expect.objectContaining({ required: false }) });
+    expect(call.secrets).toEqual({
+      kubeconfig: expect.objectContaining({ required: false }),
+      'alert-token': expect.objectContaining({ required: false }),
+    });
     // Every mention of the secret, by line: the mode check's boolean, and the action's with:.
     expect(
       text
@@ -283,6 +302,8 @@ describe('reusable workflow', async () => {
     );
     // The publish job publishes, once for all targets: the action never does in this workflow.
     expect(actionStep.with!.publish).toBe("'false'".slice(1, -1));
+    // The alert token is a secret of the call, handed on only when alerts are asked for.
+    expect(actionStep.with!['github-token']).toBe("${{ inputs.alert-issue && secrets.alert-token || '' }}");
     // Workflow-wide inputs reach the action under their own name.
     for (const name of [
       'regression-threshold',
@@ -292,6 +313,8 @@ describe('reusable workflow', async () => {
       'fail-on-regression',
       'suites',
       'runs',
+      'site-url',
+      'alert-issue',
     ])
       expect(actionStep.with![name], name).toBe(`\${{ inputs.${name} }}`);
   });

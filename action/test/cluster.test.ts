@@ -181,13 +181,14 @@ test('result files: result.json, or one per node', () => {
 });
 
 test('check lines of several nodes: coverage lines say which file they are about', () => {
-  const a = { regressions: ['r1'], ongoing: [], coverage: ['3 of 5 rows checked'] };
-  const b = { regressions: ['r2'], ongoing: ['o'], coverage: ['no history'] };
+  const a = { regressions: ['r1'], ongoing: [], coverage: ['3 of 5 rows checked'], entries: [] };
+  const b = { regressions: ['r2'], ongoing: ['o'], coverage: ['no history'], entries: [] };
   expect(mergeCheckLines([a], ['x'])).toBe(a);
   expect(mergeCheckLines([a, b], ['result.n1.json', 'result.n2.json'])).toEqual({
     regressions: ['r1', 'r2'],
     ongoing: ['o'],
     coverage: ['result.n1.json: 3 of 5 rows checked', 'result.n2.json: no history'],
+    entries: [],
   });
 });
 

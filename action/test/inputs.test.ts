@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { RbError } from '@runtime-bench/runner';
 import { installSource, readInputs, thresholdPercent } from '../src/inputs.ts';
 import { installSpecs } from '../src/cri.ts';
+import { sitePageUrl } from '@runtime-bench/runner/site-paths';
 
 describe('inputs', () => {
   test('defaults when nothing is set (the runner sends unset inputs as empty strings)', () => {
@@ -72,5 +73,30 @@ describe('inputs', () => {
     expect(() => readInputs({ INPUT_REGRESSION_THRESHOLD: '5 percent' })).toThrow(
       /regression-threshold: a percentage such as 5%/,
     );
+  });
+
+  test('site-url is an http(s) address, and every accepted one makes page links', () => {
+    const path = 'benchmark/operations.container.lifecycle/startcontainer/';
+    for (const url of [
+      'https://org.github.io/runtime-bench',
+      'http://127.0.0.1:4321/',
+      'https://bench.example.org/x/y/',
+    ])
+      expect(sitePageUrl(readInputs({ INPUT_SITE_URL: url })['site-url'], path)).toMatch(
+        /^https?:\/\/.+\/startcontainer\/$/,
+      );
+    for (const bad of ['org.github.io/runtime-bench', 'ftp://host/', 'https://', 'javascript:alert(1)'])
+      expect(() => readInputs({ INPUT_SITE_URL: bad }), bad).toThrow(
+        /action inputs: site-url: an http\(s\) address/,
+      );
+    expect(readInputs({})['site-url']).toBe('');
+  });
+
+  test('alert-issue is off by default; github-token is read under either name', () => {
+    expect(readInputs({})['alert-issue']).toBe(false);
+    expect(readInputs({ INPUT_ALERT_ISSUE: 'true', 'INPUT_GITHUB-TOKEN': 't' })).toMatchObject({
+      'alert-issue': true,
+      'github-token': 't',
+    });
   });
 });

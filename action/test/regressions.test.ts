@@ -2,19 +2,16 @@
 // runGate) run on the result files of data/, with the newest run copied and altered the way a
 // release regression looks — one checked metric 60 % slower and its OCI runtime at a new version.
 // Expectations come from the files and from that alteration, not from the gate's own counting.
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { hostClassOf } from '@runtime-bench/schemas';
-import { runGate, type HistoryEntry } from '@runtime-bench/runner/compare';
+import { runGate } from '@runtime-bench/runner/compare';
 import { readHistoryDir } from '@runtime-bench/runner/history';
 import { summaryMarkdown } from '../src/summary.ts';
 import { checkLines } from '../src/regressions.ts';
-
-const DATA = join(fileURLToPath(new URL('../..', import.meta.url)), 'data', 'runs');
+import { DATA_RUNS, releaseRegression } from './support/release-regression.ts';
 
 describe('regression lines and coverage from a real gate report on data/', async () => {
-  const { entries } = await readHistoryDir(DATA);
+  const { entries } = await readHistoryDir(DATA_RUNS);
   const newest = entries.at(-1)!;
   const earlier = entries.filter((e) => e.run.runId !== newest.run.runId);
 
@@ -41,56 +38,8 @@ describe('regression lines and coverage from a real gate report on data/', async
     expect(lines.regressions).toEqual([]);
   });
 
-  test('a release regression: the line names the step, its night and "runc X → Y"', () => {
-    // A recorded run again, an hour later, with runc (or the target's OCI runtime) at a new
-    // version: the newest run of data/ that has a latency the gate could check (not a quantized
-    // count; the least noisy one, as the recorded runs are few and Holm runs over every row).
-    // A newest run on a new host class or with new targets has none, so look further back.
-    const candidates = entries.map((_, i) => entries.length - 1 - i);
-    let found:
-      | { run: typeof newest.run; history: HistoryEntry[]; row: ReturnType<typeof runGate>['rows'][number] }
-      | undefined;
-    for (const i of candidates) {
-      const history = entries.slice(0, i + 1);
-      const run = structuredClone(entries[i]!.run);
-      run.runId = `${run.runId.slice(0, 16)}-ffffffff`;
-      run.startedAt = new Date(Date.parse(run.startedAt) + 3600_000).toISOString();
-      const unchanged = runGate({ run, file: 'altered.json' }, history);
-      const row = unchanged.rows
-        .filter(
-          (r) => r.kind === 'metric' && r.verdict === 'ok' && r.direction === 'lower' && r.unit === 'ms',
-        )
-        .sort((a, b) => (a.kind === 'metric' && b.kind === 'metric' ? a.detectable! - b.detectable! : 0))[0];
-      if (row) {
-        found = { run, history, row };
-        break;
-      }
-    }
-    if (!found || found.row.kind !== 'metric')
-      throw new Error('data/ has no checkable lower-is-better metric');
-    const { run, history, row } = found;
-    const target = run.targets.find((t) => t.id === row.target)!;
-    const oldVersion = target.oci.version;
-    target.oci.version = `${oldVersion}-next`;
-    for (const c of run.components) if (c.name === target.oci.name) c.version = target.oci.version;
-    const result = run.results.find((r) => r.target === row.target && r.benchmark === row.benchmark)!;
-    const metric = result.metrics.find((m) => m.name === row.metric)!;
-    // With its components changed the target's night factor comes from the run's other targets
-    // (or none), so what the row can detect is read again at the new version.
-    const bumped = runGate({ run, file: 'altered.json' }, history).rows.find(
-      (r) =>
-        r.kind === 'metric' &&
-        r.target === row.target &&
-        r.benchmark === row.benchmark &&
-        r.metric === row.metric,
-    );
-    if (!bumped || bumped.kind !== 'metric' || bumped.detectable === null)
-      throw new Error('the row lost its test');
-    // its median moved to twice what the row could detect above the baseline: a step the gate must flag
-    const factor = ((1 + 2 * bumped.detectable) * bumped.baseline.level!) / bumped.current.median!;
-    metric.samples = metric.samples.map((v) => v * factor);
-    const current: HistoryEntry = { run, file: 'altered.json' };
-    const report = runGate(current, history);
+  test('a release regression: the line names the step, its night and "runc X → Y"', async () => {
+    const { run, history, row, target, oldVersion, report } = await releaseRegression();
     const lines = checkLines(report);
     const line = lines.regressions.find((l) =>
       l.startsWith(`${row.benchmark} ${row.metric} on ${row.target}:`),

@@ -63,6 +63,7 @@ describe('fitSummary', () => {
       ),
       ongoing: [],
       coverage: ['19200 of 19200 rows checked'],
+      entries: [],
     };
     const parts = stepSummaryParts([{ file: 'result.json', result }], check, [
       { step: 'run', seconds: 600, note: '' },
@@ -157,6 +158,8 @@ describe('checkLines: most important regression first', () => {
         row('status', 'broken'),
       ],
       coverage: { checked: 5, rows: 5, notChecked: [] },
+      current: { label: 'c', runId: 'r', startedAt: '', hostClass: 'h' },
+      targets: [],
     } as unknown as CheckReport;
     expect(checkLines(report).regressions.map((l) => l.split(' ')[0])).toEqual([
       'broken',

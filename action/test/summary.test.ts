@@ -10,6 +10,7 @@ const lines = (regressions: string[], coverage = ['1 of 1 rows checked']): Check
   regressions,
   ongoing: [],
   coverage,
+  entries: [],
 });
 
 const failing = () => {

@@ -38,7 +38,8 @@ export function withVersionChanges(report: GateReport, changes: VersionChangeRep
 export type OutputFormat = 'table' | 'markdown' | 'json';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'markdown', 'json'];
 
-function formatInterval(lower: number | null, upper: number | null): string {
+/** " [+8.1 %, +16 %]": an interval of changes, "" without one. */
+export function formatInterval(lower: number | null, upper: number | null): string {
   return lower === null || upper === null ? '' : ` [${formatChange(lower)}, ${formatChange(upper)}]`;
 }
 

@@ -14,7 +14,7 @@ import {
 } from './site-index.ts';
 import { ENFORCEMENT_STATES } from './enforcement.ts';
 import { Lineages } from './lineage.ts';
-import { slugify } from './slug.ts';
+import { metricSlug } from '@runtime-bench/runner/site-paths';
 
 /** One metric's rows across runs, as columns. */
 interface MetricColumns {
@@ -143,8 +143,7 @@ export class IndexBuilder {
     );
     const slugs = new Set<string>();
     for (const m of sorted) {
-      let slug = `${m.benchmark}/${slugify(m.metric)}`;
-      if (slugs.has(slug)) slug = `${slug}-${slugify(m.unit)}`;
+      const slug = metricSlug(m.benchmark, m.metric, m.unit, slugs);
       slugs.add(slug);
       m.slug = slug;
     }

@@ -1,9 +1,3 @@
-/** A URL- and id-safe form of a label: lower-case letters, digits and single dashes. */
-export function slugify(text: string): string {
-  const s = text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9.]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return s || 'x';
-}
+// The site's slugs are the runner's (runner/src/results/site-path.ts), the one place that also
+// tells the action where the site puts a metric's page.
+export { slugify } from '@runtime-bench/runner/site-paths';
