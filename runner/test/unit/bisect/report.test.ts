@@ -20,7 +20,7 @@ async function oracleReport() {
     schemaVersion: BISECT_REPORT_SCHEMA_VERSION,
     startedAt: '2026-11-26T21:00:00.000Z',
     finishedAt: '2026-11-26T21:30:00.000Z',
-    tool: { name: 'runtime-bench', version: '0.1.0' },
+    tool: { name: 'runtime-bench', version: '0.1.0', gitCommit: 'c0ffee'.padEnd(40, '0') },
     host: null,
     ...walk,
   });
