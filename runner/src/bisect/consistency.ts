@@ -7,15 +7,28 @@ import type { BisectCandidate, ComponentBuild, RatioInterval } from '@runtime-be
 import { formatEffect } from './format.ts';
 
 /**
- * Whether candidate / good's interval lies wholly outside the span of good (ratio 1) and bad
- * (bad / good), the span taken as wide as bad / good's interval reaches: below min(1, its lower
- * end) or above max(1, its upper end). Both intervals missing their truth is needed for a
- * candidate inside the span to be called outside.
+ * Whether the candidate lies outside the span of good (ratio 1) and bad (bad / good) beyond its
+ * intervals: candidate / good's interval wholly below min(1, bad / good's lower end) or above
+ * max(1, its upper end); or, read off the same rounds' paired intervals, candidate / good wholly
+ * on the far side of 1 from bad (short of good), or bad / candidate wholly on the far side of 1
+ * from where bad lies (beyond bad). Each interval is at the decision's level, so a candidate that
+ * is one of the ends is called outside at that level's error at most.
  */
-export function outsideEndsSpan(candidateVsGood: RatioInterval, badVsGood: RatioInterval): boolean {
+export function outsideEndsSpan(
+  candidateVsGood: RatioInterval,
+  badVsGood: RatioInterval,
+  badVsCandidate: RatioInterval | null = null,
+): boolean {
+  const cg = candidateVsGood;
+  const bc = badVsCandidate;
+  const badUp = badVsGood.ratio >= 1;
+  const shortOfGood = badUp ? cg.upper < 1 : cg.lower > 1;
+  const beyondBad = bc !== null && (badUp ? bc.upper < 1 : bc.lower > 1);
   return (
-    candidateVsGood.upper < Math.min(1, badVsGood.lower) ||
-    candidateVsGood.lower > Math.max(1, badVsGood.upper)
+    shortOfGood ||
+    beyondBad ||
+    cg.upper < Math.min(1, badVsGood.lower) ||
+    cg.lower > Math.max(1, badVsGood.upper)
   );
 }
 

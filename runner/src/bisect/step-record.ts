@@ -51,6 +51,7 @@ export function candidateStep(
   const at = (c: ChangeInterval) => ratioInterval(c, decision.confidence, ctx.rounds);
   const effect = at(decision.candidateVsGood);
   const badVsGood = at(decision.badVsGood);
+  const badVsCandidate = at(decision.badVsCandidate);
   const logBad = Math.log1p(decision.badVsGood.change);
   return {
     kind: 'candidate',
@@ -60,8 +61,8 @@ export function candidateStep(
     threshold: decision.threshold,
     effect,
     badVsGood,
-    badVsCandidate: at(decision.badVsCandidate),
+    badVsCandidate,
     position: logBad === 0 ? null : Math.log1p(decision.candidateVsGood.change) / logBad,
-    outsideEnds: outsideEndsSpan(effect, badVsGood),
+    outsideEnds: outsideEndsSpan(effect, badVsGood, badVsCandidate),
   };
 }

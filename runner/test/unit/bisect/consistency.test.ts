@@ -28,11 +28,25 @@ describe('outsideEndsSpan', () => {
     // Beyond bad's estimate but not beyond its interval's end.
     expect(outsideEndsSpan(ratio(1.1, 1.091, 1.11), bg)).toBe(false);
   });
+  it('read off the paired intervals of the same rounds: significantly short of good, or beyond bad', () => {
+    // Inside the span by candidate / good's interval, but faster than good beyond its interval …
+    expect(outsideEndsSpan(ratio(0.985, 0.975, 0.995), ratio(1.061, 0.97, 1.15))).toBe(true);
+    // … or slower than bad beyond bad / candidate's interval (bad / candidate below 1).
+    const wide = ratio(1.061, 0.98, 1.15);
+    expect(outsideEndsSpan(ratio(1.1, 1.02, 1.19), wide, ratio(0.96, 0.93, 0.99))).toBe(true);
+    expect(outsideEndsSpan(ratio(1.1, 1.02, 1.19), wide, ratio(0.96, 0.93, 1.01))).toBe(false);
+    expect(outsideEndsSpan(ratio(1.1, 1.02, 1.19), wide)).toBe(false);
+  });
+
   it('an improvement hunted down: the span runs below 1', () => {
     const faster = ratio(0.9, 0.88, 0.92);
     expect(outsideEndsSpan(ratio(0.8, 0.78, 0.82), faster)).toBe(true);
     expect(outsideEndsSpan(ratio(1.05, 1.02, 1.08), faster)).toBe(true);
     expect(outsideEndsSpan(ratio(0.95, 0.93, 0.97), faster)).toBe(false);
+    // Faster than bad beyond bad / candidate's interval (above 1 here).
+    expect(outsideEndsSpan(ratio(0.88, 0.8, 0.97), ratio(0.9, 0.85, 0.95), ratio(1.03, 1.01, 1.05))).toBe(
+      true,
+    );
   });
 });
 
