@@ -20,7 +20,8 @@
 // release builds, as before — where the offset shows as candidates outside the ends' span.
 //
 //   node runner/bench/bisect.ts [--bisections 200] [--steps 10,20] [--alpha 0.02]
-//        [--rounds-per-look 20] [--looks 15] [--noise-scale 1] [--commit-offsets 0,5] [--data DIR]
+//        [--rounds-per-look 20] [--looks 15] [--noise-scale 1] [--commit-offsets 0] [--data DIR]
+//   pnpm --filter @runtime-bench/runner bench:bisect-offset   (+10 %, offsets 0, 5 and 15 %)
 import { startContainerResiduals } from './residuals.ts';
 import { parseArgs } from 'node:util';
 import { bisect, BISECT_DEFAULTS } from '../src/bisect/bisect.ts';
@@ -37,7 +38,7 @@ const { values } = parseArgs({
     looks: { type: 'string', default: String(BISECT_DEFAULTS.maxLooks) },
     'noise-scale': { type: 'string', default: '1' },
     drift: { type: 'string', default: '0.05' },
-    'commit-offsets': { type: 'string', default: '0,5' },
+    'commit-offsets': { type: 'string', default: '0' },
     data: { type: 'string', default: new URL('../../data/runs', import.meta.url).pathname },
   },
 });
