@@ -208,10 +208,15 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
   });
   const what = `${opts.benchmark} ${opts.metric}`;
 
-  /** Do these builds of good and bad differ here? Measured again (maxAttempts) before "same". */
+  /**
+   * Do these builds of good and bad differ here? Measured again (maxAttempts) before "same". The
+   * first check (the ends as named) gives the report's effect; a later one (the ends rebuilt as
+   * commits) is a step of its own.
+   */
   async function checkEnds(
     g: { build: BuiltCandidate; seconds: number },
     b: { build: BuiltCandidate; seconds: number },
+    reportsEffect: boolean,
   ): Promise<EndsDecision['verdict']> {
     let verdict: EndsDecision['verdict'] = 'same';
     for (let attempt = 1; attempt <= opts.maxAttempts && verdict === 'same'; attempt++) {
@@ -233,8 +238,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
         verdict,
       );
       steps.push(step);
-      effect ??= step.effect;
-      if (verdict !== 'same') effect = step.effect;
+      if (reportsEffect) effect = step.effect;
       if (overBudget()) break;
     }
     return verdict;
@@ -319,7 +323,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
     // 1. Do good and bad differ here at all?
     const g = await build(good);
     const b = await build(bad);
-    const endsVerdict = await checkEnds(g, b);
+    const endsVerdict = await checkEnds(g, b, true);
     if (endsVerdict === 'same')
       return result(
         'no-difference',
@@ -360,7 +364,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
         const goodCommit = await deps.releaseCommit(releases.good);
         const gc = await build(goodCommit);
         const bc = await build(tagCommit);
-        const again = await checkEnds(gc, bc);
+        const again = await checkEnds(gc, bc, false);
         if (again !== 'differ')
           return result(
             'non-monotonic',

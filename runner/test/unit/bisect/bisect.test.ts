@@ -45,6 +45,9 @@ describe('bisect on an oracle', () => {
       ['candidate', 'commit'],
     ]);
     expect(r.steps[3]).toMatchObject({ verdict: 'differ', candidate: { ref: h.commits[24]!.hash } });
+    // The report's effect is the ends' as named (the releases), not their rebuilt commits'.
+    expect(r.effect).toEqual(r.steps[0]!.effect);
+    expect(r.steps[3]!.effect).not.toEqual(r.steps[0]!.effect);
     expect(r.builds.map((b) => b.candidate.ref).slice(4, 6)).toEqual([
       h.commits[16]!.hash,
       h.commits[24]!.hash,
