@@ -259,12 +259,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
       const move = nextMove(state);
       if (move.kind === 'done')
         return { done: true, good: move.good, bad: move.bad, skipped: move.skippedBetween };
-      if (overBudget())
-        return {
-          done: false,
-          why: 'budget',
-          message: `budget of ${opts.budgetMinutes} min spent: the change lies after ${state.candidates[state.lo]!.label} up to ${state.candidates[state.hi]!.label}`,
-        };
+      if (overBudget()) return { done: false, why: 'budget', message: budgetMessage() };
       let c: Awaited<ReturnType<typeof build>>;
       try {
         c = await build(move.candidate);
@@ -314,6 +309,14 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
       // A candidate unlike both ends is re-measured, then skipped, as an unclear one.
       state = applyVerdict(state, move.index, verdict === 'between' ? 'unclear' : verdict, opts.maxAttempts);
     }
+  }
+
+  /** Where the budget left the change: the narrowest range of the steps, commits once there are any. */
+  function budgetMessage(): string {
+    const r = narrowestRange(walkEnds, steps);
+    const lo = r.lastGoodCommit?.label ?? r.lastGoodRelease;
+    const hi = r.firstBadCommit?.label ?? r.firstBadRelease;
+    return `budget of ${opts.budgetMinutes} min spent: the change lies after ${lo} up to ${hi}`;
   }
 
   const stoppedEarly = (r: { why: 'budget' | 'non-monotonic'; message: string }): BisectWalk =>
