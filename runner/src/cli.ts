@@ -46,7 +46,7 @@ function reportError(error: unknown): number {
     if (error.hint) console.error(`hint: ${sanitizeTerminal(error.hint, { multiline: true })}`);
     if (error.cliExitCode !== undefined) return error.cliExitCode;
     // Bad input — a flag, a config, a result or data file, a history — is 2, like a usage error.
-    return /^(USAGE|CONFIG|RESULT|DATA|HISTORY|ANNOTATIONS)_/.test(error.code)
+    return /^(USAGE|CONFIG|RESULT|BISECTION|DATA|HISTORY|ANNOTATIONS)_/.test(error.code)
       ? EXIT.usage.code
       : EXIT.error.code;
   }

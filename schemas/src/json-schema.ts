@@ -8,7 +8,7 @@ export function jsonSchemas(): Record<string, unknown> {
   return {
     'config.schema.json': z.toJSONSchema(ConfigSchema, { io: 'input', unrepresentable: 'any' }),
     'result.schema.json': z.toJSONSchema(RunResultSchema, { io: 'output', unrepresentable: 'any' }),
-    'bisect-report.schema.json': z.toJSONSchema(BisectReportSchema, { io: 'output', unrepresentable: 'any' }),
+    'bisect-report.schema.json': z.toJSONSchema(BisectReportSchema, { io: 'input', unrepresentable: 'any' }),
   };
 }
 

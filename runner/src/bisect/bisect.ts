@@ -1,22 +1,35 @@
 // The bisection: checks that good and bad differ, then narrows releases, then commits, one
-// sequential step at a time. Building and measuring are injected (BisectDeps), so the whole walk
-// runs on an oracle in tests and in `pnpm bench`, and on real builds and a real stack in the CLI.
-import type { BisectCandidate, BisectReport, BisectStep, RatioInterval } from '@runtime-bench/schemas';
+// sequential step at a time. Every verdict is read off its printed intervals and threshold
+// (stats/position-decision.ts); what was found is always the narrowest range the steps reached
+// (range.ts); a candidate measuring outside the ends' span stops the search (consistency.ts).
+// Building and measuring are injected (BisectDeps), so the whole walk runs on an oracle in tests
+// and in `pnpm bench`, and on real builds and a real stack in the CLI.
+import type {
+  BisectBuild,
+  BisectCandidate,
+  BisectReportV2,
+  BisectStep,
+  ComponentBuild,
+} from '@runtime-bench/schemas';
 import {
-  endsLook,
-  positionLook,
+  endsDecision,
+  positionDecision,
   type BadDirection,
-  type EndsLook,
-  type PairedLogT,
-  type SignedRank,
+  type EndsDecision,
+  type PositionDecision,
 } from '../stats/index.ts';
 import { errorMessage, RbError } from '../errors.ts';
-import { applyVerdict, nextMove, startSearch, type SearchState } from './search.ts';
+import { nonMonotonicMessage } from './consistency.ts';
+import { narrowestRange, type FoundRange } from './range.ts';
+import { applyVerdict, nextMove, startSearch } from './search.ts';
+import { candidateStep, endsStep } from './step-record.ts';
 
 export interface BuiltCandidate {
   candidate: BisectCandidate;
   /** The runtime binary to register as a handler. */
   binary: string;
+  /** How it was built (null or absent: installed, or the build did not say). */
+  record?: ComponentBuild | null;
 }
 
 export interface Measurement {
@@ -34,6 +47,12 @@ export interface BisectDeps {
   commitsBetween?(good: BisectCandidate, bad: BisectCandidate): Promise<BisectCandidate[] | null>;
   /** The commits a merge brought in (its second parent's side), empty for an ordinary commit. */
   mergeSide?(commit: BisectCandidate): Promise<BisectCandidate[]>;
+  /**
+   * A release's own commit, to be built as the commits between are: with it the commit phase
+   * measures its candidates against good and bad rebuilt as commits (one recipe for all three),
+   * not against the release builds.
+   */
+  releaseCommit?(release: BisectCandidate): Promise<BisectCandidate>;
   /** Milliseconds, monotonic enough for budgets. */
   now(): number;
   log(line: string): void;
@@ -57,18 +76,14 @@ export interface BisectOptions {
   budgetMinutes: number | null;
 }
 
-type Outcome = BisectReport['outcome'];
-export type BisectWalk = Omit<BisectReport, 'schemaVersion' | 'startedAt' | 'finishedAt' | 'tool' | 'host'>;
+type Outcome = BisectReportV2['outcome'];
+export type BisectWalk = Omit<BisectReportV2, 'schemaVersion' | 'startedAt' | 'finishedAt' | 'tool' | 'host'>;
 
 /** Defaults of the CLI and the bench (the bench's table shows what they achieve). */
 export const BISECT_DEFAULTS = { alpha: 0.01, roundsPerLook: 20, maxLooks: 15, maxAttempts: 2 } as const;
 
 export const BISECT_TEST =
-  'per round ln C − ln G and ln B − ln C, Wilcoxon signed-rank one-sided each, group-sequential with Bonferroni looks (alpha / looks / 2 each side)';
-
-function interval(r: PairedLogT, confidence = 0.95): RatioInterval {
-  return { ratio: r.ratio, lower: r.ratioLower, upper: r.ratioUpper, confidence, n: r.n };
-}
+  'read off intervals: per round ln C/G and ln B/C, Hodges–Lehmann with the signed-rank interval at 1 − alpha / looks; bad: C/G a regression of at least τ or B/C inside ±τ, good: the reverse, τ = half of B/G; the ends: B/G excludes 0';
 
 /** A bisection that stopped before its end: the report of the steps so far, and why. */
 export class BisectStopped extends Error {
@@ -90,10 +105,14 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
   const started = deps.now();
   const steps: BisectStep[] = [];
   const built = new Map<string, { build: BuiltCandidate; seconds: number }>();
+  const builds: BisectBuild[] = [];
   let buildSeconds = 0;
   let measureSeconds = 0;
   const good = opts.candidates[0]!;
   const bad = opts.candidates[opts.candidates.length - 1]!;
+  // Named commits or pseudo-versions, or commit ends, are the commit phase themselves.
+  const onReleases = opts.candidates.every((c) => c.kind === 'release');
+  const walkEnds = { good, bad, releases: onReleases };
 
   async function build(c: BisectCandidate): Promise<{ build: BuiltCandidate; seconds: number }> {
     const known = built.get(c.ref);
@@ -104,6 +123,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
     const seconds = (deps.now() - t0) / 1000;
     buildSeconds += seconds;
     built.set(c.ref, { build: b, seconds });
+    builds.push({ candidate: c, build: b.record ?? null });
     return { build: b, seconds };
   }
 
@@ -112,17 +132,17 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
 
   /** Measures the builds look after look until `decide` stops; returns the last look and the runs. */
   async function sequential<L extends { verdict: string }>(
-    builds: BuiltCandidate[],
+    toMeasure: BuiltCandidate[],
     decide: (samples: number[][], look: number) => L,
-  ): Promise<{ last: L; looks: number; runIds: string[]; seconds: number }> {
-    const samples: number[][] = builds.map(() => []);
+  ): Promise<{ last: L; looks: number; rounds: number; runIds: string[]; seconds: number }> {
+    const samples: number[][] = toMeasure.map(() => []);
     const runIds: string[] = [];
     const t0 = deps.now();
     let last: L | undefined;
     let look = 0;
     while (look < opts.maxLooks) {
       look++;
-      const m = await deps.measure(builds, opts.roundsPerLook);
+      const m = await deps.measure(toMeasure, opts.roundsPerLook);
       runIds.push(m.runId);
       m.samples.forEach((s, i) => samples[i]!.push(...s));
       if (samples[0]!.length < 2) continue; // every round failed so far: nothing to test yet
@@ -135,15 +155,13 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
     if (!last)
       throw new RbError(
         'BISECT_NO_SAMPLES',
-        `${builds.map((b) => b.candidate.label).join(', ')}: fewer than two rounds with a ${opts.metric} sample in ${look} look(s) — the runs failed`,
+        `${toMeasure.map((b) => b.candidate.label).join(', ')}: fewer than two rounds with a ${opts.metric} sample in ${look} look(s) — the runs failed`,
         "read the errors in the looks' run results (runs " + runIds.join(', ') + ')',
       );
-    return { last, looks: look, runIds, seconds };
+    return { last, looks: look, rounds: samples[0]!.length, runIds, seconds };
   }
 
-  const badWay = badValues(opts.direction, opts.metricDirection);
-  /** The one-sided p of a signed-rank statistic in the bad direction. */
-  const pBadWay = (r: SignedRank): number => (badWay === 'larger' ? r.pGreater : r.pLess);
+  const badWay: BadDirection = badValues(opts.direction, opts.metricDirection);
   const testOpts = (look: number) => ({
     direction: badWay,
     alpha: opts.alpha,
@@ -151,13 +169,12 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
     looks: opts.maxLooks,
   });
 
-  let effect: RatioInterval | null = null;
+  let effect: BisectReportV2['effect'] = null;
+  /** The report's body; what was found is the narrowest range of the steps unless `found` says more. */
   const result = (
     outcome: Outcome,
     message: string,
-    found: Partial<
-      Pick<BisectWalk, 'lastGoodRelease' | 'firstBadRelease' | 'lastGoodCommit' | 'firstBadCommit'>
-    > = {},
+    found: Partial<FoundRange> = {},
     skippedBetween: BisectCandidate[] = [],
   ): BisectWalk => ({
     component: opts.component,
@@ -175,12 +192,11 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
     },
     outcome,
     message,
-    lastGoodRelease: found.lastGoodRelease ?? null,
-    firstBadRelease: found.firstBadRelease ?? null,
-    lastGoodCommit: found.lastGoodCommit ?? null,
-    firstBadCommit: found.firstBadCommit ?? null,
+    ...narrowestRange(walkEnds, steps),
+    ...found,
     skippedBetween,
     effect,
+    builds,
     steps,
     spent: {
       builds: built.size,
@@ -190,54 +206,131 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
       budgetMinutes: opts.budgetMinutes,
     },
   });
+  const what = `${opts.benchmark} ${opts.metric}`;
 
-  // What is known so far (the releases found, the range being narrowed): a walk that stops on an
-  // error still reports it.
-  let found: Parameters<typeof result>[2] = {};
-  let narrowing: SearchState<BisectCandidate> | null = null;
-  /** The range a search has narrowed to, as the report's last good / first bad fields. */
-  const rangeOf = (state: SearchState<BisectCandidate>): Parameters<typeof result>[2] =>
-    // In the commit phase the ends may be releases still: the range is commits then.
-    state.candidates.every((c) => c.kind === 'release')
-      ? { lastGoodRelease: state.candidates[state.lo]!.ref, firstBadRelease: state.candidates[state.hi]!.ref }
-      : { lastGoodCommit: state.candidates[state.lo]!, firstBadCommit: state.candidates[state.hi]! };
+  /**
+   * Do these builds of good and bad differ here? Measured again (maxAttempts) before "same". The
+   * first check (the ends as named) gives the report's effect; a later one (the ends rebuilt as
+   * commits) is a step of its own.
+   */
+  async function checkEnds(
+    g: { build: BuiltCandidate; seconds: number },
+    b: { build: BuiltCandidate; seconds: number },
+    reportsEffect: boolean,
+  ): Promise<EndsDecision['verdict']> {
+    let verdict: EndsDecision['verdict'] = 'same';
+    for (let attempt = 1; attempt <= opts.maxAttempts && verdict === 'same'; attempt++) {
+      const ends = await sequential([g.build, b.build], ([sg, sb], look) =>
+        endsDecision(sg!, sb!, testOpts(look)),
+      );
+      verdict = ends.last.verdict === 'continue' ? 'same' : ends.last.verdict;
+      const step = endsStep(
+        {
+          candidate: b.build.candidate,
+          attempt,
+          rounds: ends.rounds,
+          looks: ends.looks,
+          buildSeconds: attempt === 1 ? g.seconds + b.seconds : 0,
+          measureSeconds: ends.seconds,
+          runIds: ends.runIds,
+        },
+        ends.last,
+        verdict,
+      );
+      steps.push(step);
+      if (reportsEffect) effect = step.effect;
+      if (overBudget()) break;
+    }
+    return verdict;
+  }
+
+  type Narrowed =
+    | { done: true; good: BisectCandidate; bad: BisectCandidate; skipped: BisectCandidate[] }
+    | { done: false; why: 'budget' | 'non-monotonic'; message: string };
+
+  /** Narrows one list of candidates, each measured beside these builds of its ends. */
+  async function narrow(
+    candidates: BisectCandidate[],
+    g: BuiltCandidate,
+    b: BuiltCandidate,
+  ): Promise<Narrowed> {
+    let state = startSearch(candidates);
+    for (;;) {
+      const move = nextMove(state);
+      if (move.kind === 'done')
+        return { done: true, good: move.good, bad: move.bad, skipped: move.skippedBetween };
+      if (overBudget()) return { done: false, why: 'budget', message: budgetMessage() };
+      let c: Awaited<ReturnType<typeof build>>;
+      try {
+        c = await build(move.candidate);
+      } catch (error) {
+        // A commit that does not build (as upstream builds it) is skipped, as `git bisect skip`:
+        // the culprit may then be any of the skipped ones between the last good and first bad.
+        deps.log(`  ${move.candidate.label}: skipped, it does not build: ${errorMessage(error)}`);
+        state = applyVerdict(state, move.index, 'unclear', 1);
+        continue;
+      }
+      deps.log(
+        `measuring ${move.candidate.label} against ${g.candidate.label} and ${b.candidate.label}${move.attempt > 1 ? ` (attempt ${move.attempt})` : ''}`,
+      );
+      const s = await sequential([g, c.build, b], ([sg, sc, sb], look) =>
+        positionDecision(sg!, sc!, sb!, testOpts(look)),
+      );
+      const verdict: PositionDecision['verdict'] & BisectStep['verdict'] =
+        s.last.verdict === 'continue' ? 'unclear' : s.last.verdict;
+      const step = candidateStep(
+        {
+          candidate: move.candidate,
+          attempt: move.attempt,
+          rounds: s.rounds,
+          looks: s.looks,
+          buildSeconds: c.seconds,
+          measureSeconds: s.seconds,
+          runIds: s.runIds,
+        },
+        s.last,
+        verdict,
+      );
+      steps.push(step);
+      deps.log(`  ${move.candidate.label}: ${verdict}${step.outsideEnds ? ' (outside the ends’ span)' : ''}`);
+      if (step.outsideEnds)
+        return {
+          done: false,
+          why: 'non-monotonic',
+          message: nonMonotonicMessage(
+            { candidate: move.candidate, effect: step.effect!, badVsGood: step.badVsGood! },
+            {
+              good: { candidate: g.candidate, record: g.record ?? null },
+              candidate: { candidate: move.candidate, record: c.build.record ?? null },
+              bad: { candidate: b.candidate, record: b.record ?? null },
+            },
+          ),
+        };
+      // A candidate unlike both ends is re-measured, then skipped, as an unclear one.
+      state = applyVerdict(state, move.index, verdict === 'between' ? 'unclear' : verdict, opts.maxAttempts);
+    }
+  }
+
+  /** Where the budget left the change: the narrowest range of the steps, commits once there are any. */
+  function budgetMessage(): string {
+    const r = narrowestRange(walkEnds, steps);
+    const lo = r.lastGoodCommit?.label ?? r.lastGoodRelease;
+    const hi = r.firstBadCommit?.label ?? r.firstBadRelease;
+    return `budget of ${opts.budgetMinutes} min spent: the change lies after ${lo} up to ${hi}`;
+  }
+
+  const stoppedEarly = (r: { why: 'budget' | 'non-monotonic'; message: string }): BisectWalk =>
+    result(r.why === 'budget' ? 'budget-exhausted' : 'non-monotonic', r.message);
 
   try {
     // 1. Do good and bad differ here at all?
     const g = await build(good);
     const b = await build(bad);
-    // As an unclear step, a "same" is measured again before the bisection gives up.
-    let ends!: Awaited<ReturnType<typeof sequential<EndsLook>>>;
-    let endsVerdict: EndsLook['verdict'] = 'same';
-    for (let attempt = 1; attempt <= opts.maxAttempts && endsVerdict === 'same'; attempt++) {
-      ends = await sequential([g.build, b.build], ([sg, sb], look) => endsLook(sg!, sb!, testOpts(look)));
-      endsVerdict = ends.last.verdict === 'continue' ? 'same' : ends.last.verdict;
-      steps.push({
-        kind: 'ends',
-        candidate: bad,
-        attempt,
-        verdict: endsVerdict,
-        rounds: ends.last.badVsGood.n,
-        looks: ends.looks,
-        alphaPerLook: ends.last.alphaPerLook,
-        pCritical: ends.last.pCritical,
-        pBeyondGood: pBadWay(ends.last.signedRank),
-        pShortOfBad: null,
-        effect: interval(ends.last.badVsGood),
-        badVsGood: interval(ends.last.badVsGood),
-        position: 1,
-        buildSeconds: attempt === 1 ? g.seconds + b.seconds : 0,
-        measureSeconds: ends.seconds,
-        runIds: ends.runIds,
-      });
-      if (overBudget()) break;
-    }
-    effect = interval(ends.last.badVsGood);
-    const what = `${opts.benchmark} ${opts.metric}`;
+    const endsVerdict = await checkEnds(g, b, true);
     if (endsVerdict === 'same')
       return result(
         'no-difference',
-        `${opts.component} ${bad.label} does not differ from ${good.label} in ${what} on this host (${ends.last.badVsGood.n} rounds): nothing to bisect`,
+        `${opts.component} ${bad.label} does not differ from ${good.label} in ${what} on this host (${steps.at(-1)!.rounds} rounds): nothing to bisect`,
       );
     if (endsVerdict === 'opposite')
       return result(
@@ -245,81 +338,18 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
         `${opts.component} ${bad.label} is ${opts.direction === 'slower' ? 'faster' : 'slower'} than ${good.label} in ${what} on this host, not ${opts.direction}: check --good, --bad and --direction`,
       );
 
-    // 2. Narrow one list of candidates; returns the adjacent pair, or why it stopped.
-    async function narrow(
-      candidates: BisectCandidate[],
-    ): Promise<
-      | { done: true; good: BisectCandidate; bad: BisectCandidate; skipped: BisectCandidate[] }
-      | { done: false; state: SearchState<BisectCandidate> }
-    > {
-      let state = (narrowing = startSearch(candidates));
-      for (;;) {
-        const move = nextMove(state);
-        if (move.kind === 'done')
-          return { done: true, good: move.good, bad: move.bad, skipped: move.skippedBetween };
-        if (overBudget()) return { done: false, state };
-        let c: Awaited<ReturnType<typeof build>>;
-        try {
-          c = await build(move.candidate);
-        } catch (error) {
-          // A commit that does not build (as upstream builds it) is skipped, as `git bisect skip`:
-          // the culprit may then be any of the skipped ones between the last good and first bad.
-          deps.log(`  ${move.candidate.label}: skipped, it does not build: ${errorMessage(error)}`);
-          state = narrowing = applyVerdict(state, move.index, 'unclear', 1);
-          continue;
-        }
-        deps.log(
-          `measuring ${move.candidate.label} against ${good.label} and ${bad.label}${move.attempt > 1 ? ` (attempt ${move.attempt})` : ''}`,
-        );
-        const s = await sequential([g.build, c.build, b.build], ([sg, sc, sb], look) =>
-          positionLook(sg!, sc!, sb!, testOpts(look)),
-        );
-        const verdict = s.last.verdict === 'continue' ? 'unclear' : s.last.verdict;
-        // A candidate unlike both ends is re-measured, then skipped, as an unclear one.
-        const searchVerdict = verdict === 'between' ? 'unclear' : verdict;
-        steps.push({
-          kind: 'candidate',
-          candidate: move.candidate,
-          attempt: move.attempt,
-          verdict,
-          rounds: s.last.candidateVsGood.n,
-          looks: s.looks,
-          alphaPerLook: s.last.alphaPerLook,
-          pCritical: s.last.pCritical,
-          pBeyondGood: pBadWay(s.last.vsGood),
-          pShortOfBad: pBadWay(s.last.vsBad),
-          effect: interval(s.last.candidateVsGood),
-          badVsGood: interval(s.last.badVsGood),
-          position: s.last.position,
-          buildSeconds: c.seconds,
-          measureSeconds: s.seconds,
-          runIds: s.runIds,
-        });
-        deps.log(`  ${move.candidate.label}: ${verdict}`);
-        state = narrowing = applyVerdict(state, move.index, searchVerdict, opts.maxAttempts);
-      }
-    }
-
-    const stopped = (state: SearchState<BisectCandidate>, known: Parameters<typeof result>[2]): BisectWalk =>
-      result(
-        'budget-exhausted',
-        `budget of ${opts.budgetMinutes} min spent: the change lies after ${state.candidates[state.lo]!.label} up to ${state.candidates[state.hi]!.label}`,
-        { ...known, ...rangeOf(state) },
-      );
-
-    // Named commits or pseudo-versions, or commit ends, are the commit phase themselves.
-    const onReleases = opts.candidates.every((c) => c.kind === 'release');
+    // 2. Releases first, unless the candidates are commits already.
     let range = opts.candidates;
+    let ends = { good: g.build, bad: b.build };
     let tagCommit: BisectCandidate | null = null;
     if (onReleases) {
-      const releases = await narrow(opts.candidates);
-      if (!releases.done) return stopped(releases.state, {});
-      found = { lastGoodRelease: releases.good.ref, firstBadRelease: releases.bad.ref };
+      const releases = await narrow(opts.candidates, g.build, b.build);
+      if (!releases.done) return stoppedEarly(releases);
       if (releases.skipped.length > 0)
         return result(
           'ambiguous',
           `the change lies after ${releases.good.label} up to ${releases.bad.label}; steps between stayed unclear`,
-          found,
+          {},
           releases.skipped,
         );
       // 3. The commits between the two adjacent releases, then into a bad merge's branch.
@@ -328,21 +358,34 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
         return result(
           'found',
           `first bad release ${releases.bad.label} (last good ${releases.good.label}); give --git-dir to bisect its commits`,
-          found,
         );
-      // The last commit listed is the bad release's own: the release build stands for it.
+      // The last commit listed is the bad release's own.
       tagCommit = commits[commits.length - 1] ?? releases.bad;
       range = [releases.good, ...commits.slice(0, -1), releases.bad];
+      if (deps.releaseCommit && tagCommit.kind === 'commit') {
+        // One recipe for the commit phase: the ends rebuilt as commits, checked again as commits.
+        const goodCommit = await deps.releaseCommit(releases.good);
+        const gc = await build(goodCommit);
+        const bc = await build(tagCommit);
+        const again = await checkEnds(gc, bc, false);
+        if (again !== 'differ')
+          return result(
+            'non-monotonic',
+            `non-monotonic: built as commits, ${bc.build.candidate.label} ${again === 'same' ? 'does not differ from' : `is ${opts.direction === 'slower' ? 'faster' : 'slower'} than`} ${gc.build.candidate.label} in ${what}, though the releases ${releases.bad.label} and ${releases.good.label} differ: the release and commit builds are not alike (compare their build records)`,
+          );
+        range = [goodCommit, ...commits];
+        ends = { good: gc.build, bad: bc.build };
+      }
     }
     const expanded = new Set<string>();
     for (;;) {
-      const r = await narrow(range);
-      if (!r.done) return stopped(r.state, found);
+      const r = await narrow(range, ends.good, ends.bad);
+      if (!r.done) return stoppedEarly(r);
       if (r.skipped.length > 0)
         return result(
           'ambiguous',
           `the change lies after ${r.good.label} up to ${r.bad.label}; steps between stayed unclear`,
-          { ...found, lastGoodCommit: r.good, firstBadCommit: r.bad },
+          { lastGoodCommit: r.good, firstBadCommit: r.bad },
           r.skipped,
         );
       const firstBad = r.bad.kind === 'release' ? (tagCommit ?? r.bad) : r.bad;
@@ -351,31 +394,25 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
         firstBad.kind !== 'commit' || expanded.has(firstBad.ref)
           ? []
           : ((await deps.mergeSide?.(firstBad)) ?? []);
-      if (side.length === 0)
+      if (side.length === 0) {
+        const found = { lastGoodCommit: r.good, firstBadCommit: firstBad };
+        const releases = narrowestRange(walkEnds, steps);
         return result(
           'found',
           onReleases
-            ? `first bad release ${found.firstBadRelease}, first bad commit ${firstBad.label}`
+            ? `first bad release ${releases.firstBadRelease}, first bad commit ${firstBad.label}`
             : `first bad: ${firstBad.label} (last good ${r.good.label})`,
-          {
-            ...found,
-            lastGoodCommit: r.good,
-            firstBadCommit: firstBad,
-          },
+          found,
         );
+      }
       // The merge's first parent is good: which of the commits it brought in did it?
       deps.log(`${firstBad.label} is a merge: bisecting the ${side.length} commits it brought in`);
       expanded.add(firstBad.ref);
       range = [r.good, ...side, firstBad];
     }
   } catch (error) {
-    // Whatever stopped the walk (a signal, a failed build or run), the steps so far are reported.
-    throw new BisectStopped(
-      result('failed', `stopped: ${errorMessage(error)}`, {
-        ...found,
-        ...(narrowing ? rangeOf(narrowing) : {}),
-      }),
-      error,
-    );
+    // Whatever stopped the walk (a signal, a failed build or run), the steps so far are reported
+    // with the narrowest range they reached.
+    throw new BisectStopped(result('failed', `stopped: ${errorMessage(error)}`), error);
   }
 }

@@ -20,6 +20,8 @@ export interface Repo {
   mergeSide(commit: BisectCandidate): Promise<BisectCandidate[]>;
   /** Candidates from commit (or any ref) ends: good, the first-parent commits between, bad. */
   commitEnds(good: string, bad: string): Promise<BisectCandidate[]>;
+  /** A release's tag as the commit it points at, to be built as the commits around it are. */
+  releaseCommit(release: BisectCandidate): Promise<BisectCandidate>;
 }
 
 const git = async (dir: string, args: string[]): Promise<string> =>
@@ -72,6 +74,7 @@ export async function createRepo(dir: string): Promise<Repo> {
       return commitRange(g, parseCommitLines(await git(dir, firstParentArgs(g.ref, b.ref))), b);
     },
     releases: async () => parseGitTags((await tagList()).join('\n')),
+    releaseCommit: async (release) => commitOf('--good', await refOf(release)),
     refOf,
     commitsBetween: async (good, bad) =>
       parseCommitLines(await git(dir, firstParentArgs(await refOf(good), await refOf(bad)))),
@@ -114,7 +117,7 @@ export function createBuilder(opts: {
             prefix: opts.prefix,
           });
       opts.log(`${candidate.label}: ${r.cached ? 'cached' : 'built'} ${r.binary} (${r.version})`);
-      return { candidate, binary: r.binary };
+      return { candidate, binary: r.binary, record: r.record };
     },
     releases: () => availableVersions(env, opts.component, 'go'),
   };

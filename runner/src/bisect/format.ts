@@ -20,6 +20,9 @@ export const BISECT_STEP_HEADER = [
   'looks',
   'candidate / good',
   'position',
+  'bad / candidate',
+  'threshold',
+  'confidence',
   'build',
   'measure',
 ];
@@ -35,6 +38,9 @@ export function bisectStepRows(report: BisectReport): string[][] {
     String(s.looks),
     formatEffect(s.effect),
     s.position === null ? MISSING : formatNumber(s.position, 2),
+    formatEffect(s.badVsCandidate),
+    s.threshold === null ? MISSING : `±${formatChange(s.threshold).replace(/^[+±]/, '')}`,
+    s.effect ? `${formatNumber(s.effect.confidence * 100, 4)} %` : MISSING,
     `${formatNumber(s.buildSeconds / 60, 2)} min`,
     `${formatNumber(s.measureSeconds / 60, 2)} min`,
   ]);
@@ -54,6 +60,7 @@ export function bisectHeadline(r: BisectReport): string[] {
     `effect (bad / good): ${formatEffect(r.effect)} at ${r.effect ? `${r.effect.confidence * 100} %, ${r.effect.n} rounds` : MISSING}`,
     `spent: ${spent.builds} builds, ${formatNumber(spent.buildMinutes, 3)} build min, ${formatNumber(spent.runnerMinutes, 3)} runner min, ${formatNumber(spent.totalMinutes, 3)} min in all${spent.budgetMinutes === null ? '' : ` of ${spent.budgetMinutes}`}`,
     `test: ${r.method.test}; alpha ${r.method.alpha} per step, ≤ ${r.method.maxLooks} looks of ${r.method.roundsPerLook} rounds`,
+    `tool: ${r.tool.name} ${r.tool.version}, ${r.tool.gitCommit ? `commit ${r.tool.gitCommit}` : 'commit not recorded'}`,
   ];
 }
 
@@ -77,7 +84,7 @@ export function bisectMarkdown(report: BisectReport): string {
   ].join('\n');
 }
 
-/** The report as JSON (validated by BisectReportSchema before it is written). */
+/** The report as JSON (validated by BisectReportV2Schema before it is written). */
 export function bisectJson(report: BisectReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }

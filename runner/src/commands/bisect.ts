@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import {
   BISECT_REPORT_SCHEMA_VERSION,
-  BisectReportSchema,
+  BisectReportV2Schema,
   type BisectCandidate,
-  type BisectReport,
+  type BisectReportV2,
   type Config,
 } from '@runtime-bench/schemas';
 import { BISECT_DEFAULTS, bisect, BisectStopped, type BisectWalk } from '../bisect/bisect.ts';
@@ -23,7 +23,7 @@ import { readHostFingerprint } from '../host/fingerprint.ts';
 import { bisectionPathInDataDir } from '../results/layout.ts';
 import { BENCHMARKS, unknownBenchmarkHint } from '../suites/registry.ts';
 import { withRunSession } from '../session/session.ts';
-import { TOOL_VERSION } from '../version.ts';
+import { toolRecord } from '../version.ts';
 import { BISECTABLE } from '../bisect-request.ts';
 
 interface BisectOpts {
@@ -162,6 +162,8 @@ export function registerBisect(program: Command): void {
               opts.bad,
             );
       const startedAt = new Date();
+      // What the report was made with, down to the commit (read once: it spawns git).
+      const tool = toolRecord();
       const dataDir =
         opts.dataDir ??
         (opts.out
@@ -200,7 +202,13 @@ export function registerBisect(program: Command): void {
             {
               build: builder.build,
               measure,
-              ...(repo ? { commitsBetween: repo.commitsBetween, mergeSide: repo.mergeSide } : {}),
+              ...(repo
+                ? {
+                    commitsBetween: repo.commitsBetween,
+                    mergeSide: repo.mergeSide,
+                    releaseCommit: repo.releaseCommit,
+                  }
+                : {}),
               now: () => Date.now(),
               log: progress,
             },
@@ -213,11 +221,11 @@ export function registerBisect(program: Command): void {
         }
         // Written before the session takes the stack down: what the steps found is kept even if
         // that fails.
-        const report: BisectReport = BisectReportSchema.parse({
+        const report: BisectReportV2 = BisectReportV2Schema.parse({
           schemaVersion: BISECT_REPORT_SCHEMA_VERSION,
           startedAt: startedAt.toISOString(),
           finishedAt: new Date().toISOString(),
-          tool: { name: 'runtime-bench', version: TOOL_VERSION },
+          tool: { name: tool.name, version: tool.version, gitCommit: tool.gitCommit },
           host: await readHostFingerprint([]),
           ...walk,
         });

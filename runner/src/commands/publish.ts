@@ -23,7 +23,10 @@ interface PublishCommandOptions {
 export function registerPublish(program: Command): void {
   const command = program
     .command('publish')
-    .argument('<files...>', 'result JSON files')
+    .argument(
+      '<files...>',
+      'result JSON files and bisection reports (bisect --out, or bisections/ of its --data-dir)',
+    )
     .option(
       '--git-dir <dir>',
       'a clone of the repository that owns the data branch (its checkout and index are left alone)',

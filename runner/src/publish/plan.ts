@@ -1,13 +1,19 @@
-// What a publication changes on the data branch, decided from plain values: which results are
-// new, which are already there (a no-op), which would overwrite a different result under the same
-// run id (refused), and which documentation files need adding or updating.
-import type { RunResult } from '@runtime-bench/schemas';
+// What a publication changes on the data branch, decided from plain values: which results and
+// bisection reports are new, which are already there (a no-op), which would overwrite a different
+// file under the same id (refused), and which documentation files need adding or updating.
+import type { BisectReport, RunResult } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
+import { canonicalBisectionText, parseBisectionReport } from '../results/bisection-io.ts';
 import { parseResult, serializeResult } from '../results/io.ts';
-import { runIdOfPath, runPath } from '../results/layout.ts';
+import { BISECTIONS_DIR, bisectionId, bisectionPath, runIdOfPath, runPath } from '../results/layout.ts';
 
-/** One run to publish: its canonical bytes and where they go. */
+/** A validated input: a run's result, or a bisection report with the text it was read from. */
+export type PublishInput =
+  { source: string; result: RunResult } | { source: string; bisection: BisectReport; text: string };
+
+/** One file to publish (a run, or a bisection report): its canonical bytes and where they go. */
 export interface Candidate {
+  /** The run id, or the bisection report's id (bisectionId): the file's name without .json. */
   runId: string;
   path: string;
   /** serializeResult() of the validated result: what is written, and what "the same run" means. */
@@ -30,23 +36,29 @@ export interface PublicationPlan {
 }
 
 /**
- * Turns validated inputs into candidates, one per run id. The same run named twice collapses into
- * one; two different results claiming one run id are refused before anything is written.
+ * Turns validated inputs into candidates, one per run id (or bisection id). The same file named
+ * twice collapses into one; two different files claiming one id are refused before anything is
+ * written. A bisection report is published as it was written (canonical JSON of its own text,
+ * never upgraded to a newer version's shape).
  */
-export function prepareCandidates(inputs: readonly { source: string; result: RunResult }[]): Candidate[] {
+export function prepareCandidates(inputs: readonly PublishInput[]): Candidate[] {
   const byId = new Map<string, Candidate>();
-  for (const { source, result } of inputs) {
-    const content = serializeResult(result);
-    const seen = byId.get(result.runId);
+  for (const input of inputs) {
+    const { source } = input;
+    const [id, path, content] =
+      'result' in input
+        ? [input.result.runId, runPath(input.result), serializeResult(input.result)]
+        : [bisectionId(input.bisection), bisectionPath(input.bisection), canonicalBisectionText(input.text)];
+    const seen = byId.get(id);
     if (!seen) {
-      byId.set(result.runId, { runId: result.runId, path: runPath(result), content, sources: [source] });
+      byId.set(id, { runId: id, path, content, sources: [source] });
     } else if (seen.content === content) {
       seen.sources.push(source);
     } else {
       throw new RbError(
         'PUBLISH_CONFLICT',
-        `${source} and ${seen.sources[0]} both claim run id ${result.runId} with different content`,
-        'a run id names exactly one result; publish only one of them',
+        `${source} and ${seen.sources[0]} both claim ${'result' in input ? 'run' : 'bisection'} id ${id} with different content`,
+        'an id names exactly one file; publish only one of them',
       );
     }
   }
@@ -87,7 +99,7 @@ export function planPublication(input: {
       continue;
     }
     for (const { path, text } of found) {
-      if (path !== candidate.path || !sameResult(text, candidate.content, `${input.where}:${path}`)) {
+      if (path !== candidate.path || !sameResult(text, candidate.content, path, `${input.where}:${path}`)) {
         throw new RbError(
           'PUBLISH_CONFLICT',
           `${candidate.sources[0]}: run id ${candidate.runId} is already published as ${input.where}:${path} with different content`,
@@ -105,10 +117,14 @@ export function planPublication(input: {
   return plan;
 }
 
-/** Whether an existing file holds the same result as `content` (compared in canonical form). */
-function sameResult(existingText: string, content: string, where: string): boolean {
+/** Whether an existing file holds the same result or report as `content` (compared in canonical form). */
+function sameResult(existingText: string, content: string, path: string, where: string): boolean {
   if (existingText === content) return true;
   try {
+    if (path.startsWith(`${BISECTIONS_DIR}/`)) {
+      parseBisectionReport(existingText, where);
+      return canonicalBisectionText(existingText) === content;
+    }
     return serializeResult(parseResult(existingText, where)) === content;
   } catch (error) {
     // An unreadable file under the same run id is still a different file: never overwrite it.
@@ -122,13 +138,19 @@ function sameResult(existingText: string, content: string, where: string): boole
 
 /** The commit message used when none is given. */
 export function defaultCommitMessage(plan: PublicationPlan): string {
-  const ids = plan.add.map((c) => c.runId);
+  const isReport = (c: Candidate) => c.path.startsWith(`${BISECTIONS_DIR}/`);
+  const ids = plan.add.filter((c) => !isReport(c)).map((c) => c.runId);
+  const reports = plan.add.filter(isReport).map((c) => c.runId);
+  const runs = ids.length === 1 ? `run ${ids[0]}` : `${ids.length} runs`;
+  const bisections = reports.length === 1 ? `bisection ${reports[0]}` : `${reports.length} bisections`;
   const head =
-    ids.length === 0
+    ids.length + reports.length === 0
       ? 'Update data documentation'
-      : ids.length === 1
-        ? `Add run ${ids[0]}`
-        : `Add ${ids.length} runs`;
+      : reports.length === 0
+        ? `Add ${runs}`
+        : ids.length === 0
+          ? `Add ${bisections}`
+          : `Add ${runs} and ${bisections}`;
   const body = [...plan.add.map((c) => `- ${c.path}`), ...plan.docs.map((d) => `- ${d.action} ${d.path}`)];
   return body.length > 0 ? `${head}\n\n${body.join('\n')}\n` : `${head}\n`;
 }

@@ -1,11 +1,13 @@
 // Publishing results to the data branch so that nothing is ever lost: every input is validated
 // before git is touched, each run is one add-only file, the commit is built with plumbing in a
 // throw-away worktree, and a push that loses a race is replayed on the new tip and retried.
-import type { RunResult } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
-import { readResultFile } from '../results/io.ts';
+import { detectKind } from '../config/detect.ts';
+import { parseBisectionReport } from '../results/bisection-io.ts';
+import { parseResult } from '../results/io.ts';
+import { readTextFile } from '../util/read-file.ts';
 import { gitOk, type GitRunner } from './git.ts';
-import { RUNS_DIR } from '../results/layout.ts';
+import { BISECTIONS_DIR, RUNS_DIR } from '../results/layout.ts';
 import {
   defaultCommitMessage,
   indexRunPaths,
@@ -14,6 +16,7 @@ import {
   type Candidate,
   type DocFile,
   type PublicationPlan,
+  type PublishInput,
 } from './plan.ts';
 import { backoffMs, classifyPush } from './push.ts';
 import { checkRepository, fetchBranchTip, listFiles, readFiles, withTemporaryWorktree } from './repo.ts';
@@ -57,16 +60,31 @@ export interface PublishReport {
 }
 
 /**
- * Reads and validates every file before anything else happens. All problems are reported at
- * once, each naming its file and field; one invalid file means nothing is published.
+ * Reads and validates every file before anything else happens: run results, and bisection reports
+ * (told apart by content, as `validate` does). All problems are reported at once, each naming its
+ * file and field; one invalid file means nothing is published.
  */
-export async function readInputs(files: readonly string[]): Promise<{ source: string; result: RunResult }[]> {
-  if (files.length === 0) throw new RbError('USAGE_NO_FILES', 'no result files given', 'publish FILE…');
-  const inputs: { source: string; result: RunResult }[] = [];
+export async function readInputs(files: readonly string[]): Promise<PublishInput[]> {
+  if (files.length === 0)
+    throw new RbError(
+      'USAGE_NO_FILES',
+      'no result files given',
+      'publish FILE… (results or bisection reports)',
+    );
+  const inputs: PublishInput[] = [];
   const problems: string[] = [];
   for (const file of files) {
     try {
-      inputs.push({ source: file, result: await readResultFile(file) });
+      const text = await readTextFile(file, {
+        code: 'RESULT_UNREADABLE',
+        message: (reason) => `${file}: cannot read (${reason})`,
+        hint: 'check the path',
+      });
+      inputs.push(
+        detectKind(file, text) === 'bisection'
+          ? { source: file, bisection: parseBisectionReport(text, file), text }
+          : { source: file, result: parseResult(text, file) },
+      );
     } catch (error) {
       problems.push(errorMessage(error));
     }
@@ -75,7 +93,7 @@ export async function readInputs(files: readonly string[]): Promise<{ source: st
     throw new RbError(
       'RESULT_INVALID',
       `nothing was published: ${problems.length} of ${files.length} file(s) invalid\n${problems.join('\n')}`,
-      'fix or drop the named files; a result on the data branch must be valid forever',
+      'fix or drop the named files; a result or report on the data branch must be valid forever',
     );
   }
   return inputs;
@@ -83,7 +101,7 @@ export async function readInputs(files: readonly string[]): Promise<{ source: st
 
 /** Publishes validated results (see readInputs) to `branch` of `remote`. */
 export async function publishResults(
-  inputs: readonly { source: string; result: RunResult }[],
+  inputs: readonly PublishInput[],
   options: PublishOptions,
   deps: PublishDeps,
 ): Promise<PublishReport> {
@@ -190,9 +208,12 @@ async function planOnTip(
   const existing = new Map<string, { path: string; text: string }[]>();
   const existingDocs = new Map<string, string>();
   if (tip) {
-    // Every run id is looked up across the whole tree: a run republished with another startedAt
-    // would land in another date directory, and must still be recognised as taken.
-    const byId = indexRunPaths(await listFiles(git, worktree, tip, RUNS_DIR));
+    // Every run id (and bisection id) is looked up across the whole tree: a run republished with
+    // another startedAt would land in another date directory, and must still be recognised as taken.
+    const byId = indexRunPaths([
+      ...(await listFiles(git, worktree, tip, RUNS_DIR)),
+      ...(await listFiles(git, worktree, tip, BISECTIONS_DIR)),
+    ]);
     const wanted = candidates.flatMap((c) => byId.get(c.runId) ?? []);
     const texts = await readFiles(git, worktree, tip, [...wanted, ...docs.map((d) => d.path)]);
     for (const c of candidates) {

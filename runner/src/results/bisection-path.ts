@@ -7,6 +7,8 @@ import { utcDatePath } from './run-path.ts';
 
 /** The directory of bisection reports inside a data directory. */
 export const BISECTIONS_SUBDIR = 'bisections';
+/** The directory of bisection reports on the data branch (beside RUNS_DIR). */
+export const BISECTIONS_DIR = `data/${BISECTIONS_SUBDIR}`;
 
 type Named = Pick<BisectReport, 'startedAt' | 'component' | 'good' | 'bad' | 'metric'>;
 
@@ -31,4 +33,9 @@ export function bisectionId(report: Named): string {
 /** The path of a report relative to the bisections directory: `<yyyy>/<mm>/<dd>/<id>.json`. */
 export function relativeBisectionPath(report: Named): string {
   return `${utcDatePath(report.startedAt)}/${bisectionId(report)}.json`;
+}
+
+/** The path of a report on the data branch, relative to its root. */
+export function bisectionPath(report: Named): string {
+  return `${BISECTIONS_DIR}/${relativeBisectionPath(report)}`;
 }

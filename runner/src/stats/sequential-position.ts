@@ -73,13 +73,6 @@ export interface PositionLook extends LookBoundary {
   position: number | null;
 }
 
-export interface EndsLook extends LookBoundary {
-  /** differ: bad differs from good the stated way; opposite: significantly the other way; same: last look, no difference shown. */
-  verdict: 'differ' | 'opposite' | 'continue' | 'same';
-  signedRank: SignedRank;
-  badVsGood: PairedLogT;
-}
-
 /**
  * Wilcoxon's signed-rank test (Wilcoxon 1945) of differences d against 0, one-sided both ways:
  * zeros dropped, mid-ranks, normal approximation with the tie correction, no continuity
@@ -206,34 +199,4 @@ export function positionLook(
             : 'continue';
   const position = badVsGood.meanLog === 0 ? null : candidateVsGood.meanLog / badVsGood.meanLog;
   return { ...boundary, verdict, vsGood, vsBad, candidateVsGood, badVsGood, position };
-}
-
-/**
- * One look of the check that bad really differs from good on this host, from rounds of both
- * measured back to back: the signed-rank test of ln B_r − ln G_r (symmetric about 0 if they are
- * the same), each side at lookBoundary's p. `opposite` is a difference the other way than `direction`.
- */
-export function endsLook(
-  good: readonly number[],
-  bad: readonly number[],
-  opts: SequentialLookOptions,
-): EndsLook {
-  checkLook(opts);
-  sameLength([good.length, bad.length]);
-  const g = logRounds('good', good);
-  const b = logRounds('bad', bad);
-  const d = b.map((bi, i) => bi - g[i]!);
-  const rank = signedRank(d);
-  const badVsGood = pairedLogT(d, opts.confidence ?? 0.95);
-  const boundary = lookBoundary(opts.alpha ?? 0.02, opts.looks);
-  const larger = opts.direction === 'larger';
-  const verdict =
-    (larger ? rank.pGreater : rank.pLess) <= boundary.pCritical
-      ? 'differ'
-      : (larger ? rank.pLess : rank.pGreater) <= boundary.pCritical
-        ? 'opposite'
-        : opts.look === opts.looks
-          ? 'same'
-          : 'continue';
-  return { ...boundary, verdict, signedRank: rank, badVsGood };
 }

@@ -88,6 +88,8 @@ export function oracleDeps(
   noise: Noise,
   drift = 0.05,
   log = (_: string) => {},
+  /** A build from the clone as a commit measures this factor times a release build of the same code (another recipe). */
+  commitBuildFactor = 1,
 ): BisectDeps & { stats: OracleStats } {
   let clock = 0;
   let runs = 0;
@@ -112,7 +114,10 @@ export function oracleDeps(
       for (let r = 0; r < rounds; r++) {
         const roundDrift = Math.exp(drift * gaussian(rng));
         builds.forEach((b, i) => {
-          const level = 50 * (containsCulprit(h, b.candidate.ref) ? h.factor : 1);
+          const level =
+            50 *
+            (containsCulprit(h, b.candidate.ref) ? h.factor : 1) *
+            (b.candidate.kind === 'commit' ? commitBuildFactor : 1);
           samples[i]!.push(level * roundDrift * noise(rng));
         });
       }
@@ -125,6 +130,9 @@ export function oracleDeps(
     },
     async mergeSide(commit) {
       return (h.commits.find((c) => c.hash === commit.ref)?.side ?? []).map(toCandidate);
+    },
+    async releaseCommit(release) {
+      return toCandidate(h.commits[h.releases.find((r) => r.version === release.ref)!.commit]!);
     },
     now: () => clock,
     log,

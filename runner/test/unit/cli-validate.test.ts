@@ -27,6 +27,8 @@ describe('detectKind', () => {
     ['r.txt', '{"results": []}', 'result'],
     ['r.json', 'runs: 3\n', 'result'],
     ['r.json', '[1, 2]', 'result'],
+    ['b.json', '{"schemaVersion": 2, "outcome": "found", "steps": []}', 'bisection'],
+    ['b.json', '{"runId": "x", "outcome": "found", "steps": []}', 'result'],
   ])('%s %j → %s', (path, text, kind) => expect(detectKind(path, text)).toBe(kind));
 });
 
@@ -50,6 +52,30 @@ describe('validate', { timeout: 60_000 }, () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(SWEEP, 'utf8'))).toMatchObject({ schemaVersion: 4, status: 'complete' });
     expect(r.stdout).toContain(`ok       ${SWEEP} (20261127T012001Z-7f696e85, partial)`);
+  });
+
+  test('a bisection report: the two in data/bisections are valid (version 1); a malformed one names the field, exit 2', async () => {
+    const dir = join(import.meta.dirname, '../../../data/bisections/2026/11/27');
+    const reports = readdirSync(dir).map((f) => join(dir, f));
+    const ok = await runCli(['validate', ...reports]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain(
+      `ok       ${join(dir, '20261127T005709Z-runc-1.1.10-1.2.0-StartContainer.json')} (bisection 20261127T005709Z-runc-1.1.10-1.2.0-StartContainer, failed)`,
+    );
+    const doc = JSON.parse(readFileSync(reports[0]!, 'utf8')) as { steps: { verdict: string }[] };
+    doc.steps[1]!.verdict = 'probably';
+    const bad = file('bad-bisection.json', JSON.stringify({ ...doc, schemaVersion: 2 }));
+    const wrongVersion = file('v9-bisection.json', JSON.stringify({ ...doc, schemaVersion: 9 }));
+    const broken = file('steps-bisection.json', JSON.stringify(doc));
+    const r = await runCli(['validate', bad, wrongVersion, broken]);
+    expect(r.code).toBe(2);
+    // As version 2 it lacks version 2's fields; as version 1 its verdict is wrong.
+    expect(r.stdout).toContain(`${bad}: tool.gitCommit: Invalid input`);
+    expect(r.stdout).toContain(
+      `${wrongVersion}: schemaVersion 9 is not a bisection report version this runtime-bench reads (1, 2)`,
+    );
+    expect(r.stdout).toContain(`${broken}: steps[1].verdict: Invalid option`);
+    expect(r.stderr).toContain('3 of 3 file(s) invalid');
   });
 
   test('a bad config: one line per problem, each with the path of the field; exit 2', async () => {

@@ -187,7 +187,7 @@ export function budgetBisection(): BisectReport {
         attempt: 1,
         effect: ratio(1.062, 1.016, 1.109, 300),
         position: 1,
-        pShortOfBad: null,
+        badVsCandidate: null,
       },
       {
         ...step,
@@ -197,7 +197,7 @@ export function budgetBisection(): BisectReport {
         attempt: 2,
         effect: ratio(1.096, 1.04, 1.155, 160),
         position: 1,
-        pShortOfBad: null,
+        badVsCandidate: null,
       },
       {
         ...step,
@@ -249,7 +249,7 @@ export function failedBisection(): BisectReport {
         verdict: 'differ',
         effect: ratio(1.06, 1.03, 1.09, 100),
         position: 1,
-        pShortOfBad: null,
+        badVsCandidate: null,
       },
       {
         ...step,

@@ -31,10 +31,28 @@ describe('bisect on an oracle', () => {
     expect(r.effect!.lower).toBeGreaterThan(1);
     expect(r.effect!.lower).toBeLessThan(1.3);
     expect(r.effect!.upper).toBeGreaterThan(1.3);
-    for (const s of r.steps.slice(1)) expect(s.verdict).toBe(s.position! > 0.5 ? 'bad' : 'good');
-    // Releases: 1.2.0 good, 1.3.0 bad (2 steps); commits: 7 between 1.2.0 and 1.3.0 (3 steps).
-    expect(r.steps.length).toBe(1 + 2 + 3);
-    expect(r.spent.builds).toBe(2 + 5);
+    const candidates = r.steps.filter((s) => s.kind === 'candidate');
+    for (const s of candidates) expect(s.verdict).toBe(s.position! > 0.5 ? 'bad' : 'good');
+    // Releases: 1.2.0 good, 1.3.0 bad (2 steps); then the ends again, rebuilt as the commits of
+    // 1.2.0 and 1.3.0; commits: the 8 after 1.2.0's up to 1.3.0's, 7 between (3 steps).
+    expect(r.steps.map((s) => [s.kind, s.candidate.kind])).toEqual([
+      ['ends', 'release'],
+      ['candidate', 'release'],
+      ['candidate', 'release'],
+      ['ends', 'commit'],
+      ['candidate', 'commit'],
+      ['candidate', 'commit'],
+      ['candidate', 'commit'],
+    ]);
+    expect(r.steps[3]).toMatchObject({ verdict: 'differ', candidate: { ref: h.commits[24]!.hash } });
+    // The report's effect is the ends' as named (the releases), not their rebuilt commits'.
+    expect(r.effect).toEqual(r.steps[0]!.effect);
+    expect(r.steps[3]!.effect).not.toEqual(r.steps[0]!.effect);
+    expect(r.builds.map((b) => b.candidate.ref).slice(4, 6)).toEqual([
+      h.commits[16]!.hash,
+      h.commits[24]!.hash,
+    ]);
+    expect(r.spent.builds).toBe(2 + 2 + 2 + 3);
   });
 
   it('follows a bad merge into the commits of its branch', async () => {
@@ -122,14 +140,19 @@ describe('bisect on an oracle', () => {
     expect(error).toBeInstanceOf(BisectStopped);
     const stopped = error as BisectStopped;
     expect(stopped.cause).toBeInstanceOf(RbError);
-    expect(stopped.message).toMatch(
-      /^stopped: 1\.0\.0, [0-9a-f]{12} change 4, 1\.1\.0: fewer than two rounds with a StartContainer sample in 2 look\(s\)/,
+    // The commit phase measures against the ends rebuilt as commits (1.0.0's and 1.1.0's).
+    const label = (i: number) => `${h.commits[i]!.hash.slice(0, 12)} change ${i}`;
+    expect(stopped.message).toBe(
+      `stopped: ${label(0)}, ${label(4)}, ${label(8)}: fewer than two rounds with a StartContainer sample in 2 look(s) — the runs failed`,
     );
     expect(stopped.walk.outcome).toBe('failed');
-    // What was known when it stopped is kept: the adjacent releases, the commit range being narrowed.
+    // What was known when it stopped is kept: the adjacent releases; no commit was judged yet.
     expect(stopped.walk).toMatchObject({ lastGoodRelease: '1.0.0', firstBadRelease: '1.1.0' });
-    expect([stopped.walk.lastGoodCommit?.ref, stopped.walk.firstBadCommit?.ref]).toEqual(['1.0.0', '1.1.0']);
-    expect(stopped.walk.steps.map((s) => [s.kind, s.verdict])).toEqual([['ends', 'differ']]);
+    expect([stopped.walk.lastGoodCommit, stopped.walk.firstBadCommit]).toEqual([null, null]);
+    expect(stopped.walk.steps.map((s) => [s.kind, s.verdict])).toEqual([
+      ['ends', 'differ'],
+      ['ends', 'differ'],
+    ]);
     expect(stopped.walk.effect!.ratio).toBeGreaterThan(1.2);
   });
 

@@ -20,7 +20,7 @@ async function oracleReport() {
     schemaVersion: BISECT_REPORT_SCHEMA_VERSION,
     startedAt: '2026-11-26T21:00:00.000Z',
     finishedAt: '2026-11-26T21:30:00.000Z',
-    tool: { name: 'runtime-bench', version: '0.1.0' },
+    tool: { name: 'runtime-bench', version: '0.1.0', gitCommit: 'c0ffee'.padEnd(40, '0') },
     host: null,
     ...walk,
   });
@@ -44,6 +44,14 @@ describe('the bisection report', () => {
     expect(table).toMatch(/spent: \d+ builds, [\d.]+ build min, [\d.]+ runner min/);
     const rows = table.split('\n').filter((l) => /^\s*\d+\s{2}/.test(l));
     expect(rows).toHaveLength(report.steps.length);
+    // Each row prints what its verdict is read off: both intervals, the threshold, the confidence.
+    expect(table).toContain(`tool: runtime-bench 0.1.0, commit ${'c0ffee'.padEnd(40, '0')}`);
+    const candidate = report.steps.find((st) => st.kind === 'candidate')!;
+    const row = rows[report.steps.indexOf(candidate)]!;
+    expect(row).toContain(formatEffect(candidate.effect));
+    expect(row).toContain(formatEffect(candidate.badVsCandidate));
+    expect(row).toContain(`±${(candidate.threshold! * 100).toFixed(1)} %`);
+    expect(row).toContain(`${Number((candidate.effect!.confidence * 100).toPrecision(4))} %`);
     const md = bisectMarkdown(report);
     expect(md).toMatch(/^### Bisection: runc 1\.0\.0 → 1\.2\.0, StartContainer/);
     expect(md.split('\n').filter((l) => l.startsWith('| ')).length).toBe(report.steps.length + 2); // header, rule, steps

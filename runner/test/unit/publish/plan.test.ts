@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { parseBisectionReport } from '../../../src/results/bisection-io.ts';
 import { RbError } from '../../../src/errors.ts';
 import { serializeResult } from '../../../src/results/io.ts';
 import {
@@ -179,3 +182,65 @@ function c(n: number) {
   if (!candidate) throw new Error('fixture');
   return candidate;
 }
+
+describe('bisection reports', () => {
+  const file = join(
+    import.meta.dirname,
+    '../../../../data/bisections/2026/11/27/20261127T000729Z-runc-1.1.5-1.2.0-StartContainer.json',
+  );
+  const text = readFileSync(file, 'utf8');
+  const compact = JSON.stringify(JSON.parse(text));
+  const input = (t: string, source = 'r.json') => ({
+    source,
+    bisection: parseBisectionReport(t, source),
+    text: t,
+  });
+
+  test('go to data/bisections under their id, as written (not in the shape they are read into)', () => {
+    const [c] = prepareCandidates([input(compact)]);
+    expect(c).toEqual({
+      runId: '20261127T000729Z-runc-1.1.5-1.2.0-StartContainer',
+      path: 'data/bisections/2026/11/27/20261127T000729Z-runc-1.1.5-1.2.0-StartContainer.json',
+      content: text,
+      sources: ['r.json'],
+    });
+    expect(JSON.parse(c!.content)).toMatchObject({
+      schemaVersion: 1,
+      tool: { name: 'runtime-bench', version: '0.1.0' },
+    });
+  });
+
+  test('the same report twice is one; another under its id is refused', () => {
+    expect(prepareCandidates([input(text, 'a.json'), input(compact, 'b.json')])).toHaveLength(1);
+    const edited = JSON.stringify({ ...JSON.parse(text), message: 'edited' });
+    expect(
+      conflictOf(() => prepareCandidates([input(text, 'a.json'), input(edited, 'b.json')])).message,
+    ).toContain('b.json and a.json both claim bisection id 20261127T000729Z-runc-1.1.5-1.2.0-StartContainer');
+  });
+
+  test('already on the branch (in any formatting): unchanged; a different file there: refused', () => {
+    const [c] = prepareCandidates([input(text)]);
+    const existing = (t: string) => new Map([[c!.runId, [{ path: c!.path, text: t }]]]);
+    const plan = planPublication({
+      candidates: [c!],
+      existing: existing(compact),
+      docs: [],
+      existingDocs: new Map(),
+      where,
+    });
+    expect(plan.unchanged).toEqual([c]);
+    const edited = JSON.stringify({ ...JSON.parse(text), message: 'edited' });
+    expect(() =>
+      planPublication({
+        candidates: [c!],
+        existing: existing(edited),
+        docs: [],
+        existingDocs: new Map(),
+        where,
+      }),
+    ).toThrow(/already published as origin\/benchmark-data:data\/bisections\/.* with different content/);
+    expect(defaultCommitMessage({ add: [c!], unchanged: [], docs: [] })).toBe(
+      `Add bisection ${c!.runId}\n\n- ${c!.path}\n`,
+    );
+  });
+});

@@ -141,6 +141,55 @@ describe('publish (real git)', { timeout: 60_000 }, () => {
     );
   });
 
+  test('carries a bisection report to data/bisections as it was written, beside a run; again is a no-op', async () => {
+    const reportFile = join(
+      WORKSPACE_ROOT,
+      'data/bisections/2026/11/27/20261127T005709Z-runc-1.1.10-1.2.0-StartContainer.json',
+    );
+    const written = await readFile(reportFile, 'utf8');
+    const copy = await box.writeResult('report.json', JSON.parse(written), 0);
+    const run = await box.writeResult('one.json', resultNumber(1));
+    const first = await publishResults(await readInputs([copy, run]), options(), deps(box.git).deps);
+    expect(first.outcome).toBe('published');
+    const path = 'data/bisections/2026/11/27/20261127T005709Z-runc-1.1.10-1.2.0-StartContainer.json';
+    expect(first.added.map((c) => c.path)).toEqual([
+      path,
+      `data/runs/2026/11/02/${resultNumber(1).runId}.json`,
+    ]);
+    // Byte for byte the report bisect wrote (version 1 stays version 1), though handed over compact.
+    expect(await box.sh(box.bare, 'show', `${BRANCH}:${path}`)).toBe(written.trimEnd());
+    expect(await box.sh(box.bare, 'log', '-1', '--format=%s', BRANCH)).toBe(
+      `Add run ${resultNumber(1).runId} and bisection 20261127T005709Z-runc-1.1.10-1.2.0-StartContainer`,
+    );
+    const again = await publishResults(await readInputs([copy]), options(), deps(box.git).deps);
+    expect(again.outcome).toBe('unchanged');
+    // Another report under the same id is refused, naming the file on the branch.
+    const changed = await box.writeResult('changed.json', { ...JSON.parse(written), message: 'edited' });
+    const error = await publishResults(await readInputs([changed]), options(), deps(box.git).deps).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RbError);
+    expect((error as RbError).message).toContain(`${path} with different content`);
+  });
+
+  test('an invalid bisection report stops everything, naming the file and the field', async () => {
+    const broken = await box.writeResult('broken.json', {
+      ...JSON.parse(
+        await readFile(
+          join(
+            WORKSPACE_ROOT,
+            'data/bisections/2026/11/27/20261127T000729Z-runc-1.1.5-1.2.0-StartContainer.json',
+          ),
+          'utf8',
+        ),
+      ),
+      outcome: 'maybe',
+    });
+    const error = await readInputs([broken]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RbError);
+    expect((error as RbError).message).toMatch(new RegExp(`${broken}: outcome: Invalid option`));
+  });
+
   test('the same run again is a no-op, even reformatted; a new run is one add-only commit on top', async () => {
     const first = await publishResults(
       await readInputs([await box.writeResult('one.json', resultNumber(1))]),

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { positionDecision, positionLook, readVerdict, signedRankShift } from '../../../src/stats/index.ts';
+import {
+  endsDecision,
+  positionDecision,
+  positionLook,
+  readVerdict,
+  signedRankShift,
+} from '../../../src/stats/index.ts';
 
 /** Rounds of good, candidate, bad: a shared round level × the version's level × ±10 % of noise. */
 function rounds(n: number, candidate: number, bad: number, seed = 1): [number[], number[], number[]] {
@@ -105,5 +111,34 @@ describe('positionDecision: a bisection step read off two intervals and half the
     expect(() => positionDecision([1, 2], [1, 2], [1], opts)).toThrow(/unequal length \(2, 2, 1\)/);
     expect(() => positionDecision([1, 2], [1, 0], [1, 2], opts)).toThrow(/candidate \/ good: round 1 has 0/);
     expect(() => positionDecision([1], [1], [1], { ...opts, look: 6 })).toThrow(/look 6 is not in 1..5/);
+  });
+});
+
+describe('endsDecision: do good and bad differ, read off bad / good’s interval', () => {
+  const opts = { direction: 'larger' as const, alpha: 0.01, look: 1, looks: 5 };
+  test('differ, opposite, and same only on the last look', () => {
+    const [g, , b] = rounds(80, 1, 1.3);
+    const d = endsDecision(g, b, opts);
+    expect(d.verdict).toBe('differ');
+    // The interval is the signed-rank one of the per-round log ratios at level alpha / looks.
+    const s = signedRankShift(
+      b.map((v, k) => Math.log(v / g[k]!)),
+      1 - 0.01 / 5,
+    );
+    expect(d.badVsGood.lower).toBeCloseTo(Math.expm1(s.lower), 12);
+    expect(d.badVsGood.upper).toBeCloseTo(Math.expm1(s.upper), 12);
+    expect(d.confidence).toBeCloseTo(1 - 0.01 / 5, 15);
+    expect(endsDecision(b, g, opts).verdict).toBe('opposite');
+    expect(endsDecision(g, b, { ...opts, direction: 'smaller' }).verdict).toBe('opposite');
+    const [g2, c2] = rounds(80, 1, 1);
+    expect(endsDecision(g2, c2, opts).verdict).toBe('continue');
+    const same = endsDecision(g2, c2, { ...opts, look: 5 });
+    expect(same.verdict).toBe('same');
+    expect(same.badVsGood.lower).toBeLessThanOrEqual(0);
+    expect(same.badVsGood.upper).toBeGreaterThanOrEqual(0);
+  });
+  test('refuses unequal rounds and a look out of range', () => {
+    expect(() => endsDecision([1, 2], [1], opts)).toThrow(/unequal length/);
+    expect(() => endsDecision([1, 2], [1, 2], { ...opts, look: 6 })).toThrow(/look 6 is not in 1..5/);
   });
 });
