@@ -44,7 +44,8 @@ function parsePercent(value: string): number {
   return n / 100;
 }
 
-export function registerSideBySide(data: Command): void {
+/** Adds `side-by-side` to the `data` command (not a top-level command: no register* name). */
+export function addDataSideBySide(data: Command): void {
   data
     .command('side-by-side')
     .description(

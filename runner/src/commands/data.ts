@@ -5,7 +5,7 @@ import { readResultFile } from '../results/io.ts';
 import { parseCount } from './compare.ts';
 import { checkNames, gitForRemote, redactError, redactingLogger } from '../publish/context.ts';
 import { deprecatedAlias } from './vocabulary.ts';
-import { registerSideBySide } from './data-side-by-side.ts';
+import { addDataSideBySide } from './data-side-by-side.ts';
 import { DEFAULT_DATA_BRANCH } from '../results/layout.ts';
 import { checkRepository, fetchBranchTip, withTemporaryWorktree } from '../publish/repo.ts';
 import {
@@ -84,7 +84,7 @@ export function registerData(program: Command): void {
       }
     });
   deprecatedAlias(historyCommand, '--repo <dir>', '--git-dir');
-  registerSideBySide(data);
+  addDataSideBySide(data);
   const verifyCommand = data
     .command('verify')
     .description('validate every result file of the data branch (or of a data directory) and count the runs')
