@@ -264,7 +264,8 @@ export function parseSpec(text: string): ComponentSpec {
   const rawName = at < 0 ? trimmed : trimmed.slice(0, at);
   const rest = at < 0 ? '' : trimmed.slice(at + 1);
   const name = rawName === 'crio' ? 'cri-o' : rawName;
-  if (!(name in COMPONENTS)) {
+  // Own keys only: `constructor` or `toString` is in every object.
+  if (!Object.hasOwn(COMPONENTS, name)) {
     throw new RbError(
       'USAGE_COMPONENT',
       `"${text}": unknown component "${rawName}"`,
@@ -286,6 +287,14 @@ export function parseSpec(text: string): ComponentSpec {
       'e.g. runc@1.3.6 or runc@latest',
     );
   }
+  // No version has "..": it is a range (`sweep runc@1.1.5..1.4.3` alone takes one) cut short, or
+  // a path climbing out of the install prefix, where the version names a directory.
+  if (rest.includes('..'))
+    throw new RbError(
+      'USAGE_COMPONENT',
+      `"${text}": "${rest}" is not a version`,
+      `a range is written with both ends, e.g. ${name}@1.1.5..1.4.3, and only sweep takes one`,
+    );
   return { name: name as ComponentName, version: rest === '' ? null : rest, path: null };
 }
 
