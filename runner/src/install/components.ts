@@ -258,6 +258,16 @@ export interface ComponentSpec {
 }
 
 /** Parses `name@version`; the error names the spec and lists the known components. */
+/**
+ * Whether `text` can be a version: what parseSpec takes after "@". A version names a directory
+ * under the install prefix, so ".." never is one.
+ */
+export function isVersionText(text: string): boolean {
+  return VERSION_CHARS.test(text) && !text.includes('..');
+}
+
+const VERSION_CHARS = /^[0-9A-Za-z][0-9A-Za-z.+~_-]*$/;
+
 export function parseSpec(text: string): ComponentSpec {
   const trimmed = text.trim();
   const at = trimmed.indexOf('@');
@@ -280,7 +290,7 @@ export function parseSpec(text: string): ComponentSpec {
     );
   }
   if (rest.startsWith('/')) return { name: name as ComponentName, version: null, path: rest };
-  if (rest !== '' && !/^[0-9A-Za-z][0-9A-Za-z.+~_-]*$/.test(rest)) {
+  if (rest !== '' && !VERSION_CHARS.test(rest)) {
     throw new RbError(
       'USAGE_COMPONENT',
       `"${text}": "${rest}" is not a version`,
