@@ -266,7 +266,8 @@ export function isVersionText(text: string): boolean {
   return VERSION_CHARS.test(text) && !text.includes('..');
 }
 
-const VERSION_CHARS = /^[0-9A-Za-z][0-9A-Za-z.+~_-]*$/;
+/** A version's characters; at most 128 of them (a Go pseudo-version has 34), as it names a directory. */
+const VERSION_CHARS = /^[0-9A-Za-z][0-9A-Za-z.+~_-]{0,127}$/;
 
 export function parseSpec(text: string): ComponentSpec {
   const trimmed = text.trim();
@@ -294,7 +295,7 @@ export function parseSpec(text: string): ComponentSpec {
     throw new RbError(
       'USAGE_COMPONENT',
       `"${text}": "${rest}" is not a version`,
-      'e.g. runc@1.3.6 or runc@latest',
+      'e.g. runc@1.3.6 or runc@latest: letters, digits and . + ~ _ -, at most 128',
     );
   }
   // No version has "..": it is a range (`sweep runc@1.1.5..1.4.3` alone takes one) cut short, or

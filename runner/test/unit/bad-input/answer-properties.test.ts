@@ -30,7 +30,16 @@ const releaseAnswer = fc.oneof(
   fc
     .oneof(
       fc.string(),
-      fc.constantFrom('', 'v', '../../../etc', 'v1.2.3 --x', 'v1.2.3\n', 'latest', 'v1.3.6'),
+      fc.constantFrom(
+        '',
+        'v',
+        '../../../etc',
+        'v1.2.3 --x',
+        'v1.2.3\n',
+        'latest',
+        'v1.3.6',
+        `v${'1'.repeat(65536)}`,
+      ),
     )
     .map((tag) => JSON.stringify({ tag_name: tag })),
 );
@@ -66,7 +75,7 @@ describe('the releases API', () => {
     );
   });
 
-  test.each(['../../../etc', 'v1.2.3 --x', '', 'v'])(
+  test.each(['../../../etc', 'v1.2.3 --x', '', 'v', `v1.${'0'.repeat(200)}`])(
     'tag_name %j is refused, the answer named',
     async (tag) => {
       await expect(
