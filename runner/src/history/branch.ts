@@ -46,6 +46,25 @@ export interface SkippedFile {
   reason: string;
 }
 
+/**
+ * Whether `runId` is one a run is given: `<yyyymmddThhmmssZ>-<8 hex>` of a real UTC time. Any
+ * other name would be ordered by its text (`20261340T…` after every real run) and left out unseen.
+ */
+function isRunId(runId: string): boolean {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-[0-9a-f]{8}$/.exec(runId);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  return (
+    t.getUTCFullYear() === y &&
+    t.getUTCMonth() === mo - 1 &&
+    t.getUTCDate() === d &&
+    t.getUTCHours() === h &&
+    t.getUTCMinutes() === mi &&
+    t.getUTCSeconds() === s
+  );
+}
+
 /** The UTC stamp a run id starts with (`20261127T072213Z`), which orders runs by start time. */
 const stampOf = (runId: string): string => runId.slice(0, 16);
 
@@ -65,7 +84,7 @@ export function historyCandidates(
     const relative = path.slice(prefix.length);
     if (ANNOTATION_FILES.includes(relative)) continue;
     const runId = runIdOfPath(relative);
-    if (runId === undefined || relativeRunPathOfId(runId) !== relative) {
+    if (runId === undefined || !isRunId(runId) || relativeRunPathOfId(runId) !== relative) {
       skipped.push({
         path,
         reason: 'not at a path of the results layout (runs/<yyyy>/<mm>/<dd>/<run-id>.json)',

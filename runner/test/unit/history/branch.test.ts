@@ -95,6 +95,10 @@ describe('historyCandidates', () => {
         'data/runs/2026/11/26/20261126T220117Z-c1b5a8b7.json',
         'data/runs/2026/11/26/20261127T063846Z-53cf25f2.json',
         'data/runs/notes.json',
+        // No real time: they would sort after every run and be left out unseen.
+        'data/runs/2026/13/40/20261340T000000Z-00000000.json',
+        'data/runs/2026/11/26/20261126T246000Z-00000000.json',
+        'data/runs/2026/11/26/20261126T000000Z-0000000G.json',
       ],
       current,
     );
@@ -105,6 +109,9 @@ describe('historyCandidates', () => {
     expect(skipped.map((s) => s.path)).toEqual([
       'data/runs/2026/11/26/20261127T063846Z-53cf25f2.json',
       'data/runs/notes.json',
+      'data/runs/2026/13/40/20261340T000000Z-00000000.json',
+      'data/runs/2026/11/26/20261126T246000Z-00000000.json',
+      'data/runs/2026/11/26/20261126T000000Z-0000000G.json',
     ]);
   });
 
