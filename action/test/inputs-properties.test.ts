@@ -131,7 +131,7 @@ describe('action inputs', () => {
           }
         } catch (error) {
           expect(error).toBeInstanceOf(RbError);
-          expect((error as RbError).message).toMatch(/^(reference-handler |")/);
+          expect((error as RbError).message).toMatch(/^reference-handler[ :]/);
         }
       }),
       { numRuns: 2000 },
