@@ -12,6 +12,7 @@ import { parseGoVersions, selectRange } from '../../../src/install/available.ts'
 import { parseReportedVersion } from '../../../src/install/versions.ts';
 import { COMPONENTS, parseSpec } from '../../../src/install/components.ts';
 import type { InstallEnv } from '../../../src/install/env.ts';
+import { parseEngineDaemon, parseEngineInfo } from '../../../src/engine/plan.ts';
 
 /** An install env whose every download answers `status` with `body`. */
 const answering = (status: number, body: string): InstallEnv => ({
@@ -179,6 +180,51 @@ describe("a component's --version", () => {
           if (v !== null) expect(v).toMatch(/^\S+$/);
         },
       ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe("an engine's info and version", () => {
+  const answer = fc.oneof(
+    fc.string(),
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc.constantFrom(
+      'null',
+      '[]',
+      '"x"',
+      'WARNING: no swap limit support\n{}',
+      '{"Server":{"Components":[null,5]}}',
+    ),
+    fc
+      .record({
+        host: fc.jsonValue(),
+        store: fc.jsonValue(),
+        version: fc.jsonValue(),
+        Client: fc.jsonValue(),
+      })
+      .map((v) => JSON.stringify(v)),
+  );
+
+  test('arbitrary answers: the info (every field a non-empty string) or an RbError naming the engine', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('docker', 'podman', 'nerdctl'), answer, answer, (engine, info, version) => {
+        try {
+          const parsed = parseEngineInfo(engine as 'docker', info, version);
+          for (const v of Object.values(parsed)) expect(v).toMatch(/./);
+        } catch (error) {
+          expect(error).toBeInstanceOf(RbError);
+          expect((error as RbError).message).toMatch(
+            new RegExp(`^${engine} (info|version) printed no JSON object`),
+          );
+        }
+        try {
+          const daemon = parseEngineDaemon(version);
+          if (daemon !== null) expect(typeof daemon.version).toBe('string');
+        } catch (error) {
+          expect(error).toBeInstanceOf(RbError);
+        }
+      }),
       { numRuns: 1000 },
     );
   });
