@@ -67,6 +67,32 @@ export function alphaFlag(text: string): number {
   return a;
 }
 
+/**
+ * `--candidates`: comma-separated commits, refs or pseudo-versions, each one a build is asked
+ * for by name; checked before anything is built, so a typo in the fifth does not stop a
+ * bisection an hour in. A name is what git and the module proxy take: no spaces, no leading "-".
+ */
+export function candidatesFlag(text: string): string[] {
+  const refs = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (refs.length === 0)
+    throw new RbError(
+      'USAGE_BISECT_CANDIDATES',
+      `--candidates "${text}" names no commit`,
+      'e.g. --candidates 3f2a9c1,v1.2.0-rc.1',
+    );
+  for (const ref of refs)
+    if (!/^[0-9A-Za-z][0-9A-Za-z._/+~^-]{0,199}$/.test(ref) || ref.includes('..'))
+      throw new RbError(
+        'USAGE_BISECT_CANDIDATES',
+        `--candidates: "${ref}" is not a commit, ref or pseudo-version`,
+        'e.g. --candidates 3f2a9c1,v1.2.0-rc.1 (comma-separated, no spaces inside a name)',
+      );
+  return refs;
+}
+
 export function directionFlag(text: string): 'slower' | 'faster' {
   if (text === 'slower' || text === 'faster') return text;
   throw new RbError(

@@ -14,6 +14,7 @@ import { namedCandidates, releaseParts, releasesBetween } from '../bisect/candid
 import { bisectJson, bisectMarkdown, bisectTable } from '../bisect/format.ts';
 import {
   alphaFlag,
+  candidatesFlag,
   continueCommand,
   directionFlag,
   nonNegativeInt,
@@ -132,6 +133,7 @@ export function registerBisect(program: Command): void {
       const roundsPerLook = positiveInt('--rounds-per-look', opts.roundsPerLook);
       const maxLooks = positiveInt('--looks', opts.looks);
       const warmup = nonNegativeInt('--warmup', opts.warmup);
+      const named = opts.candidates === undefined ? undefined : candidatesFlag(opts.candidates);
       const base: Config | undefined = opts.config ? await loadConfig(opts.config) : undefined;
       const repo = opts.gitDir ? await createRepo(opts.gitDir) : null;
       const builder = createBuilder({ component, repo, prefix: opts.prefix, log: progress });
@@ -142,17 +144,8 @@ export function registerBisect(program: Command): void {
       const ends = (): BisectCandidate[] => releasesBetween([opts.good, opts.bad], opts.good, opts.bad);
       const candidates = commitEnds
         ? await repo.commitEnds(opts.good, opts.bad)
-        : opts.candidates
-          ? [
-              ...ends().slice(0, 1),
-              ...namedCandidates(
-                opts.candidates
-                  .split(',')
-                  .map((s) => s.trim())
-                  .filter(Boolean),
-              ),
-              ...ends().slice(-1),
-            ]
+        : named
+          ? [...ends().slice(0, 1), ...namedCandidates(named), ...ends().slice(-1)]
           : releasesBetween(
               repo
                 ? await repo.releases()

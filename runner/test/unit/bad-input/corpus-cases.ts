@@ -138,6 +138,7 @@ export function bisectCases(dir: string): CorpusCase[] {
     ['--rounds-per-look', ['0', '0x10', '1e3', '1.5', '-1', '', '99999999999999999999']],
     ['--looks', ['0', '0x10', 'two', '']],
     ['--warmup', ['', '-1', '0x1', '1.5', 'x']],
+    ['--candidates', ['', ',', 'abc,--upload-pack=x', 'a b', 'v1..v2', '-x']],
   ].flatMap(([flag, values]) => (values as string[]).map((v) => [flag as string, [v]] as [string, string[]]));
   // An empty prefix (no cached build) and no module proxy: nothing accepted by mistake gets built.
   const base = { ...BISECT_BASE, '--prefix': join(dir, 'bisect-prefix') };

@@ -7,6 +7,7 @@ import { RbError } from '../../../src/errors.ts';
 import { parseSweepSpecs } from '../../../src/sweep/plan.ts';
 import {
   alphaFlag,
+  candidatesFlag,
   directionFlag,
   nonNegativeInt,
   parseBudget,
@@ -213,5 +214,30 @@ describe('bisect flags', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  test('--candidates: names git and the proxy take, in order, or an error naming the one that is not', () => {
+    const ref = fc.oneof(
+      fc.stringMatching(/^[0-9a-f]{7,40}$/),
+      fc.constantFrom('v1.2.0-rc.1', 'main', 'v0.0.0-20240101000000-0123456789ab', 'HEAD~3'),
+    );
+    fc.assert(
+      fc.property(fc.array(ref, { minLength: 1, maxLength: 5 }), (refs) => {
+        expect(candidatesFlag(refs.join(', '))).toEqual(refs);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        try {
+          for (const r of candidatesFlag(text)) expect(r).toMatch(/^[^-\s,][^\s,]*$/);
+        } catch (error) {
+          expect(error).toBeInstanceOf(RbError);
+          expect((error as RbError).message).toMatch(/^--candidates/);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    for (const bad of ['abc,--upload-pack=x', 'a b', ',', 'v1..v2', 'main,'.repeat(3) + '-x'])
+      expect(() => candidatesFlag(bad)).toThrow('--candidates');
   });
 });
