@@ -19,7 +19,8 @@ export type Transport = z.output<typeof TransportSchema>;
 export const ImageRefSchema = z
   .string()
   .max(512)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/:@+]*$/, {
+  // A registry may be an IPv6 address in brackets ([::1]:5000/bench).
+  .regex(/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9])[A-Za-z0-9._\-/:@+]*$/, {
     message:
       'an image reference, e.g. localhost/runtime-bench/bench:latest (no spaces, not starting with "-")',
   });
@@ -174,8 +175,10 @@ export const EngineTargetConfigSchema = z
     engine: EngineNameSchema,
     name: z
       .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, {
-        message: 'a label is letters, digits, ".", "_" and "-" (it is the part before "/" of target ids)',
+      // Results recorded before this rule hold free labels ("docker 27"): only what breaks a
+      // target id (the "/" before the runtime) or a log line is refused, so they stay readable.
+      .regex(/^[^/\p{Cc}]+$/u, {
+        message: 'a label without "/" (it is the part before "/" of target ids) or control characters',
       })
       .optional()
       .meta({ description: 'label of the engine in target ids; default: the engine' }),
@@ -198,7 +201,7 @@ export const EngineTargetConfigSchema = z
     containerd: z
       .string()
       // It names a directory under the install prefix: nothing that could leave it.
-      .regex(/^v?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]*)?$/, { message: 'a containerd version, e.g. 1.7.35' })
+      .regex(/^v?\d+\.\d+\.\d+[0-9A-Za-z.+~_-]*$/, { message: 'a containerd version, e.g. 1.7.35' })
       .refine((v) => !v.includes('..'), { message: 'a containerd version, e.g. 1.7.35' })
       .optional()
       .meta({

@@ -73,6 +73,29 @@ describe('configs', () => {
     );
   });
 
+  test('what earlier configs (and the results recording them) could hold still reads', () => {
+    const config = parseConfig(
+      JSON.stringify({
+        targets: [
+          {
+            kind: 'engine',
+            engine: 'nerdctl',
+            name: 'nerdctl 2 (ci)',
+            runtimes: ['runc'],
+            containerd: 'v1.7.24~ds1',
+          },
+        ],
+        images: {
+          bench: 'ghcr.io/o/bench@sha256:0123abcd',
+          pause: 'registry.k8s.io/pause:3.10',
+          large: '[::1]:5000/runtime-bench/large:latest',
+        },
+      }),
+      WHERE,
+    );
+    expect(config.targets[0]).toMatchObject({ name: 'nerdctl 2 (ci)', containerd: 'v1.7.24~ds1' });
+  });
+
   test.each<[string, Record<string, unknown>, string]>([
     [
       'an unknown engine',

@@ -226,7 +226,7 @@ const CONFIGS: ConfigCase[] = [
     'targets[0].runtimes[0]',
   ]),
   ['a runtime twice', engine({ runtimes: ['runc', 'runc'] }), 'targets[0].runtimes[1]'],
-  ...['', 'a/b', 'a b', 5, 'a\nb', '-x', '../x'].map((v): ConfigCase => [
+  ...['', 'a/b', 5, 'a\nb', '../x', 'tab\there'].map((v): ConfigCase => [
     `engine name ${JSON.stringify(v)}`,
     engine({ name: v }),
     'targets[0].name',
