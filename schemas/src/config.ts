@@ -177,8 +177,9 @@ export const EngineTargetConfigSchema = z
       .string()
       // Results recorded before this rule hold free labels ("docker 27"): only what breaks a
       // target id (the "/" before the runtime) or a log line is refused, so they stay readable.
-      .regex(/^[^/\p{Cc}]+$/u, {
-        message: 'a label without "/" (it is the part before "/" of target ids) or control characters',
+      .regex(/^[^/]+$/, { message: 'a label without "/" (it is the part before "/" of target ids)' })
+      .refine((label) => ![...label].some((c) => c < ' ' || c === '\u007f'), {
+        message: 'a label without control characters (a newline would forge a log line)',
       })
       .optional()
       .meta({ description: 'label of the engine in target ids; default: the engine' }),
