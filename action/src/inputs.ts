@@ -2,8 +2,24 @@
 // (action.yml maps every input into `env:`; nothing is interpolated into shell). Pure: the
 // environment is a parameter.
 import { z } from 'zod';
-import { TransportSchema } from '@runtime-bench/schemas';
-import { parseWithFriendlyErrors } from '@runtime-bench/runner';
+import { ConfigSchema, TransportSchema } from '@runtime-bench/schemas';
+import { RbError, parseWithFriendlyErrors } from '@runtime-bench/runner';
+import { parseSweepSpecs } from '@runtime-bench/runner/sweep';
+import { parseBudget } from '@runtime-bench/runner/bisect-options';
+
+/**
+ * An input checked by the parser the CLI reads it with: refused when the inputs are read (its
+ * message and fix), not after the install and the benchmarks, when the CLI is handed it.
+ */
+const checkedBy = (parse: (text: string) => unknown) => (text: string, ctx: z.RefinementCtx) => {
+  if (text === '') return;
+  try {
+    parse(text);
+  } catch (error) {
+    if (!(error instanceof RbError)) throw error;
+    ctx.addIssue({ code: 'custom', message: `${error.message}${error.hint ? ` (${error.hint})` : ''}` });
+  }
+};
 
 const bool = z
   .string()
@@ -20,13 +36,23 @@ export const ActionInputsSchema = z.strictObject({
   // source that lists versions, so a range such as runc@1.1.5..1.4.3 resolves): installSource.
   source: z.enum(['release', 'distro', 'path', 'go', '']).default(''),
   // `runtime-bench sweep`'s versions: then the sweep installs, starts its stacks and runs.
-  sweep: z.string().trim().default(''),
+  // Each word becomes an argument of `runtime-bench sweep`: checked as the sweep reads it, so no
+  // word is taken for one of its flags (`--containerd /tmp/x`).
+  sweep: z
+    .string()
+    .trim()
+    .superRefine(checkedBy((text) => parseSweepSpecs([text])))
+    .default(''),
   config: z.string().trim().default(''),
   suites: z.string().trim().default(''),
   runs: z
     .string()
     .trim()
     .regex(/^(\d+)?$/, { message: 'runs is a whole number' })
+    // The config's own bounds, so a run of 0 or 10^9 repetitions is refused before the install.
+    .refine((s) => s === '' || ConfigSchema.shape.runs.safeParse(Number(s)).success, {
+      message: 'runs is a whole number from 1 to 100000',
+    })
     .default(''),
   'cri-client': TransportSchema.default('grpc'),
   'crictl-version': z.string().trim().default(''),
@@ -42,18 +68,16 @@ export const ActionInputsSchema = z.strictObject({
     .string()
     .trim()
     .regex(/^\d+(\.\d+)?%?$/, { message: 'a percentage such as 5%' })
+    // `check --threshold` takes a finite percentage only (400 digits are Infinity to Number()).
+    .refine((s) => Number.isFinite(Number(s.replace(/%$/, ''))), { message: 'a percentage such as 5%' })
     .default('5%'),
   // Pinned builds named to the gate as references (action/src/reference.ts); checked against the result.
   'reference-handler': z.string().trim().default(''),
   'fail-on-regression': bool.default(false),
   // A regression at a new version of a component bisect can build is bisected (action/src/bisect.ts).
   'bisect-on-regression': bool.default(false),
-  'bisect-budget': z
-    .string()
-    .trim()
-    .regex(/^(\d+(\.\d+)?|(\d+h)?(\d+m)?(\d+s)?)$/, { message: 'a duration such as 60m, 2h or 1h30m' })
-    .refine((s) => s !== '', { message: 'a duration such as 60m, 2h or 1h30m' })
-    .default('60m'),
+  // `bisect --budget` reads it: 0m or 9999h would pass a regex and fail only at the bisection.
+  'bisect-budget': z.string().trim().superRefine(checkedBy(parseBudget)).default('60m'),
   // The deployed site's address (with its base path): the summary and alert issues link its pages.
   'site-url': z
     .string()

@@ -32,7 +32,7 @@ export function referenceTargetIds(inputs: ActionInputs, result: RunResult): str
  * other inputs, before anything is installed or measured).
  */
 export function pinnedSpecs(text: string): { name: string; version: string }[] {
-  return parseSpecList(text).map((spec) => {
+  return specsOf(text).map((spec) => {
     if (spec.path !== null || spec.version === null || isMoving(spec.version))
       throw new RbError(
         'USAGE_INPUT',
@@ -41,4 +41,14 @@ export function pinnedSpecs(text: string): { name: string; version: string }[] {
       );
     return { name: spec.name, version: spec.version };
   });
+}
+
+/** The input's specs; a malformed one is refused naming the input, not only the word. */
+function specsOf(text: string): ReturnType<typeof parseSpecList> {
+  try {
+    return parseSpecList(text);
+  } catch (error) {
+    if (!(error instanceof RbError)) throw error;
+    throw new RbError('USAGE_INPUT', `reference-handler: ${error.message}`, error.hint);
+  }
 }

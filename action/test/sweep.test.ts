@@ -8,7 +8,7 @@ describe('sweep mode', () => {
   test('off without the sweep input; refused beside a kubeconfig', () => {
     expect(sweepMode(readInputs({}))).toBe(false);
     expect(sweepMode(readInputs({ INPUT_SWEEP: 'runc@1.1.5..1.4.3' }))).toBe(true);
-    expect(() => sweepMode(readInputs({ INPUT_SWEEP: 'runc@1.1.5', INPUT_KUBECONFIG: 'x' }))).toThrow(
+    expect(() => sweepMode(readInputs({ INPUT_SWEEP: 'runc@1.1.5..1.4.3', INPUT_KUBECONFIG: 'x' }))).toThrow(
       /sweep and kubeconfig/,
     );
   });
@@ -39,8 +39,15 @@ describe('sweep mode', () => {
     // Without a source, a sweep takes its versions from the Go module proxy, which lists them.
     const plain = sweepArgs(readInputs({ INPUT_SWEEP: 'runc@1.1.5..1.4.3' }), files);
     expect(plain.slice(plain.indexOf('--source'), plain.indexOf('--source') + 2)).toEqual(['--source', 'go']);
-    // A shell word in an input stays one argument: nothing runs it.
-    expect(sweepArgs(readInputs({ INPUT_SWEEP: 'runc@1.1.5;rm' }), files)[1]).toBe('runc@1.1.5;rm');
+  });
+  test.each([
+    ['runc@1.1.5;rm runc@1.2.0', /sweep: "runc@1\.1\.5;rm": "1\.1\.5;rm" is not a version/],
+    // Each word becomes an argument of `runtime-bench sweep`: none may pass for one of its flags.
+    ['runc@1.1.5 runc@1.2.0 --containerd /tmp/x', /sweep: "--containerd": unknown component/],
+    ['runc@1.1.5', /sweep: a sweep compares at least two versions/],
+    ['runc@latest runc@1.2.0', /sweep: "runc@latest": name a version/],
+  ])('sweep %j is refused when the inputs are read, naming the word', (sweep, message) => {
+    expect(() => readInputs({ INPUT_SWEEP: sweep })).toThrow(message);
   });
   test("the config keeps the user's benchmarks with the shortcuts; its targets are the sweep's", () => {
     const inputs = readInputs({ INPUT_SWEEP: 'runc@1.1.5 runc@1.2.0', INPUT_RUNS: '12' });

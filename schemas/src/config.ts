@@ -11,6 +11,20 @@ export const StackNameSchema = z
 export const TransportSchema = z.enum(['grpc', 'crictl']);
 export type Transport = z.output<typeof TransportSchema>;
 
+/**
+ * An image reference (`localhost/runtime-bench/bench:latest`, `ghcr.io/o/i@sha256:…`): it is an
+ * argument of engine, crictl and kubelet commands, so never one that reads as a flag ("-…") and
+ * nothing a reference cannot hold (space, control characters).
+ */
+export const ImageRefSchema = z
+  .string()
+  .max(512)
+  // A registry may be an IPv6 address in brackets ([::1]:5000/bench).
+  .regex(/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9])[A-Za-z0-9._\-/:@+]*$/, {
+    message:
+      'an image reference, e.g. localhost/runtime-bench/bench:latest (no spaces, not starting with "-")',
+  });
+
 /** A CRI runtime endpoint and the runtime handlers (OCI runtimes) to benchmark behind it. */
 export const TargetConfigSchema = z
   .strictObject({
@@ -132,7 +146,7 @@ export const KubernetesTargetConfigSchema = z.strictObject({
     ])
     .default('all')
     .meta({ description: '"all" schedulable nodes, {selector: "k=v"} or {names: [...]}' }),
-  image: z.string().min(1).default('localhost/runtime-bench/bench:latest').meta({
+  image: ImageRefSchema.default('localhost/runtime-bench/bench:latest').meta({
     description:
       "the pods' image: one the nodes can pull (or, for a local stack, its image with imagePullPolicy Never)",
   }),
@@ -161,7 +175,12 @@ export const EngineTargetConfigSchema = z
     engine: EngineNameSchema,
     name: z
       .string()
-      .min(1)
+      // Results recorded before this rule hold free labels ("docker 27"): only what breaks a
+      // target id (the "/" before the runtime) or a log line is refused, so they stay readable.
+      .regex(/^[^/]+$/, { message: 'a label without "/" (it is the part before "/" of target ids)' })
+      .refine((label) => ![...label].some((c) => c < ' ' || c === '\u007f'), {
+        message: 'a label without control characters (a newline would forge a log line)',
+      })
       .optional()
       .meta({ description: 'label of the engine in target ids; default: the engine' }),
     runtimes: z
@@ -182,7 +201,9 @@ export const EngineTargetConfigSchema = z
       .meta({ description: 'OCI runtimes (found on PATH) to run containers with, e.g. [runc, crun]' }),
     containerd: z
       .string()
-      .regex(/^v?\d+\.\d+\.\d+\S*$/, { message: 'a containerd version, e.g. 1.7.35' })
+      // It names a directory under the install prefix: nothing that could leave it.
+      .regex(/^v?\d+\.\d+\.\d+[0-9A-Za-z.+~_-]*$/, { message: 'a containerd version, e.g. 1.7.35' })
+      .refine((v) => !v.includes('..'), { message: 'a containerd version, e.g. 1.7.35' })
       .optional()
       .meta({
         description:
@@ -209,13 +230,11 @@ export function criTargets(targets: readonly AnyTargetConfig[]): TargetConfig[] 
 }
 
 export const ImagesConfigSchema = z.strictObject({
-  pause: z.string().min(1).default('localhost/runtime-bench/pause:latest'),
-  bench: z.string().min(1).default('localhost/runtime-bench/bench:latest'),
-  large: z
-    .string()
-    .min(1)
-    .default('localhost/runtime-bench/large:latest')
-    .meta({ description: 'the large image of startup.first-output: the bench image plus filler layers' }),
+  pause: ImageRefSchema.default('localhost/runtime-bench/pause:latest'),
+  bench: ImageRefSchema.default('localhost/runtime-bench/bench:latest'),
+  large: ImageRefSchema.default('localhost/runtime-bench/large:latest').meta({
+    description: 'the large image of startup.first-output: the bench image plus filler layers',
+  }),
   largeSizeMiB: z
     .int()
     .min(0)
@@ -253,6 +272,13 @@ export const StackConfigSchema = z.strictObject({
   subnet: z
     .string()
     .regex(/^\d+\.\d+\.\d+\.\d+\/\d+$/, { message: 'a subnet is CIDR, e.g. 10.233.0.0/24' })
+    .refine(
+      (cidr) => {
+        const [address, prefix] = cidr.split('/');
+        return address!.split('.').every((o) => Number(o) <= 255) && Number(prefix) <= 32;
+      },
+      { message: 'a subnet is CIDR: octets 0-255 and a prefix of at most 32, e.g. 10.233.0.0/24' },
+    )
     .optional(),
 });
 

@@ -17,6 +17,9 @@ export function parseBudget(text: string): number {
   return positive(Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0) + Number(m[3] ?? 0) / 60, text);
 }
 
+/** The longest budget taken: 30 days (a longer one is a typo, and too long for a timer). */
+export const MAX_BUDGET_MINUTES = 30 * 24 * 60;
+
 function positive(minutes: number, text: string): number {
   if (!(minutes > 0))
     throw new RbError(
@@ -24,19 +27,32 @@ function positive(minutes: number, text: string): number {
       `--budget "${text}" must be more than zero`,
       'e.g. --budget 30m',
     );
+  if (!(minutes <= MAX_BUDGET_MINUTES))
+    throw new RbError(
+      'USAGE_BISECT_BUDGET',
+      `--budget "${text}" is more than 30 days`,
+      'e.g. --budget 2h; leave --budget out for no limit',
+    );
   return minutes;
+}
+
+/** A count flag: decimal digits only (not `0x10`, `1e3` or "", which Number() would take). */
+function count(flag: string, text: string, min: number, what: string, example: string): number {
+  const t = text.trim();
+  const n = Number(t);
+  if (!/^\d+$/.test(t) || !Number.isSafeInteger(n) || n < min)
+    throw new RbError('USAGE_BISECT_NUMBER', `${flag} "${text}" is not ${what}`, `e.g. ${flag} ${example}`);
+  return n;
 }
 
 /** A positive integer flag. */
 export function positiveInt(flag: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
-    throw new RbError(
-      'USAGE_BISECT_NUMBER',
-      `${flag} "${text}" is not a positive integer`,
-      `e.g. ${flag} 20`,
-    );
-  return n;
+  return count(flag, text, 1, 'a positive integer', '20');
+}
+
+/** A whole-number flag (0 allowed). */
+export function nonNegativeInt(flag: string, text: string): number {
+  return count(flag, text, 0, 'a whole number', '1');
 }
 
 /** An error rate flag in (0, 0.5]. */
@@ -49,6 +65,32 @@ export function alphaFlag(text: string): number {
       'e.g. --alpha 0.02',
     );
   return a;
+}
+
+/**
+ * `--candidates`: comma-separated commits, refs or pseudo-versions, each one a build is asked
+ * for by name; checked before anything is built, so a typo in the fifth does not stop a
+ * bisection an hour in. A name is what git and the module proxy take: no spaces, no leading "-".
+ */
+export function candidatesFlag(text: string): string[] {
+  const refs = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (refs.length === 0)
+    throw new RbError(
+      'USAGE_BISECT_CANDIDATES',
+      `--candidates "${text}" names no commit`,
+      'e.g. --candidates 3f2a9c1,v1.2.0-rc.1',
+    );
+  for (const ref of refs)
+    if (!/^[0-9A-Za-z][0-9A-Za-z._/+~^-]{0,199}$/.test(ref) || ref.includes('..'))
+      throw new RbError(
+        'USAGE_BISECT_CANDIDATES',
+        `--candidates: "${ref}" is not a commit, ref or pseudo-version`,
+        'e.g. --candidates 3f2a9c1,v1.2.0-rc.1 (comma-separated, no spaces inside a name)',
+      );
+  return refs;
 }
 
 export function directionFlag(text: string): 'slower' | 'faster' {

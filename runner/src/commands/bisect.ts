@@ -12,7 +12,15 @@ import { BISECT_DEFAULTS, bisect, BisectStopped, type BisectWalk } from '../bise
 import { createBuilder, createRepo } from '../bisect/build-candidate.ts';
 import { namedCandidates, releaseParts, releasesBetween } from '../bisect/candidates.ts';
 import { bisectJson, bisectMarkdown, bisectTable } from '../bisect/format.ts';
-import { alphaFlag, continueCommand, directionFlag, parseBudget, positiveInt } from '../bisect/options.ts';
+import {
+  alphaFlag,
+  candidatesFlag,
+  continueCommand,
+  directionFlag,
+  nonNegativeInt,
+  parseBudget,
+  positiveInt,
+} from '../bisect/options.ts';
 import { stackMeasurer } from '../bisect/stack-measure.ts';
 import { loadConfig } from '../config/load.ts';
 import { DEFAULT_PREFIX } from '../install/plan.ts';
@@ -124,13 +132,8 @@ export function registerBisect(program: Command): void {
       const alpha = alphaFlag(opts.alpha);
       const roundsPerLook = positiveInt('--rounds-per-look', opts.roundsPerLook);
       const maxLooks = positiveInt('--looks', opts.looks);
-      const warmup = Number(opts.warmup);
-      if (!Number.isInteger(warmup) || warmup < 0)
-        throw new RbError(
-          'USAGE_BISECT_NUMBER',
-          `--warmup "${opts.warmup}" is not a whole number`,
-          'e.g. --warmup 1',
-        );
+      const warmup = nonNegativeInt('--warmup', opts.warmup);
+      const named = opts.candidates === undefined ? undefined : candidatesFlag(opts.candidates);
       const base: Config | undefined = opts.config ? await loadConfig(opts.config) : undefined;
       const repo = opts.gitDir ? await createRepo(opts.gitDir) : null;
       const builder = createBuilder({ component, repo, prefix: opts.prefix, log: progress });
@@ -141,17 +144,8 @@ export function registerBisect(program: Command): void {
       const ends = (): BisectCandidate[] => releasesBetween([opts.good, opts.bad], opts.good, opts.bad);
       const candidates = commitEnds
         ? await repo.commitEnds(opts.good, opts.bad)
-        : opts.candidates
-          ? [
-              ...ends().slice(0, 1),
-              ...namedCandidates(
-                opts.candidates
-                  .split(',')
-                  .map((s) => s.trim())
-                  .filter(Boolean),
-              ),
-              ...ends().slice(-1),
-            ]
+        : named
+          ? [...ends().slice(0, 1), ...namedCandidates(named), ...ends().slice(-1)]
           : releasesBetween(
               repo
                 ? await repo.releases()

@@ -3,6 +3,7 @@
 // of what the engine says about itself. engine/engine.ts executes the plan.
 import { join } from 'node:path';
 import type { EngineName } from '@runtime-bench/schemas';
+import { RbError } from '../errors.ts';
 import type { EnginePlan, RuntimeBinary, Ulimits } from './engine-plan.ts';
 import { planNerdctl } from './nerdctl-plan.ts';
 
@@ -246,14 +247,34 @@ export interface EngineDaemon {
 const text = (v: unknown): string => (typeof v === 'string' && v.length > 0 ? v : 'unknown');
 
 /**
+ * An engine's JSON answer as an object: anything else (a warning line first, `null`, a list) is
+ * an error naming the command and the start of what it printed, not a TypeError further on.
+ */
+function jsonObject(engine: EngineName, what: string, answer: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(answer);
+  } catch {
+    value = undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new RbError(
+      'TARGET_UNAVAILABLE',
+      `${engine} ${what} printed no JSON object (${JSON.stringify(answer.trim().slice(0, 120))})`,
+      `run the engine's ${what} by hand to see what it says; a version of ${engine} this tool does not know may print another format`,
+    );
+  return value as Record<string, unknown>;
+}
+
+/**
  * `docker info --format '{{json .}}'`, `podman info --format json` or `nerdctl info --format
  * '{{json .}}'` (with `nerdctl version --format '{{json .}}'`), as EngineInfo.
  */
 export function parseEngineInfo(engine: EngineName, json: string, versionJson?: string): EngineInfo {
-  const info = JSON.parse(json) as Record<string, unknown>;
+  const info = jsonObject(engine, 'info', json);
   if (engine === 'nerdctl') {
-    const client = ((versionJson ? JSON.parse(versionJson) : {}) as { Client?: { Version?: unknown } })
-      .Client;
+    const client = (versionJson ? jsonObject(engine, 'version', versionJson) : {}).Client as
+      { Version?: unknown } | undefined;
     return {
       version: text(typeof client?.Version === 'string' ? client.Version.replace(/^v/, '') : undefined),
       storageDriver: text(info.Driver),
@@ -270,9 +291,10 @@ export function parseEngineInfo(engine: EngineName, json: string, versionJson?: 
       // The private daemon has no bridge (--bridge=none) and the runs use --network none.
       networkBackend: 'none',
     };
-  const host = (info.host ?? {}) as Record<string, unknown>;
-  const store = (info.store ?? {}) as Record<string, unknown>;
-  const version = (info.version ?? {}) as Record<string, unknown>;
+  const field = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
+  const host = field(info.host);
+  const store = field(info.store);
+  const version = field(info.version);
   return {
     version: text(version.Version),
     storageDriver: text(store.graphDriverName),
@@ -283,8 +305,14 @@ export function parseEngineInfo(engine: EngineName, json: string, versionJson?: 
 
 /** The containerd under nerdctl, from `nerdctl version --format '{{json .}}'`; null if it names none. */
 export function parseEngineDaemon(versionJson: string): EngineDaemon | null {
-  const v = JSON.parse(versionJson) as { Server?: { Components?: { Name?: unknown; Version?: unknown }[] } };
-  const c = (v.Server?.Components ?? []).find((x) => x.Name === 'containerd');
+  const v = jsonObject('nerdctl', 'version', versionJson) as {
+    Server?: { Components?: unknown };
+  };
+  const components = Array.isArray(v.Server?.Components) ? (v.Server.Components as unknown[]) : [];
+  const c = components.find(
+    (x): x is { Name: unknown; Version: unknown } =>
+      typeof x === 'object' && x !== null && (x as { Name?: unknown }).Name === 'containerd',
+  );
   return c && typeof c.Version === 'string'
     ? { name: 'containerd', version: c.Version.replace(/^v/, '') }
     : null;

@@ -10,9 +10,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { hostClassOf, type RunResult } from '@runtime-bench/schemas';
-import { errorMessage } from '../errors.ts';
+import { RbError, errorMessage } from '../errors.ts';
 import { gitOk, type GitRunner } from '../publish/git.ts';
-import { listFiles, readFiles, unreachable } from '../publish/repo.ts';
+import { blobSizes, listFiles, readFiles, unreachable } from '../publish/repo.ts';
+import { parseAnnotations } from '../compare/annotations.ts';
 import { parseResult } from '../results/io.ts';
 import {
   layoutProblem,
@@ -45,6 +46,25 @@ export interface SkippedFile {
   reason: string;
 }
 
+/**
+ * Whether `runId` is one a run is given: `<yyyymmddThhmmssZ>-<8 hex>` of a real UTC time. Any
+ * other name would be ordered by its text (`20261340T…` after every real run) and left out unseen.
+ */
+function isRunId(runId: string): boolean {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-[0-9a-f]{8}$/.exec(runId);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  return (
+    t.getUTCFullYear() === y &&
+    t.getUTCMonth() === mo - 1 &&
+    t.getUTCDate() === d &&
+    t.getUTCHours() === h &&
+    t.getUTCMinutes() === mi &&
+    t.getUTCSeconds() === s
+  );
+}
+
 /** The UTC stamp a run id starts with (`20261127T072213Z`), which orders runs by start time. */
 const stampOf = (runId: string): string => runId.slice(0, 16);
 
@@ -64,7 +84,7 @@ export function historyCandidates(
     const relative = path.slice(prefix.length);
     if (ANNOTATION_FILES.includes(relative)) continue;
     const runId = runIdOfPath(relative);
-    if (runId === undefined || relativeRunPathOfId(runId) !== relative) {
+    if (runId === undefined || !isRunId(runId) || relativeRunPathOfId(runId) !== relative) {
       skipped.push({
         path,
         reason: 'not at a path of the results layout (runs/<yyyy>/<mm>/<dd>/<run-id>.json)',
@@ -113,7 +133,15 @@ export interface BranchHistoryOptions {
   runs: number;
   /** Directory the history is written to (created; what `check --history` reads). */
   out: string;
+  /** Files larger than this are skipped unread (default MAX_RESULT_BYTES). */
+  maxFileBytes?: number;
 }
+
+/**
+ * The largest result file read from the branch: far above any real run's (under 1 MiB), far below
+ * what would exhaust memory (`cat-file` output is held whole), so a huge file is skipped unread.
+ */
+export const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 export interface BranchHistory {
   /** The branch's commit read, or null when the remote has no such branch (the first night). */
@@ -162,13 +190,14 @@ export async function fetchBranchHistory(
     for (let at = 0; at < candidates.length && kept.length < options.runs;) {
       const page = candidates.slice(at, at + options.runs - kept.length);
       at += page.length;
+      const readable = await withinSize(git, repo, commit, page, options.maxFileBytes, skipped);
       const texts = await readFiles(
         git,
         repo,
         commit,
-        page.map((c) => c.path),
+        readable.map((c) => c.path),
       );
-      for (const { path } of page) {
+      for (const { path } of readable) {
         const run = parseCandidate(path, texts.get(path), skipped);
         if (!run || !select.accepts(run)) continue;
         const relative = relativeRunPath(run);
@@ -183,6 +212,33 @@ export async function fetchBranchHistory(
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** The candidates of a page small enough to read; the others are skipped, with their size. */
+async function withinSize(
+  git: GitRunner,
+  repo: string,
+  commit: string,
+  page: readonly HistoryCandidate[],
+  maxBytes = MAX_RESULT_BYTES,
+  skipped: SkippedFile[],
+): Promise<HistoryCandidate[]> {
+  const sizes = await blobSizes(
+    git,
+    repo,
+    commit,
+    page.map((c) => c.path),
+  );
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  return page.filter(({ path }) => {
+    const size = sizes.get(path);
+    if (size === undefined || size <= maxBytes) return true;
+    skipped.push({
+      path,
+      reason: `${mib(size)}, more than the ${mib(maxBytes)} a result file may be: not read`,
+    });
+    return false;
+  });
 }
 
 /** A candidate's result, or undefined (and a skipped entry) when it is not a valid result where it lies. */
@@ -220,8 +276,27 @@ async function copyAnnotations(
 ): Promise<string | null> {
   const found = ANNOTATION_FILES.find((name) => paths.includes(`${RUNS_DIR}/${name}`));
   if (found === undefined) return null;
-  const text = (await readFiles(git, repo, commit, [`${RUNS_DIR}/${found}`])).get(`${RUNS_DIR}/${found}`);
+  const path = `${RUNS_DIR}/${found}`;
+  const size = (await blobSizes(git, repo, commit, [path])).get(path);
+  if (size !== undefined && size > MAX_RESULT_BYTES)
+    throw new RbError(
+      'ANNOTATIONS_INVALID',
+      `${path} of the data branch is ${size} bytes, more than the ${MAX_RESULT_BYTES} an annotations file may be`,
+      `fix ${path} on the data branch`,
+    );
+  const text = (await readFiles(git, repo, commit, [path])).get(path);
   if (text === undefined) return null;
+  // Checked here, where the branch's file can be named: the gate reads it for every later night.
+  try {
+    parseAnnotations(text, path);
+  } catch (error) {
+    if (!(error instanceof RbError)) throw error;
+    throw new RbError(
+      error.code,
+      `data branch: ${error.message}`,
+      [error.hint, `fix ${path} on the data branch`].filter(Boolean).join('; '),
+    );
+  }
   await writeFile(join(out, found), text);
   return found;
 }

@@ -262,13 +262,25 @@ export interface ComponentSpec {
 }
 
 /** Parses `name@version`; the error names the spec and lists the known components. */
+/**
+ * Whether `text` can be a version: what parseSpec takes after "@". A version names a directory
+ * under the install prefix, so ".." never is one.
+ */
+export function isVersionText(text: string): boolean {
+  return VERSION_CHARS.test(text) && !text.includes('..');
+}
+
+/** A version's characters; at most 128 of them (a Go pseudo-version has 34), as it names a directory. */
+const VERSION_CHARS = /^[0-9A-Za-z][0-9A-Za-z.+~_-]{0,127}$/;
+
 export function parseSpec(text: string): ComponentSpec {
   const trimmed = text.trim();
   const at = trimmed.indexOf('@');
   const rawName = at < 0 ? trimmed : trimmed.slice(0, at);
   const rest = at < 0 ? '' : trimmed.slice(at + 1);
   const name = rawName === 'crio' ? 'cri-o' : rawName;
-  if (!(name in COMPONENTS)) {
+  // Own keys only: `constructor` or `toString` is in every object.
+  if (!Object.hasOwn(COMPONENTS, name)) {
     throw new RbError(
       'USAGE_COMPONENT',
       `"${text}": unknown component "${rawName}"`,
@@ -283,13 +295,21 @@ export function parseSpec(text: string): ComponentSpec {
     );
   }
   if (rest.startsWith('/')) return { name: name as ComponentName, version: null, path: rest };
-  if (rest !== '' && !/^[0-9A-Za-z][0-9A-Za-z.+~_-]*$/.test(rest)) {
+  if (rest !== '' && !VERSION_CHARS.test(rest)) {
     throw new RbError(
       'USAGE_COMPONENT',
       `"${text}": "${rest}" is not a version`,
-      'e.g. runc@1.3.6 or runc@latest',
+      'e.g. runc@1.3.6 or runc@latest: letters, digits and . + ~ _ -, at most 128',
     );
   }
+  // No version has "..": it is a range (`sweep runc@1.1.5..1.4.3` alone takes one) cut short, or
+  // a path climbing out of the install prefix, where the version names a directory.
+  if (rest.includes('..'))
+    throw new RbError(
+      'USAGE_COMPONENT',
+      `"${text}": "${rest}" is not a version`,
+      `a range is written with both ends, e.g. ${name}@1.1.5..1.4.3, and only sweep takes one`,
+    );
   return { name: name as ComponentName, version: rest === '' ? null : rest, path: null };
 }
 

@@ -28,6 +28,9 @@ export type ModuleDownload = z.output<typeof ModuleDownloadSchema>;
 /** A module cache `.info` file: what the proxy answered for `<module>/@v/<version>.info`. */
 const ModuleInfoSchema = z.looseObject({ Version: z.string(), Origin: OriginSchema.optional() });
 
+/** A Go module's release tag (`v1.2.3`, `v2.0.0-rc.1`, `api/v1.2.3`). */
+const GO_TAG = /^(?:[A-Za-z0-9._-]+\/)*v\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/;
+
 /** A full git commit id (SHA-1, or SHA-256 for a repository in that format). */
 const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
@@ -119,7 +122,10 @@ export function moduleSource(
   const { commit, ref, note } = moduleOrigin(download, infos);
   // The proxy serves a release vX.Y.Z only from the tag vX.Y.Z; a pseudo-version names no tag.
   const isPseudo = /\d{14}-[0-9a-f]{12}$/.test(version);
-  const tag = ref?.startsWith('refs/tags/') ? ref.slice('refs/tags/'.length) : isPseudo ? null : version;
+  // The tag goes into -ldflags "-X …", which go splits at spaces: a Ref that names no Go module
+  // tag (the proxy's answer comes from outside) is not taken.
+  const refTag = ref?.startsWith('refs/tags/') ? ref.slice('refs/tags/'.length) : null;
+  const tag = refTag !== null && GO_TAG.test(refTag) ? refTag : isPseudo ? null : version;
   return {
     label: version.replace(/^v/, ''),
     origin: `${module}@${version}`,

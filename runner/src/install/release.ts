@@ -3,7 +3,7 @@ import { chmod, copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { RbError, errorMessage } from '../errors.ts';
 import { digestFile, parseChecksumFile, pinKey, pinnedDigest } from './checksum.ts';
-import { archNames, type ComponentInfo, type ReleaseAsset } from './components.ts';
+import { archNames, isVersionText, type ComponentInfo, type ReleaseAsset } from './components.ts';
 import type { InstallEnv } from './env.ts';
 import {
   DEFAULT_GITHUB_API,
@@ -132,7 +132,15 @@ export async function resolveLatestRelease(
       `${api}: no tag_name in the answer (${text.trim().slice(0, 120) || 'empty'})`,
       `name a version, e.g. ${component.name}@<version>`,
     );
-  return tag.replace(/^v/, '');
+  // The version names the install directory and every asset URL: a tag that is none is refused.
+  const version = tag.replace(/^v/, '');
+  if (!isVersionText(version))
+    throw new RbError(
+      'INSTALL_VERSION',
+      `${api}: tag_name ${JSON.stringify(tag.slice(0, 120))} is not a version`,
+      `name a version, e.g. ${component.name}@<version>`,
+    );
+  return version;
 }
 
 /** One asset of a component at a version: its URLs, file name, pin key and verification method. */

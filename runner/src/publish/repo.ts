@@ -135,6 +135,34 @@ export async function listFiles(git: GitRunner, cwd: string, commit: string, dir
 }
 
 /**
+ * The size in bytes of `<commit>:<path>` for many paths (`git cat-file --batch-check`, one call):
+ * undefined for a path that is no blob. In a partial clone git downloads the blobs to its object
+ * store to say, so a file too large to read is known before it is read into memory.
+ */
+export async function blobSizes(
+  git: GitRunner,
+  cwd: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<Map<string, number | undefined>> {
+  const out = new Map<string, number | undefined>();
+  if (paths.length === 0) return out;
+  for (const p of paths)
+    if (p.includes('\n'))
+      throw new RbError('PUBLISH_PATH', `unsupported path with a newline: ${JSON.stringify(p)}`);
+  const input = paths.map((p) => `${commit}:${p}\n`).join('');
+  const result = await git.run(['cat-file', '--batch-check'], { cwd, input });
+  if (result.exitCode !== 0)
+    throw new RbError('COMMAND_FAILED', `git cat-file --batch-check failed: ${tail(result.stderr)}`);
+  const lines = result.stdout.split('\n');
+  for (const [i, p] of paths.entries()) {
+    const match = /^[0-9a-f]+ (\w+) (\d+)$/.exec(lines[i] ?? '');
+    out.set(p, match && match[1] === 'blob' ? Number(match[2]) : undefined);
+  }
+  return out;
+}
+
+/**
  * Reads `<commit>:<path>` for many paths with one `git cat-file --batch` per chunk. Paths that
  * do not exist map to undefined.
  */

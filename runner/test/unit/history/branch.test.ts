@@ -2,7 +2,9 @@
 // branch holding copies of the real runs of data/runs (never edited), and the real git binary.
 import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { RbError } from '../../../src/errors.ts';
 import { fetchBranchHistory, historyCandidates } from '../../../src/history/index.ts';
 import type { GitRunner } from '../../../src/publish/git.ts';
 import { loadResultDir } from '../../../src/results/read-dir.ts';
@@ -32,7 +34,7 @@ function recording(git: GitRunner): { git: GitRunner; read: string[] } {
     read,
     git: {
       run(args, options) {
-        if (args[0] === 'cat-file' && typeof options?.input === 'string')
+        if (args[0] === 'cat-file' && args[1] === '--batch' && typeof options?.input === 'string')
           read.push(
             ...options.input
               .split('\n')
@@ -93,6 +95,10 @@ describe('historyCandidates', () => {
         'data/runs/2026/11/26/20261126T220117Z-c1b5a8b7.json',
         'data/runs/2026/11/26/20261127T063846Z-53cf25f2.json',
         'data/runs/notes.json',
+        // No real time: they would sort after every run and be left out unseen.
+        'data/runs/2026/13/40/20261340T000000Z-00000000.json',
+        'data/runs/2026/11/26/20261126T246000Z-00000000.json',
+        'data/runs/2026/11/26/20261126T000000Z-0000000G.json',
       ],
       current,
     );
@@ -103,7 +109,32 @@ describe('historyCandidates', () => {
     expect(skipped.map((s) => s.path)).toEqual([
       'data/runs/2026/11/26/20261127T063846Z-53cf25f2.json',
       'data/runs/notes.json',
+      'data/runs/2026/13/40/20261340T000000Z-00000000.json',
+      'data/runs/2026/11/26/20261126T246000Z-00000000.json',
+      'data/runs/2026/11/26/20261126T000000Z-0000000G.json',
     ]);
+  });
+
+  test('arbitrary paths: every path under data/runs/ is a candidate, skipped, an annotation or not older', () => {
+    const current = { runId: '20261127T064118Z-6200a496' };
+    const segment = fc.oneof(
+      fc.string(),
+      fc.constantFrom('data', 'runs', '2026', '11', '27', '..', '', '20261127T063629Z-7dce737b.json'),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(segment, { maxLength: 6 }).map((s) => s.join('/'))), (paths) => {
+        const { candidates, skipped } = historyCandidates(paths, current);
+        for (const c of candidates) {
+          expect(c.path).toBe(
+            `data/runs/${c.runId.slice(0, 4)}/${c.runId.slice(4, 6)}/${c.runId.slice(6, 8)}/${c.runId}.json`,
+          );
+          expect(c.runId < current.runId).toBe(true);
+        }
+        for (const s of skipped) expect(s.path.startsWith('data/runs/')).toBe(true);
+        expect(candidates.length + skipped.length).toBeLessThanOrEqual(paths.length);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 
@@ -162,7 +193,7 @@ describe('fetchBranchHistory (real git, a local bare remote)', () => {
     // Newer than every run but the current one, so it is read first.
     const broken = `data/runs/2026/11/27/${current.runId.slice(0, 13)}00Z-0badf11e.json`;
     const misplaced = `data/runs/2026/11/26/${newest.runId}.json`;
-    const annotations = '{"baselineResets": []}\n';
+    const annotations = '{"schemaVersion": 1, "baselineResets": []}\n';
     await pushDataBranch({
       [broken]: text.slice(0, 200),
       [misplaced]: text,
@@ -184,6 +215,69 @@ describe('fetchBranchHistory (real git, a local bare remote)', () => {
     expect(history.annotations).toBe('annotations.json');
     expect(await readFile(join(out, 'annotations.json'), 'utf8')).toBe(annotations);
   });
+});
+
+describe('hostile files on the branch', () => {
+  test('a result file larger than the limit is skipped unread, with its size; the others are read', async () => {
+    const current = NIGHTLY.at(-1)!;
+    const newest = NIGHTLY.at(-2)!;
+    const text = await readFile(join(DATA_RUNS, '2026/11/27', `${newest.runId}.json`), 'utf8');
+    // Newer than every run but the current one, so it is read first; 3 MiB of padding.
+    const huge = `data/runs/2026/11/27/${current.runId.slice(0, 13)}00Z-0b16f11e.json`;
+    const hugeText = `${' '.repeat(3 * 2 ** 20)}${text}`;
+    const hugeMiB = (Buffer.byteLength(hugeText) / 2 ** 20).toFixed(1);
+    await pushDataBranch({ [huge]: hugeText });
+    const lines: string[] = [];
+    const { git, read } = recording(box.git);
+    const history = await fetchBranchHistory(
+      git,
+      {
+        url,
+        branch: 'benchmark-data',
+        current,
+        runs: 2,
+        out: join(box.root, 'history'),
+        maxFileBytes: 2 ** 20,
+      },
+      (l) => lines.push(l),
+    );
+    expect(history.files).toEqual(NIGHTLY.slice(-3, -1).map((r) => `2026/11/27/${r.runId}.json`));
+    expect(history.skipped).toEqual([
+      { path: huge, reason: `${hugeMiB} MiB, more than the 1.0 MiB a result file may be: not read` },
+    ]);
+    expect(read).not.toContain(huge);
+    expect(lines).toContain(
+      `warning: skipped ${huge} of benchmark-data: ${hugeMiB} MiB, more than the 1.0 MiB a result file may be: not read`,
+    );
+  });
+
+  test.each([
+    ['not JSON', '{"baselineResets": [', /^data branch: data\/runs\/annotations\.json: cannot parse JSON/],
+    [
+      'a field of the wrong type',
+      '{"schemaVersion": 1, "baselineResets": 7}',
+      /^data branch: data\/runs\/annotations\.json: baselineResets: /,
+    ],
+  ])(
+    'annotations that are %s: an error naming the file on the branch, nothing written',
+    async (_what, text, message) => {
+      await pushDataBranch({ 'data/runs/annotations.json': text });
+      const out = join(box.root, 'history');
+      const fetching = fetchBranchHistory(box.git, {
+        url,
+        branch: 'benchmark-data',
+        current: NIGHTLY.at(-1)!,
+        runs: 2,
+        out,
+      });
+      await expect(fetching).rejects.toBeInstanceOf(RbError);
+      await expect(fetching).rejects.toThrow(message);
+      await expect(fetching).rejects.toMatchObject({
+        hint: expect.stringContaining('fix data/runs/annotations.json on the data branch'),
+      });
+      expect(await filesUnder(out)).toEqual([]);
+    },
+  );
 });
 
 describe('runtime-bench data history, then check on what it wrote', () => {
