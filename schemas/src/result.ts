@@ -27,8 +27,11 @@ end, but a benchmark × target measured nothing: run-status.ts) and holds `compl
 every benchmark × target measured; older files are read unchanged, and readers state their status
 with effectiveRunStatus(). 7 added `config.roundOrder` (fixed or shuffled within a round) and
 `config.versionChanges` (the pairs of targets measured side by side as a version change); older
-files are valid version-7 files with the defaults (fixed order, no declared pair). `runtime-bench`
-writes 7.
+files are valid version-7 files with the defaults (fixed order, no declared pair). The config's
+values were also tightened in 7 (an image reference with a space or a leading "-", a subnet out of
+range, an engine label with "/", a containerd version with "/" or ".."): such values were never
+written by a real run (none in data/), and an older file holding one is refused naming the field.
+`runtime-bench` writes 7.
  */
 export const RESULT_SCHEMA_VERSION = 7;
 export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3, 4, 5, 6, 7] as const;
