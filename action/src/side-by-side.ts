@@ -10,6 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { paths } from './work-dir.ts';
 import * as core from '@actions/core';
 import { errorMessage } from '@runtime-bench/runner';
+import type { SideBySidePlan } from '@runtime-bench/runner/compare';
 import { handlerName, readInstallRecord, type InstallRecord } from '@runtime-bench/runner/install';
 import { clusterMode } from './cluster.ts';
 import { installSource, thresholdPercent, type ActionInputs } from './inputs.ts';
@@ -77,15 +78,6 @@ export function sideBySideOff(inputs: ActionInputs): string | null {
   return null;
 }
 
-interface PlannedPair {
-  target: string;
-  name: string;
-  from: string;
-  to: string;
-  look: number;
-  why: string;
-}
-
 /** Plans and installs the previous versions; NO_SIDE_BY_SIDE whenever it cannot (logged). */
 export async function prepareSideBySide(ctx: StepContext, record: InstallRecord): Promise<SideBySide> {
   const tracked = trackedTargets(ctx.inputs, record);
@@ -93,7 +85,7 @@ export async function prepareSideBySide(ctx: StepContext, record: InstallRecord)
     console.log('side by side: not measured (no runtime asked for at a moving version)');
     return NO_SIDE_BY_SIDE;
   }
-  let planned: PlannedPair[];
+  let planned: SideBySidePlan['pairs'];
   try {
     const env: Record<string, string> = ctx.inputs.token ? { RB_PUBLISH_TOKEN: ctx.inputs.token } : {};
     const json = await ctx.runtimeBench(
@@ -112,7 +104,7 @@ export async function prepareSideBySide(ctx: StepContext, record: InstallRecord)
       env,
       true,
     );
-    const plan = JSON.parse(json) as { pairs: PlannedPair[]; notes: string[] };
+    const plan = JSON.parse(json) as SideBySidePlan;
     for (const note of plan.notes) console.log(`side by side: ${note}`);
     planned = plan.pairs;
   } catch (error) {

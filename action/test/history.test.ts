@@ -6,7 +6,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { loadResultDir } from '@runtime-bench/runner';
-import { createSandbox, type Sandbox } from '../../runner/test/unit/publish/helpers.ts';
+import {
+  createSandbox,
+  pushDataBranch as pushBranch,
+  type Sandbox,
+} from '../../runner/test/unit/publish/helpers.ts';
 import { gateHistory, historyDir, NO_BASELINE_NOTE } from '../src/history.ts';
 import { readInputs } from '../src/inputs.ts';
 import { spawnRuntimeBench, stepHistory, stepSummary } from '../src/steps.ts';
@@ -32,24 +36,7 @@ afterEach(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-async function pushDataBranch(): Promise<void> {
-  const work = join(box.root, 'data-branch');
-  await box.sh(box.root, 'init', '--quiet', '--initial-branch=benchmark-data', work);
-  await cp(DATA_RUNS, join(work, 'data', 'runs'), { recursive: true });
-  await box.sh(work, 'add', '.');
-  await box.sh(
-    work,
-    '-c',
-    'user.name=T',
-    '-c',
-    'user.email=t@example.invalid',
-    'commit',
-    '--quiet',
-    '-m',
-    'runs',
-  );
-  await box.sh(work, 'push', '--quiet', box.bare, 'benchmark-data');
-}
+const pushDataBranch = () => pushBranch(box, {}, DATA_RUNS);
 
 /** A step context whose CLI is the real one, in the sandbox's git environment; calls recorded. */
 function context(

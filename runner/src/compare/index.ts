@@ -12,3 +12,4 @@ export * from './plan.ts';
 export * from './version-pairs.ts';
 export * from './version-change.ts';
 export * from './version-change-format.ts';
+export * from './side-by-side-plan.ts';

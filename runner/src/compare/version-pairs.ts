@@ -53,23 +53,21 @@ function kindKey(t: Target): string {
 }
 
 /**
- * The version pairs of a run. Targets of one kind (kindKey) are grouped by all versions but one
- * component's; within a group the distinct versions of that component are put in order and each
- * adjacent two make a pair (a sweep of n versions: n − 1 pairs, each one version step). Targets of
- * identical versions make A/A pairs, the first listed with each later one. A target takes part in
- * at most one component's pairs: the first component (oci, cri, engine) for which its group holds
- * another version.
+ * The version pairs of a run. Targets of one kind (kindKey) are grouped, for each component, by
+ * the versions of the other components; within a group the distinct versions of that component are
+ * put in order and each adjacent two make a pair (a sweep of n versions: n − 1 pairs, each one
+ * version step). A target can be in pairs of several components: containerd 2.1.9 with runc 1.1.5
+ * pairs with runc 1.3.6 on the same containerd and with containerd 1.6.20 under the same runc.
+ * Targets of identical versions make A/A pairs, the first listed with each later one.
  */
 export function versionPairs(run: Pick<RunResult, 'targets'>): VersionPair[] {
   const pairs: VersionPair[] = [];
   const byKind = new Map<string, Target[]>();
   for (const t of run.targets) byKind.set(kindKey(t), [...(byKind.get(kindKey(t)) ?? []), t]);
   for (const targets of byKind.values()) {
-    const paired = new Set<Target>();
     for (const component of ['oci', 'cri', 'engine'] as const) {
       const groups = new Map<string, Target[]>();
       for (const t of targets) {
-        if (paired.has(t)) continue;
         const { [component]: _own, ...others } = versionsOf(t);
         const key = JSON.stringify(others);
         groups.set(key, [...(groups.get(key) ?? []), t]);
@@ -94,17 +92,15 @@ export function versionPairs(run: Pick<RunResult, 'targets'>): VersionPair[] {
             orderedBy: semver ? 'semver' : 'run order',
           });
         }
-        for (const t of group) paired.add(t);
       }
     }
-    // A/A: targets of one kind and identical versions, not paired above.
+    // A/A: targets of one kind and identical versions.
     const same = new Map<string, Target[]>();
     for (const t of targets) {
       const key = JSON.stringify(versionsOf(t));
       same.set(key, [...(same.get(key) ?? []), t]);
     }
-    for (const group of same.values()) {
-      if (group.length < 2 || group.some((t) => paired.has(t))) continue;
+    for (const group of same.values())
       for (const b of group.slice(1))
         pairs.push({
           a: group[0]!,
@@ -115,7 +111,6 @@ export function versionPairs(run: Pick<RunResult, 'targets'>): VersionPair[] {
           to: b.oci.version,
           orderedBy: 'same version',
         });
-    }
   }
   return pairs;
 }

@@ -71,6 +71,27 @@ describe('versionPairs', () => {
       ['none', 'c2.2/crun-a', 'c2.2/crun-b'],
     ]);
   });
+
+  it('puts a target in pairs of two components: the runc step on one containerd and the containerd step under one runc', () => {
+    const base = syntheticRun({ seed: 1, startedAt: night(1), targets: [{ id: 'x', oci: 'runc' }] });
+    const target = (id: string, cri: string, ociVersion: string) => ({
+      ...base.targets[0]!,
+      id,
+      cri: { ...base.targets[0]!.cri, version: cri },
+      oci: { ...base.targets[0]!.oci, version: ociVersion },
+    });
+    const pairs = versionPairs({
+      targets: [
+        target('old/runc-1.1.5', '1.6.20', '1.1.5'),
+        target('new/runc-1.1.5', '2.1.9', '1.1.5'),
+        target('new/runc-1.3.6', '2.1.9', '1.3.6'),
+      ],
+    });
+    expect(pairs.map((p) => [p.component, p.from, p.to, p.a.id, p.b.id])).toEqual([
+      ['oci', '1.1.5', '1.3.6', 'new/runc-1.1.5', 'new/runc-1.3.6'],
+      ['cri', '1.6.20', '2.1.9', 'old/runc-1.1.5', 'new/runc-1.1.5'],
+    ]);
+  });
 });
 
 describe('decideVersionChanges on the real runc sweep', () => {

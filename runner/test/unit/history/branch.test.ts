@@ -1,6 +1,6 @@
 // The gate's history fetched from a data branch: a real bare repository as the remote, its data
 // branch holding copies of the real runs of data/runs (never edited), and the real git binary.
-import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -8,7 +8,13 @@ import { RbError } from '../../../src/errors.ts';
 import { fetchBranchHistory, historyCandidates } from '../../../src/history/index.ts';
 import type { GitRunner } from '../../../src/publish/git.ts';
 import { loadResultDir } from '../../../src/results/read-dir.ts';
-import { createSandbox, runCli, WORKSPACE_ROOT, type Sandbox } from '../publish/helpers.ts';
+import {
+  createSandbox,
+  pushDataBranch as pushBranch,
+  runCli,
+  WORKSPACE_ROOT,
+  type Sandbox,
+} from '../publish/helpers.ts';
 
 const DATA_RUNS = join(WORKSPACE_ROOT, 'data', 'runs');
 const ALL = loadResultDir(DATA_RUNS, { code: 'T', title: () => 'data/runs', hint: '' });
@@ -51,28 +57,7 @@ let box: Sandbox;
 let url: string;
 
 /** Pushes a data branch holding a copy of data/runs and `extra` files (path → text). */
-async function pushDataBranch(extra: Record<string, string> = {}): Promise<void> {
-  const work = join(box.root, 'data-branch');
-  await box.sh(box.root, 'init', '--quiet', '--initial-branch=benchmark-data', work);
-  await cp(DATA_RUNS, join(work, 'data', 'runs'), { recursive: true });
-  for (const [path, text] of Object.entries(extra)) {
-    await mkdir(join(work, path, '..'), { recursive: true });
-    await writeFile(join(work, path), text);
-  }
-  await box.sh(work, 'add', '.');
-  await box.sh(
-    work,
-    '-c',
-    'user.name=T',
-    '-c',
-    'user.email=t@example.invalid',
-    'commit',
-    '--quiet',
-    '-m',
-    'runs',
-  );
-  await box.sh(work, 'push', '--quiet', box.bare, 'benchmark-data');
-}
+const pushDataBranch = (extra: Record<string, string> = {}) => pushBranch(box, extra, DATA_RUNS);
 
 beforeEach(async () => {
   box = await createSandbox();

@@ -1,8 +1,6 @@
 // Before tonight's run: which previous versions to measure beside the new ones. The planner on
 // plain nights, and `runtime-bench data side-by-side` against a real bare repository whose data
 // branch holds nights of this host's class and of another.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { RunResult } from '@runtime-bench/schemas';
 import { planSideBySide } from '../../../src/compare/side-by-side-plan.ts';
@@ -10,7 +8,7 @@ import { VERSION_CHANGE_DEFAULTS } from '../../../src/compare/version-change.ts'
 import { readHostFingerprint } from '../../../src/host/fingerprint.ts';
 import { relativeRunPath } from '../../../src/results/layout.ts';
 import { lifecycleMetrics, night, syntheticRun } from '../compare/synthetic.ts';
-import { createSandbox, runCli, type Sandbox } from '../publish/helpers.ts';
+import { createSandbox, pushDataBranch, runCli, type Sandbox } from '../publish/helpers.ts';
 
 const options = { ...VERSION_CHANGE_DEFAULTS, threshold: 0.05, thresholds: {} };
 const ID = 'nightly/runc-latest';
@@ -96,26 +94,12 @@ describe('runtime-bench data side-by-side (real git, a local bare remote)', () =
     const here = await readHostFingerprint([]);
     const mine = { ...nightOf(2, '1.4.3'), host: here };
     const other = { ...nightOf(4, '1.4.0'), host: { ...here, cpus: here.cpus + 64 } };
-    const work = join(box.root, 'data-branch');
-    await box.sh(box.root, 'init', '--quiet', '--initial-branch=benchmark-data', work);
-    for (const run of [mine, other]) {
-      const file = join(work, 'data', 'runs', ...relativeRunPath(run).split('/'));
-      await mkdir(join(file, '..'), { recursive: true });
-      await writeFile(file, JSON.stringify(run));
-    }
-    await box.sh(work, 'add', '.');
-    await box.sh(
-      work,
-      '-c',
-      'user.name=T',
-      '-c',
-      'user.email=t@example.invalid',
-      'commit',
-      '--quiet',
-      '-m',
-      'runs',
+    await pushDataBranch(
+      box,
+      Object.fromEntries(
+        [mine, other].map((run) => [`data/runs/${relativeRunPath(run)}`, JSON.stringify(run)]),
+      ),
     );
-    await box.sh(work, 'push', '--quiet', box.bare, 'benchmark-data');
     const clone = await box.clone('ws');
     const result = await runCli(['data', 'side-by-side', '--target', `${ID}=1.4.4`, '--json'], {
       cwd: clone,

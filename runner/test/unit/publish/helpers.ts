@@ -3,7 +3,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { lstat, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -244,4 +244,35 @@ export async function filesContaining(dir: string, needles: readonly string[]): 
     if (needles.some((n) => bytes.includes(n))) hits.push(full);
   }
   return hits;
+}
+
+/**
+ * Pushes a data branch (`benchmark-data`) to the sandbox's bare remote in one commit: a copy of a
+ * data/runs directory (`runsFrom`, e.g. the repository's real runs) and `files` (path → text).
+ */
+export async function pushDataBranch(
+  box: Sandbox,
+  files: Record<string, string> = {},
+  runsFrom?: string,
+): Promise<void> {
+  const work = join(box.root, 'data-branch');
+  await box.sh(box.root, 'init', '--quiet', '--initial-branch=benchmark-data', work);
+  if (runsFrom !== undefined) await cp(runsFrom, join(work, 'data', 'runs'), { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(work, path)), { recursive: true });
+    await writeFile(join(work, path), text);
+  }
+  await box.sh(work, 'add', '.');
+  await box.sh(
+    work,
+    '-c',
+    'user.name=T',
+    '-c',
+    'user.email=t@example.invalid',
+    'commit',
+    '--quiet',
+    '-m',
+    'runs',
+  );
+  await box.sh(work, 'push', '--quiet', box.bare, 'benchmark-data');
 }
