@@ -211,6 +211,28 @@ describe('runtimeView', () => {
     expect(step!.upper).toBeGreaterThanOrEqual(step!.change);
   });
 
+  test('a version that failed in a sweep is stepped over: its neighbours were still measured together', () => {
+    const sweep = makeRun('20261106T000000Z-00000006', '2026-11-06T00:00:00Z', [
+      { oci: 'runc', ociVersion: '1.1.5', samples: spread(100, 20) },
+      { oci: 'b', ociVersion: '1.1.10', status: 'failed', reason: 'every attempt failed' },
+      { oci: 'c', ociVersion: '1.2.0', samples: spread(90, 20) },
+    ]);
+    sweep.targets.forEach((t, i) => {
+      if (i === 0) return;
+      t.id = `containerd/runc-${t.oci.version}`;
+      t.oci.name = 'runc';
+      t.handler = t.id.split('/')[1]!;
+      sweep.results[i]!.target = t.id;
+    });
+    const idx = buildIndex(loaded(sweep));
+    const steps = versionSteps(idx, runtimeView(idx, 'oci', 'runc'));
+    expect(steps.sideBySide.map((s) => [s.from, s.to, s.run.runId])).toEqual([
+      ['1.1.5', '1.2.0', sweep.runId],
+    ]);
+    expect(steps.sideBySide[0]!.change).toBeCloseTo(90 / 100 - 1, 12);
+    expect(steps.separate).toEqual([]);
+  });
+
   test('a runtime without samples still has its versions listed', () => {
     const view = runtimeView(index, 'oci', 'youki');
     expect(view.versions.map((v) => v.version)).toEqual(['0.3.3']);

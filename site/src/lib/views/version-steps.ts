@@ -6,7 +6,7 @@
 // samples of one run cannot say by how much (docs/site.md, "Version steps"). Pure.
 import { bootstrapRatioOfMediansCI } from '@runtime-bench/runner/stats';
 import { median } from '@runtime-bench/runner/stats';
-import { STATUS_OK, type MetricInfo, type SiteIndex } from '../site-index.ts';
+import { STATUS_OK, type MetricInfo, type SideBySideRef, type SiteIndex } from '../site-index.ts';
 import { parametersLabel } from '../parameters.ts';
 import type { VersionPoint } from './benchmark.ts';
 import type { RuntimeView } from './runtime.ts';
@@ -78,17 +78,49 @@ interface Keyed {
 
 const cache = new WeakMap<SiteIndex, Map<string, Keyed[]>>();
 
+/** One run's version pairs joined end to end: a sweep of n versions is one chain of n targets. */
+interface Chain {
+  run: number;
+  component: SideBySideRef['component'];
+  /** run targets, older version first */
+  targets: number[];
+  /** per link targets[i] → targets[i + 1]: declared as the night's version change */
+  declared: boolean[];
+}
+
+function chainsOf(pairs: readonly SideBySideRef[]): Chain[] {
+  const key = (run: number, t: number) => `${run}\u0000${t}`;
+  const next = new Map<string, SideBySideRef>();
+  const later = new Set<string>();
+  for (const p of pairs) {
+    if (p.component === 'none') continue;
+    next.set(key(p.run, p.a), p);
+    later.add(key(p.run, p.b));
+  }
+  const chains: Chain[] = [];
+  for (const p of next.values()) {
+    if (later.has(key(p.run, p.a))) continue;
+    const chain: Chain = { run: p.run, component: p.component, targets: [p.a], declared: [] };
+    for (let link: SideBySideRef | undefined = p; link; link = next.get(key(p.run, link.b))) {
+      chain.targets.push(link.b);
+      chain.declared.push(link.declared);
+    }
+    chains.push(chain);
+  }
+  return chains;
+}
+
 /**
- * Every side-by-side step of the index, by runtime (`${kind}\0${name}`): per pair of run targets
- * that measured two versions of one runtime in one run, and per metric both measured with status
- * "ok" and the same parameters, the change of the median; of the runs that measured the same
- * step, the newest is shown. Computed once per index (the bootstrap only for the shown ones).
+ * Every side-by-side step of the index, by runtime (`${kind}\0${name}`): per chain of a run's
+ * version pairs and per metric, each two adjacent versions that measured it with status "ok" and
+ * the same parameters give the change of the median; of the runs that measured the same step, the
+ * newest is shown. Computed once per index (the bootstrap only for the shown ones).
  */
 function allSideBySide(index: SiteIndex): Map<string, Keyed[]> {
   const cached = cache.get(index);
   if (cached) return cached;
-  const wanted = new Set<number>();
-  for (const p of index.sideBySide) if (p.component !== 'none') wanted.add(p.a).add(p.b);
+  const chains = chainsOf(index.sideBySide);
+  const wanted = new Set(chains.flatMap((c) => c.targets));
   const found = new Map<string, Found>();
   for (const metric of index.metrics) {
     const rows = index.rowsOf(metric.key);
@@ -101,55 +133,68 @@ function allSideBySide(index: SiteIndex): Map<string, Keyed[]> {
       if (wanted.has(rows.runTarget[i]!)) rowOf.set(rows.runTarget[i]!, i);
     }
     const samplesOf = (i: number) => rows.samples.slice(rows.start[i]!, rows.start[i]! + rows.n[i]!);
-    for (const p of index.sideBySide) {
-      const ia = rowOf.get(p.a);
-      const ib = rowOf.get(p.b);
-      if (ia === undefined || ib === undefined || rows.parameters[ia] !== rows.parameters[ib]) continue;
-      const a = index.runTargets[p.a]!;
-      const b = index.runTargets[p.b]!;
-      // the component that differs: the CRI runtime's (or the engine's, in its place) or the OCI runtime's
-      const kind = p.component === 'oci' ? 'oci' : 'cri';
-      const [runtime, from, to, partner, partnerVersion] =
-        kind === 'oci'
-          ? [a.ociName, a.ociVersion, b.ociVersion, a.criName, a.criVersion]
-          : [a.criName, a.criVersion, b.criVersion, a.ociName, a.ociVersion];
-      if (from === to) continue;
-      const parameters = rows.parameters[ia]!;
-      const key = stepKey([
-        a.hostClassId,
-        metric.key,
-        kind,
-        runtime,
-        partner,
-        partnerVersion,
-        parameters,
-        from,
-        to,
-      ]);
-      const run = index.runs[p.run]!;
-      const earlier = found.get(key);
-      found.set(key, {
-        kind,
-        runtime,
-        key,
-        a: samplesOf(ia),
-        b: samplesOf(ib),
-        earlierRuns: earlier ? earlier.earlierRuns + 1 : 0,
-        step: {
-          basis: 'side by side',
-          hostClassId: a.hostClassId,
-          metric,
-          partner: `${partner} ${partnerVersion}${sets.size > 1 ? ` · ${parametersLabel(index.parameterSets[parameters]!)}` : ''}`,
+    for (const chain of chains) {
+      // adjacent versions of the chain that both measured the metric: a version without it (failed,
+      // not run) is stepped over, as the run still measured the two on either side together
+      const measured = chain.targets.map((t, i) => ({ t, i })).filter(({ t }) => rowOf.has(t));
+      for (let k = 1; k < measured.length; k++) {
+        const [x, y] = [measured[k - 1]!, measured[k]!];
+        const ia = rowOf.get(x.t)!;
+        const ib = rowOf.get(y.t)!;
+        if (rows.parameters[ia] !== rows.parameters[ib]) continue;
+        const p = {
+          run: chain.run,
+          a: x.t,
+          b: y.t,
+          component: chain.component,
+          declared: y.i === x.i + 1 && chain.declared[x.i]!,
+        };
+        const a = index.runTargets[p.a]!;
+        const b = index.runTargets[p.b]!;
+        // the component that differs: the CRI runtime's (or the engine's, in its place) or the OCI runtime's
+        const kind = p.component === 'oci' ? 'oci' : 'cri';
+        const [runtime, from, to, partner, partnerVersion] =
+          kind === 'oci'
+            ? [a.ociName, a.ociVersion, b.ociVersion, a.criName, a.criVersion]
+            : [a.criName, a.criVersion, b.criVersion, a.ociName, a.ociVersion];
+        if (from === to) continue;
+        const parameters = rows.parameters[ia]!;
+        const key = stepKey([
+          a.hostClassId,
+          metric.key,
+          kind,
+          runtime,
+          partner,
+          partnerVersion,
+          parameters,
           from,
           to,
-          fromMedian: median(samplesOf(ia)),
-          toMedian: median(samplesOf(ib)),
-          run: { runId: run.runId, startedAt: run.startedAt },
-          before: a.targetId,
-          after: b.targetId,
-          declared: p.declared,
-        },
-      });
+        ]);
+        const run = index.runs[p.run]!;
+        const earlier = found.get(key);
+        found.set(key, {
+          kind,
+          runtime,
+          key,
+          a: samplesOf(ia),
+          b: samplesOf(ib),
+          earlierRuns: earlier ? earlier.earlierRuns + 1 : 0,
+          step: {
+            basis: 'side by side',
+            hostClassId: a.hostClassId,
+            metric,
+            partner: `${partner} ${partnerVersion}${sets.size > 1 ? ` · ${parametersLabel(index.parameterSets[parameters]!)}` : ''}`,
+            from,
+            to,
+            fromMedian: median(samplesOf(ia)),
+            toMedian: median(samplesOf(ib)),
+            run: { runId: run.runId, startedAt: run.startedAt },
+            before: a.targetId,
+            after: b.targetId,
+            declared: p.declared,
+          },
+        });
+      }
     }
   }
   const byRuntime = new Map<string, Keyed[]>();
