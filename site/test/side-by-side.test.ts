@@ -160,14 +160,12 @@ describe('version changes on files built for the purpose', () => {
     async () => {
       const { page, problems } = await open('/overview/');
       const host = section(page, label);
-      const columns = await host
-        .locator('thead th[data-target]')
-        .evaluateAll((ths) =>
-          ths.map((th) => ({
-            target: (th as HTMLElement).dataset.target!,
-            run: (th as HTMLElement).dataset.run!,
-          })),
-        );
+      const columns = await host.locator('thead th[data-target]').evaluateAll((ths) =>
+        ths.map((th) => ({
+          target: (th as HTMLElement).dataset.target!,
+          run: (th as HTMLElement).dataset.run!,
+        })),
+      );
       const cells = await host.locator(`tr[data-name="${CREATE}"] td`).evaluateAll((tds) =>
         tds.map((td) => ({
           run: (td as HTMLElement).dataset.run ?? '',
