@@ -114,3 +114,13 @@ export function quotaEnforced(result: RunResult['results'][number]): boolean | n
 export function sameMeasured(a: RunResult['targets'][number], b: RunResult['targets'][number]): boolean {
   return a.cri.name === b.cri.name && a.handler === b.handler && a.oci.name === b.oci.name;
 }
+
+/**
+ * The run a matrix row ranks its cells in: the run most of its comparable cells come from, on a
+ * tie the newest (a run id starts with its UTC start time, so the newest sorts last).
+ */
+export function rankedRun(runIds: readonly string[]): string | undefined {
+  const count = new Map<string, number>();
+  for (const id of runIds) count.set(id, (count.get(id) ?? 0) + 1);
+  return [...count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : -1))[0]?.[0];
+}

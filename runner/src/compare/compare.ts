@@ -26,6 +26,13 @@ export interface CompareSide {
   label: string;
   /** Only this target id of the run; all targets (paired by id) when absent. */
   target?: string;
+  /**
+   * A candidate's targets renamed since the baseline run: this side's target id → the baseline's
+   * id of the same target (the caller found them by what they measured). Such a target is paired
+   * with its former id instead of its own; the report's notes name each pair. Ignored when both
+   * sides name a target.
+   */
+  renamedFrom?: Readonly<Record<string, string>>;
 }
 
 export interface CompareOptions {
@@ -260,6 +267,8 @@ export function compareRuns(
   }
 
   const notes: string[] = [];
+  for (const [to, from] of pairs.renamed)
+    notes.push(`${to} is paired with the baseline's ${from}: the same target renamed between the runs`);
   const sameRun = baseline.run.runId === candidate.run.runId;
   if (!sameRun)
     notes.push(
@@ -329,6 +338,8 @@ interface Pairing {
   matched: { base: BenchmarkResult; cand: BenchmarkResult }[];
   unmatchedBaseline: BenchmarkResult[];
   unmatchedCandidate: BenchmarkResult[];
+  /** [candidate id, baseline id] of the renamed targets that were paired */
+  renamed: [string, string][];
 }
 
 function pairResults(baseline: CompareSide, candidate: CompareSide): Pairing {
@@ -338,8 +349,11 @@ function pairResults(baseline: CompareSide, candidate: CompareSide): Pairing {
   const cands = pick(candidate);
   // Two explicit targets are paired with each other; otherwise a target pairs with the same id.
   const explicit = baseline.target !== undefined && candidate.target !== undefined;
-  const key = (r: BenchmarkResult): string => (explicit ? r.benchmark : `${r.benchmark}\u0000${r.target}`);
-  const candByKey = new Map(cands.map((r) => [key(r), r]));
+  const renamedFrom = explicit ? {} : (candidate.renamedFrom ?? {});
+  const key = (r: BenchmarkResult, id = r.target): string =>
+    explicit ? r.benchmark : `${r.benchmark}\u0000${id}`;
+  const candByKey = new Map(cands.map((r) => [key(r, renamedFrom[r.target] ?? r.target), r]));
+  const renamed = new Map<string, string>();
   const matched: Pairing['matched'] = [];
   const unmatchedBaseline: BenchmarkResult[] = [];
   for (const base of bases) {
@@ -347,9 +361,15 @@ function pairResults(baseline: CompareSide, candidate: CompareSide): Pairing {
     if (cand) {
       matched.push({ base, cand });
       candByKey.delete(key(base));
+      if (cand.target !== base.target) renamed.set(cand.target, base.target);
     } else unmatchedBaseline.push(base);
   }
-  return { matched, unmatchedBaseline, unmatchedCandidate: [...candByKey.values()] };
+  return {
+    matched,
+    unmatchedBaseline,
+    unmatchedCandidate: [...candByKey.values()],
+    renamed: explicit ? [] : [...renamed],
+  };
 }
 
 function sideSummary(side: CompareSide): SideSummary {

@@ -37,10 +37,16 @@ export interface RenderedPair extends ComparePair {
   apart: Record<number, string>;
 }
 
-/** The common pairs with their reports. */
-export function renderedPairs(loaded: readonly LoadedRun[]): RenderedPair[] {
+/**
+ * The common pairs with their reports. `refs`: the runs as the index knows them (with each target's
+ * lineage), in the order of `loaded`; without them each target is its own lineage.
+ */
+export function renderedPairs(
+  loaded: readonly LoadedRun[],
+  refs: readonly CompareRunRef[] = compareRunRefs(loaded),
+): RenderedPair[] {
   const byId = new Map(loaded.map((l) => [l.run.runId, l]));
-  return commonPairs(compareRunRefs(loaded)).map((pair) => {
+  return commonPairs(refs).map((pair) => {
     const a = byId.get(pair.baseline.runId)!;
     const b = byId.get(pair.candidate.runId)!;
     const report = compareRuns(
@@ -53,6 +59,7 @@ export function renderedPairs(loaded: readonly LoadedRun[]): RenderedPair[] {
         run: b.run,
         label: formatTime(b.run.startedAt),
         ...(pair.candidate.target ? { target: pair.candidate.target } : {}),
+        ...(pair.candidate.renamedFrom ? { renamedFrom: pair.candidate.renamedFrom } : {}),
       },
       COMPARE_OPTIONS,
     );

@@ -9,6 +9,7 @@ import type { Annotations } from '@runtime-bench/runner/compare';
 import { sharedGate } from './gate.ts';
 import { renderedPairs } from './compare-data.ts';
 import type { LoadedRun } from './load.ts';
+import type { CompareRunRef } from './views/compare.ts';
 import { regressionReport } from './regressions.ts';
 import { compareWithBest } from './significance.ts';
 import { nightlyStatus } from './views/status.ts';
@@ -16,7 +17,7 @@ import { matrixRowId, type MatrixTests } from './views/overview.ts';
 
 export type ComputeTask =
   | { task: 'gate'; runs: LoadedRun[]; annotations: Annotations }
-  | { task: 'pairs'; runs: LoadedRun[] }
+  | { task: 'pairs'; runs: LoadedRun[]; refs: CompareRunRef[] }
   | { task: 'verdicts'; rows: MatrixTests[] };
 
 function run(t: ComputeTask): unknown {
@@ -28,7 +29,7 @@ function run(t: ComputeTask): unknown {
       return { regressions: regressionReport(t.runs, gate), status: nightlyStatus(t.runs, gate) };
     }
     case 'pairs':
-      return renderedPairs(t.runs);
+      return renderedPairs(t.runs, t.refs);
     case 'verdicts':
       // keyed by matrix row, so the verdicts find their row whatever order they come back in
       return t.rows.map((r) => [matrixRowId(r.key), compareWithBest(r.rows, r.direction)]);

@@ -24,6 +24,9 @@ function sources(): string[] {
     ...files,
     join(runner, 'results', 'io.ts'),
     join(runner, 'stats', 'descriptive.ts'),
+    // which targets of a run are a side-by-side version pair
+    join(runner, 'compare', 'version-pairs.ts'),
+    join(runner, 'compare', 'version-change.ts'),
     join(here, 'site-index.ts'),
     join(here, 'run-digest.ts'),
     join(here, 'enforcement.ts'),

@@ -10,6 +10,7 @@ import {
   type Observation,
   type RunMeta,
   type RunTarget,
+  type SideBySideRef,
   type SiteIndex,
 } from './site-index.ts';
 import { ENFORCEMENT_STATES } from './enforcement.ts';
@@ -43,6 +44,7 @@ export class IndexBuilder {
   private readonly criNames = new Set<string>();
   private readonly ociNames = new Set<string>();
   private readonly runTargets: RunTarget[] = [];
+  private readonly sideBySide: SideBySideRef[] = [];
   private readonly columns = new Map<string, MetricColumns>();
   private readonly keysByHost = new Map<string, Set<string>>();
   private readonly lineages = new Lineages();
@@ -81,6 +83,8 @@ export class IndexBuilder {
       this.ociNames.add(t.ociName);
       this.runTargets.push({ ...comboRefOf(t), combo: lineage[i]!, run: meta.index, hostClassId });
     });
+    for (const p of d.sideBySide)
+      this.sideBySide.push({ ...p, run: meta.index, a: firstTarget + p.a, b: firstTarget + p.b });
     const parameterIds = d.parameterSets.map((json) => {
       let id = this.parameterIndex.get(json);
       if (id === undefined) this.parameterIndex.set(json, (id = this.parameterSets.push(json) - 1));
@@ -186,6 +190,7 @@ export class IndexBuilder {
       anySynthetic: runs.some((r) => r.synthetic),
       parameterSets: this.parameterSets,
       runTargets,
+      sideBySide: this.sideBySide,
       metricKeysByHost: this.keysByHost,
       observationsOf,
       rowsOf: (metricKey) => columns.get(metricKey),

@@ -98,9 +98,13 @@ export async function loadSite(
   );
   const builder = new IndexBuilder();
   for (const entry of loaded) builder.add(entry.value.digest);
+  const index = builder.finish();
+  // each run's targets with the lineage the index followed them by (a renamed target keeps its pair)
+  const lineage = loaded.map(() => ({}) as Record<string, string>);
+  for (const t of index.runTargets) lineage[t.run]![t.targetId] = t.combo;
   return {
-    index: builder.finish(),
-    refs: loaded.map((e) => e.value.ref),
+    index,
+    refs: loaded.map((e, i) => ({ ...e.value.ref, lineage: lineage[i]! })),
     diskFiles: loaded.map((e) => e.file),
   };
 }

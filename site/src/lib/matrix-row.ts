@@ -68,7 +68,11 @@ export type Relation =
   /** the column the row is shown relative to ("relative to <runtime>") */
   | { kind: 'reference' }
   /** measured apart from the row's comparison: other parameters, or a limit not enforced */
-  | { kind: 'apart'; label: 'parameters differ' | 'not enforced' | 'enforcement not shown'; why: string }
+  | {
+      kind: 'apart';
+      label: 'parameters differ' | 'not enforced' | 'enforcement not shown' | 'separate run';
+      why: string;
+    }
   | { kind: 'tie' }
   | { kind: 'ratio'; ratio: number }
   | { kind: 'difference'; difference: number }
@@ -105,7 +109,18 @@ export function matrixRowCells(
   const ref = reference === null ? undefined : found[reference];
   const parameters =
     ref && ref.status === 'ok' && ref.samples.length > 0 ? ref.parameters : comparedParameters(found);
-  const apart = found.map((o) => (o && o.status === 'ok' ? apartFrom(parameterSets, o, parameters) : null));
+  const measured = found.map((o) =>
+    o && o.status === 'ok' ? apartFrom(parameterSets, o, parameters) : null,
+  );
+  // Cells are ranked only against cells of the same run: the run of the reference, else the run
+  // with most comparable cells. Another run's level (the host that night) is not the runtime's.
+  const run =
+    ref && ref.status === 'ok' && ref.samples.length > 0
+      ? ref.run
+      : comparedRun(found.map((o, i) => (o && o.status === 'ok' && !measured[i] ? o : undefined)));
+  const apart = found.map(
+    (o, i) => measured[i] ?? (o && o.status === 'ok' ? separateRun(o, found, run) : null),
+  );
   const competing = found.map((o, i) => (o && o.status === 'ok' && !apart[i] ? o.samples : []));
   const verdicts = verdictsOf(competing, direction);
   const bestIndex = verdicts.findIndex((v) => v.kind === 'best');
@@ -157,6 +172,33 @@ function comparedParameters(found: readonly (CellInput | undefined)[]): number |
     if (!b || c.n > b.n || (c.n === b.n && c.run > b.run)) best = p;
   }
   return best;
+}
+
+/** The run most of the row's comparable cells come from; on a tie, the newest. */
+function comparedRun(found: readonly (CellInput | undefined)[]): number | null {
+  const count = new Map<number, number>();
+  for (const o of found) if (o && o.samples.length > 0) count.set(o.run, (count.get(o.run) ?? 0) + 1);
+  let best: number | null = null;
+  for (const [run, n] of count) {
+    const b = best === null ? 0 : count.get(best)!;
+    if (n > b || (n === b && run > best!)) best = run;
+  }
+  return best;
+}
+
+/** A cell of another run than the one the row compares: shown, never ranked against it. */
+function separateRun(
+  o: CellInput,
+  found: readonly (CellInput | undefined)[],
+  run: number | null,
+): Extract<Relation, { kind: 'apart' }> | null {
+  if (run === null || o.run === run) return null;
+  const other = found.find((x) => x?.run === run)?.origin?.runId;
+  return {
+    kind: 'apart',
+    label: 'separate run',
+    why: `measured in run ${o.origin?.runId ?? 'another run'}, not side by side with the row's compared cells${other ? ` (run ${other})` : ''}: a run's own level is not the runtime's`,
+  };
 }
 
 /** Why an ok cell is not compared with its row: other parameters, or a limit not enforced. */

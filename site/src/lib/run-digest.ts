@@ -5,7 +5,7 @@
 import { fromModifiedCheckout, hostClassOf, type RunResult } from '@runtime-bench/schemas';
 import { median as medianOf } from '@runtime-bench/runner/stats';
 import { hash } from 'node:crypto';
-import { canonicalJson, hostKey } from '@runtime-bench/runner/compare';
+import { canonicalJson, hostKey, pairsToDecide } from '@runtime-bench/runner/compare';
 import { ENFORCEMENT_STATES, enforcementOf, type Enforcement } from './enforcement.ts';
 import {
   isSynthetic,
@@ -69,6 +69,21 @@ export interface RunDigest {
   };
   /** the distinct benchmark parameters of the run, as canonical JSON (keys sorted) */
   parameterSets: string[];
+  /**
+   * The versions this run measured side by side: the pairs `check` decides (its declared version
+   * changes, else every pair the runner's versionPairs finds, as in a sweep), by index into
+   * `targets` (pairs of a target without results are left out).
+   */
+  sideBySide: SideBySidePair[];
+}
+
+/** Two targets of one run that measured two versions of one component together (a = older). */
+export interface SideBySidePair {
+  a: number;
+  b: number;
+  component: 'oci' | 'cri' | 'engine' | 'none';
+  /** declared in the run's config (config.versionChanges), not only found */
+  declared: boolean;
 }
 
 /**
@@ -212,6 +227,11 @@ export function digestRun(run: RunResult, file: string): RunDigest {
       enforcementWhy,
     },
     parameterSets,
+    sideBySide: pairsToDecide(run).flatMap(({ pair, declared }): SideBySidePair[] => {
+      const a = targetIndex.get(pair.a.id);
+      const b = targetIndex.get(pair.b.id);
+      return a === undefined || b === undefined ? [] : [{ a, b, component: pair.component, declared }];
+    }),
   };
 }
 

@@ -114,7 +114,9 @@ async function load(dataDir: string, settings: LoadSettings): Promise<SiteData> 
   const status = started(gate.then((g) => g.status));
   // The gate replay is the longest task: queued first, so the shorter ones fill the other worker
   // meanwhile instead of the replay starting last and ending after them.
-  const pairs = started(pool.run<RenderedPair[]>({ task: 'pairs', runs: recent }));
+  const pairs = started(
+    pool.run<RenderedPair[]>({ task: 'pairs', runs: recent, refs: recentIndexes.map((i) => site.refs[i]!) }),
+  );
   const matrices = started(parallelOverview(index, pool));
   // Every task is queued by now (the overview's come from its own pass): once all have settled
   // the workers are ended, rather than left for the process's exit to tear down.

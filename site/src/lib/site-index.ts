@@ -123,6 +123,15 @@ export interface RunTarget extends ComboRef {
   hostClassId: string;
 }
 
+/** Two run targets (indexes into SiteIndex.runTargets) of one run, measured side by side. */
+export interface SideBySideRef {
+  run: number;
+  a: number;
+  b: number;
+  component: 'oci' | 'cri' | 'engine' | 'none';
+  declared: boolean;
+}
+
 export interface HostClassInfo {
   id: string;
   label: string;
@@ -141,6 +150,11 @@ export interface SiteIndex {
   parameterSets: string[];
   /** every run × target with results, oldest run first */
   runTargets: RunTarget[];
+  /**
+   * Every pair of run targets that measured two versions of one component side by side in one
+   * run (run-digest.ts SideBySidePair), `a` the older version: where a version change is read.
+   */
+  sideBySide: SideBySideRef[];
   /** the metric keys observed on each host class */
   metricKeysByHost: Map<string, Set<string>>;
   /**

@@ -6,7 +6,9 @@
 //   - night 6: containerd 1.7.35, 2.1.9 and 2.0.14 ran only the lifecycle; 2.0.14 failed every attempt,
 //     and the run still calls itself "complete";
 //   - night 7 (the newest): containerd 1.6.20 renamed "containerd/runc" ran only performance.cpu, with
-//     a spread no gate could see a change through, beside three handlers runc-1.1.5, -1.1.10, -1.1.14.
+//     a spread no gate could see a change through, beside three handlers runc-1.1.5, -1.1.10, -1.1.14;
+//   - crun ("containerd-1.6/crun") ran performance.cpu on nights 1–5 and 7, its nightly medians
+//     jumping by orders of magnitude (NIGHTLY_WILD): the gate's detectable change is far beyond +100 %.
 // Two bisection reports: one stopped by its budget (its ends step judged "same" beside an interval
 // that excludes 0 %, then "differ" on the retry) and one whose build failed after its steps had
 // judged releases good and a commit bad. The numbers are invented (the hostname marks them
@@ -117,14 +119,22 @@ export const RENAMED_TO = 'containerd/runc';
 export const FAILED_TARGET = 'containerd-2.0.14/runc';
 /** performance.cpu of the renamed target on the newest night: spread over four orders of magnitude */
 export const WILD = [0.05, 0.4, 2, 9, 40, 300, 1500, 9000];
+/** The crun target's performance.cpu medians on nights 1–5 (s): no two nights alike. */
+export const NIGHTLY_WILD = [0.05, 3, 0.4, 40, 1];
+export const WILD_NIGHTS_TARGET = 'containerd-1.6/crun';
+
+function crun(id: string) {
+  return { ...target(id, '1.6.20', 'crun'), oci: { name: 'crun', version: '1.8.1', path: null } };
+}
 
 export function issueRuns(): RunResult[] {
   const early = (night: number) =>
     run(
       night,
-      [target(RENAMED_FROM, '1.6.20'), target('containerd-2.1/runc', '2.1.9')],
+      [target(RENAMED_FROM, '1.6.20'), target('containerd-2.1/runc', '2.1.9'), crun(WILD_NIGHTS_TARGET)],
       [
         cpu(RENAMED_FROM, around(2.0 + night * 0.002)),
+        cpu(WILD_NIGHTS_TARGET, around(NIGHTLY_WILD[night - 1]!)),
         cpu('containerd-2.1/runc', around(2.1)),
         lifecycle(RENAMED_FROM, 50 + night * 0.1),
         lifecycle('containerd-2.1/runc', 60),
@@ -149,8 +159,13 @@ export function issueRuns(): RunResult[] {
     [
       target(RENAMED_TO, '1.6.20'),
       ...handlers.map((v) => target(`containerd/runc-${v}`, '1.6.20', `runc-${v}`, v)),
+      crun(WILD_NIGHTS_TARGET),
     ],
-    [cpu(RENAMED_TO, WILD), ...handlers.map((v, i) => cpu(`containerd/runc-${v}`, around(2.2 + i * 0.05)))],
+    [
+      cpu(RENAMED_TO, WILD),
+      ...handlers.map((v, i) => cpu(`containerd/runc-${v}`, around(2.2 + i * 0.05))),
+      cpu(WILD_NIGHTS_TARGET, around(2)),
+    ],
   );
   return [1, 2, 3, 4, 5].map(early).concat([sixth, newest]);
 }

@@ -48,7 +48,14 @@ describe('loadSite', () => {
     const site = await loadSite(data, WORKER, { threads: 2 });
     const loaded = loadRuns(data);
     expect(plain(site.index)).toEqual(plain(buildIndex(loaded)));
-    expect(site.refs).toEqual(compareRunRefs(loaded));
+    const index = buildIndex(loaded);
+    expect(site.refs.map(({ lineage: _, ...ref }) => ref)).toEqual(compareRunRefs(loaded));
+    // each run's targets with the lineage the index followed them by
+    site.refs.forEach((ref, i) =>
+      expect(ref.lineage).toEqual(
+        Object.fromEntries(index.runTargets.filter((t) => t.run === i).map((t) => [t.targetId, t.combo])),
+      ),
+    );
     const full = loadFullRuns(site, [0, 69]);
     expect(full).toEqual([loaded[0], loaded[69]]);
   }, 120_000);

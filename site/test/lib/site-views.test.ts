@@ -87,6 +87,31 @@ describe('compare view', () => {
     ).toEqual(['h/lab-runc-vs-lab-gvisor']);
   });
 
+  test('the night before survives a rename: it is found by lineage and the renamed target is paired with its former id', () => {
+    const before = ref('r1', '2026-11-01T00:00:00Z', 'h', ['containerd-1.6/runc', 'containerd/crun']);
+    const after = ref('r2', '2026-11-02T00:00:00Z', 'h', ['containerd/runc', 'containerd/crun-1.28']);
+    // by id alone the two nights share nothing: no pair
+    expect(commonPairs([before, after]).map((p) => p.slug)).not.toContain('h/latest-vs-previous');
+    const pairs = commonPairs([
+      {
+        ...before,
+        lineage: { 'containerd-1.6/runc': 'containerd-1.6/runc', 'containerd/crun': 'containerd/crun' },
+      },
+      {
+        ...after,
+        lineage: { 'containerd/runc': 'containerd-1.6/runc', 'containerd/crun-1.28': 'containerd/crun' },
+      },
+    ]);
+    expect(pairs[0]).toMatchObject({
+      slug: 'h/latest-vs-previous',
+      baseline: { runId: 'r1' },
+      candidate: {
+        runId: 'r2',
+        renamedFrom: { 'containerd/runc': 'containerd-1.6/runc', 'containerd/crun-1.28': 'containerd/crun' },
+      },
+    });
+  });
+
   test('rows are sorted by the size of the change, metric rows before status rows', () => {
     const metric = (name: string, ratio: number | null) => ({
       kind: 'metric',

@@ -5,7 +5,8 @@ import { comboLabel } from '../../src/lib/labels.ts';
 import { isSynthetic } from '../../src/lib/site-index.ts';
 import { benchmarkView } from '../../src/lib/views/benchmark.ts';
 import { overview } from '../../src/lib/views/overview.ts';
-import { runtimes, runtimeView, significantSteps } from '../../src/lib/views/runtime.ts';
+import { runtimes, runtimeView } from '../../src/lib/views/runtime.ts';
+import { versionSteps } from '../../src/lib/views/version-steps.ts';
 import { slugify } from '../../src/lib/slug.ts';
 import { loaded, makeRun, spread } from './fixtures.ts';
 
@@ -170,12 +171,66 @@ describe('runtimeView', () => {
     expect(family.versions).toEqual(['1.1.5', '1.1.12', '1.2.0']);
     const main = family.rows.find((r) => r.hostClassId === index.hostClasses[0]!.id)!;
     expect(main.cells.map((c) => c?.median ?? null)).toEqual([50, 60, null]);
-    // 50 → 60 ms, each median's interval within ±5 %: a step of +20 % whose interval excludes 0
-    const [step] = significantSteps(view).filter((s) => s.hostClassId === main.hostClassId);
-    expect(step).toMatchObject({ from: '1.1.5', to: '1.1.12', better: false });
-    expect(step!.change).toBeCloseTo(60 / 50 - 1, 12);
-    expect(step!.lower).toBeGreaterThan(0);
+    // 50 → 60 ms, but in two separate runs: listed as such, with no change
+    const steps = versionSteps(index, view);
+    expect(steps.sideBySide).toEqual([]);
+    const separate = steps.separate.filter((s) => s.hostClassId === main.hostClassId);
+    expect(separate.map((s) => [s.from.version, s.to.version, s.basis])).toEqual([
+      ['1.1.5', '1.1.12', 'separate runs'],
+    ]);
+  });
+
+  test('a change between versions comes from the run that measured both side by side', () => {
+    // one run with runc 1.1.5 and 1.2.0 beside each other (a sweep), and a later run of 1.2.0 alone
+    const sweep = makeRun('20261104T000000Z-00000004', '2026-11-04T00:00:00Z', [
+      { oci: 'runc', ociVersion: '1.1.5', samples: spread(100, 40) },
+      { oci: 'other', ociVersion: '1.2.0', samples: spread(105, 40) },
+    ]);
+    const second = sweep.targets[1]!;
+    second.id = 'containerd/runc-1.2.0';
+    second.oci.name = 'runc';
+    second.handler = 'runc';
+    sweep.results[1]!.target = second.id;
+    const alone = makeRun('20261105T000000Z-00000005', '2026-11-05T00:00:00Z', [
+      { oci: 'runc', ociVersion: '1.2.0', samples: spread(300, 40) },
+    ]);
+    const idx = buildIndex(loaded(sweep, alone));
+    const steps = versionSteps(idx, runtimeView(idx, 'oci', 'runc'));
+    expect(steps.separate).toEqual([]);
+    expect(steps.sideBySide).toHaveLength(1);
+    const [step] = steps.sideBySide;
+    // the sweep's medians, not the pool with the later run of 1.2.0 at 300 ms
+    expect(step).toMatchObject({
+      from: '1.1.5',
+      to: '1.2.0',
+      run: { runId: sweep.runId },
+      before: 'containerd/runc',
+    });
+    expect(step!.change).toBeCloseTo(105 / 100 - 1, 12);
+    expect(step!.lower).toBeLessThanOrEqual(step!.change);
     expect(step!.upper).toBeGreaterThanOrEqual(step!.change);
+  });
+
+  test('a version that failed in a sweep is stepped over: its neighbours were still measured together', () => {
+    const sweep = makeRun('20261106T000000Z-00000006', '2026-11-06T00:00:00Z', [
+      { oci: 'runc', ociVersion: '1.1.5', samples: spread(100, 20) },
+      { oci: 'b', ociVersion: '1.1.10', status: 'failed', reason: 'every attempt failed' },
+      { oci: 'c', ociVersion: '1.2.0', samples: spread(90, 20) },
+    ]);
+    sweep.targets.forEach((t, i) => {
+      if (i === 0) return;
+      t.id = `containerd/runc-${t.oci.version}`;
+      t.oci.name = 'runc';
+      t.handler = t.id.split('/')[1]!;
+      sweep.results[i]!.target = t.id;
+    });
+    const idx = buildIndex(loaded(sweep));
+    const steps = versionSteps(idx, runtimeView(idx, 'oci', 'runc'));
+    expect(steps.sideBySide.map((s) => [s.from, s.to, s.run.runId])).toEqual([
+      ['1.1.5', '1.2.0', sweep.runId],
+    ]);
+    expect(steps.sideBySide[0]!.change).toBeCloseTo(90 / 100 - 1, 12);
+    expect(steps.separate).toEqual([]);
   });
 
   test('a runtime without samples still has its versions listed', () => {

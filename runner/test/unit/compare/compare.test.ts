@@ -88,6 +88,33 @@ describe('compare two runs', () => {
     expect(report.rows.every((r) => r.baselineTarget === 'containerd/runc')).toBe(true);
   });
 
+  test('a target renamed since the baseline is paired with its former id when the caller says so', () => {
+    const b = syntheticRun({ seed: 6, startedAt: night(2), targets: [RUNC] });
+    const renamed = {
+      ...b,
+      targets: b.targets.map((t) => ({ ...t, id: 'containerd-1.6/runc' })),
+      results: b.results.map((r) => ({ ...r, target: 'containerd-1.6/runc' })),
+    };
+    const byId = compareRuns({ run: a, label: 'a' }, { run: renamed, label: 'b' }, fast);
+    expect(byId.rows).toEqual([]);
+    const report = compareRuns(
+      { run: a, label: 'a' },
+      { run: renamed, label: 'b', renamedFrom: { 'containerd-1.6/runc': 'containerd/runc' } },
+      fast,
+    );
+    const metrics = b.results.flatMap((r) => r.metrics.map((m) => `${r.benchmark}:${m.name}`));
+    expect(report.rows.filter((r) => r.kind === 'metric')).toHaveLength(metrics.length);
+    for (const r of report.rows) {
+      expect(r.baselineTarget).toBe('containerd/runc');
+      expect(r.candidateTarget).toBe('containerd-1.6/runc');
+    }
+    expect(report.onlyInCandidate).toEqual([]);
+    expect(report.onlyInBaseline).toEqual([`${LIFECYCLE} · containerd/crun`, `${CPU} · containerd/crun`]);
+    expect(report.notes.join()).toMatch(
+      /containerd-1\.6\/runc is paired with the baseline's containerd\/runc/,
+    );
+  });
+
   test('host classes that differ are pointed out', () => {
     const b = syntheticRun({ seed: 7, startedAt: night(2), targets: [RUNC, CRUN], host: { cpus: 8 } });
     expect(compareRuns({ run: a, label: 'a' }, { run: b, label: 'b' }, fast).notes.join()).toMatch(

@@ -31,6 +31,8 @@ export interface VersionSeries {
   ociName: string;
   /** the other runtime of the pair, the one not on the x axis (and the parameters, where several) */
   partner: string;
+  /** the partner runtime's version alone */
+  partnerVersion: string;
   /** the benchmark parameters of every pooled sample: an index into SiteIndex.parameterSets */
   parameters: number;
   points: VersionPoint[];
@@ -242,6 +244,7 @@ function versionCharts(index: SiteIndex, metricKey: string): VersionChart[] {
         criName,
         ociName,
         partner: `${kind === 'cri' ? ociName : criName} ${partnerVersion}${manySets ? ` · ${parametersLabel(index.parameterSets[parameters]!)}` : ''}`,
+        partnerVersion,
         parameters,
         points,
       };

@@ -173,6 +173,11 @@ export interface CompareRunRef {
   synthetic: boolean;
   /** [target id, "containerd 2.1.9 · runc 1.3.6"] */
   targets: [string, string][];
+  /**
+   * Per target id with results, the lineage it continues (lineage.ts: what it measured, whatever
+   * its name), once the index is built; absent, a target is its own lineage.
+   */
+  lineage?: Record<string, string>;
 }
 
 /** One pre-rendered pair. */
@@ -181,12 +186,13 @@ export interface ComparePair {
   title: string;
   hostClassId: string;
   baseline: { runId: string; target?: string };
-  candidate: { runId: string; target?: string };
+  candidate: { runId: string; target?: string; renamedFrom?: Record<string, string> };
 }
 
 /**
  * The pairs worth pre-rendering per host class: the newest run against the newest one that started
- * before it with a target of the same id (all targets paired by id), and, inside the newest run,
+ * before it with a target of the same lineage (targets paired by id, a renamed one with its former
+ * id), and, inside the newest run,
  * every target against the run's runc target (or its first target).
  */
 export function commonPairs(runs: readonly CompareRunRef[]): ComparePair[] {
@@ -205,21 +211,37 @@ export function commonPairs(runs: readonly CompareRunRef[]): ComparePair[] {
   for (const [host, list] of byHost) {
     const sorted = [...list].sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
     const latest = sorted.at(-1)!;
-    // The night before is the newest run that started earlier and shares a target with it: a
-    // cluster run writes one file per node with one start time (two nodes of one run are not two
-    // nights), and a host class may hold CRI-level and cluster runs, which share no target.
+    // The night before is the newest run that started earlier and shares a target with it — by
+    // lineage, so that a target renamed since keeps its pair: a cluster run writes one file per
+    // node with one start time (two nodes of one run are not two nights), and a host class may hold
+    // CRI-level and cluster runs, which share no target.
     const ids = new Set(latest.targets.map(([id]) => id));
+    const lineageOf = (r: CompareRunRef, id: string) => r.lineage?.[id] ?? id;
+    const lineages = new Map([...ids].map((id) => [lineageOf(latest, id), id]));
     const previous = sorted.findLast(
-      (r) => Date.parse(r.startedAt) < Date.parse(latest.startedAt) && r.targets.some(([id]) => ids.has(id)),
+      (r) =>
+        Date.parse(r.startedAt) < Date.parse(latest.startedAt) &&
+        r.targets.some(([id]) => lineages.has(lineageOf(r, id))),
     );
-    if (previous)
+    if (previous) {
+      // targets of the newest run that continue one of the previous run's under another id
+      const renamedFrom: Record<string, string> = {};
+      for (const [id] of previous.targets) {
+        const now = lineages.get(lineageOf(previous, id));
+        if (now !== undefined && now !== id && !ids.has(id) && !previous.targets.some(([x]) => x === now))
+          renamedFrom[now] = id;
+      }
       pairs.push({
         slug: `${host}/latest-vs-previous`,
         title: `Last night vs the night before (${previous.runId} → ${latest.runId})`,
         hostClassId: host,
         baseline: { runId: previous.runId },
-        candidate: { runId: latest.runId },
+        candidate: {
+          runId: latest.runId,
+          ...(Object.keys(renamedFrom).length > 0 ? { renamedFrom } : {}),
+        },
       });
+    }
     const base = [...ids].find((id) => /\/runc$/.test(id)) ?? [...ids][0];
     for (const id of ids) {
       if (id === base || base === undefined) continue;

@@ -18,6 +18,9 @@ export interface RuntimeRow {
   criName: string;
   ociName: string;
   partner: string;
+  partnerVersion: string;
+  /** the benchmark parameters of the row: an index into SiteIndex.parameterSets */
+  parameters: number;
   /** one cell per version of the family's `versions` */
   cells: (VersionPoint | null)[];
 }
@@ -99,6 +102,8 @@ export function runtimeView(index: SiteIndex, kind: 'cri' | 'oci', name: string)
         criName: s.criName,
         ociName: s.ociName,
         partner: s.partner,
+        partnerVersion: s.partnerVersion,
+        parameters: s.parameters,
         cells: s.points,
       });
     }
@@ -117,69 +122,6 @@ export function runtimeView(index: SiteIndex, kind: 'cri' | 'oci', name: string)
     );
   }
   return { kind, name, versions, families };
-}
-
-/** A change of a metric's pooled median from one version of the runtime to the next measured one. */
-export interface VersionStep {
-  hostClassId: string;
-  metric: MetricInfo;
-  partner: string;
-  from: string;
-  to: string;
-  /** median(to) / median(from) − 1 */
-  change: number;
-  /**
-   * A conservative interval of the change, from the two medians' 95 % intervals (their far ends
-   * against each other); the step counts as significant when it excludes 0.
-   */
-  lower: number;
-  upper: number;
-  /** whether the step goes the metric's better way */
-  better: boolean;
-}
-
-/**
- * The version steps of a runtime's page whose interval excludes no change, largest first: a
- * table that stays a screen or two long however many versions and metrics there are, where
- * every metric's Δ% chart did not.
- */
-export function significantSteps(view: RuntimeView): VersionStep[] {
-  const steps: VersionStep[] = [];
-  for (const family of view.families)
-    for (const row of family.rows) {
-      let prev: VersionPoint | null = null;
-      for (const c of row.cells) {
-        if (!c) continue;
-        if (
-          prev &&
-          prev.median > 0 &&
-          prev.lower !== null &&
-          prev.upper !== null &&
-          c.lower !== null &&
-          c.upper !== null &&
-          prev.lower > 0
-        ) {
-          const lower = c.lower / prev.upper - 1;
-          const upper = c.upper / prev.lower - 1;
-          if (lower > 0 || upper < 0) {
-            const change = c.median / prev.median - 1;
-            steps.push({
-              hostClassId: row.hostClassId,
-              metric: row.metric,
-              partner: row.partner,
-              from: prev.version,
-              to: c.version,
-              change,
-              lower,
-              upper,
-              better: row.metric.direction === 'lower' ? change < 0 : change > 0,
-            });
-          }
-        }
-        prev = c;
-      }
-    }
-  return steps.sort((a, b) => Math.abs(Math.log1p(b.change)) - Math.abs(Math.log1p(a.change)));
 }
 
 /** The headline metric of each benchmark the runtime has results for: its first defined metric. */

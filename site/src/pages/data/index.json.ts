@@ -3,6 +3,7 @@ import type { APIRoute } from 'astro';
 import { siteData } from '../../data.ts';
 
 export const GET: APIRoute = async () =>
-  new Response(JSON.stringify((await siteData()).refs), {
+  // the lineage of each target is the build's (pre-rendered pairs), not the client's
+  new Response(JSON.stringify((await siteData()).refs.map(({ lineage: _, ...ref }) => ref)), {
     headers: { 'content-type': 'application/json' },
   });
