@@ -111,9 +111,18 @@ function declaredPair(a: Target, b: Target): VersionPair {
   };
 }
 
-/** Whether an earlier run measured the same pair: same host class, same kind of targets, same versions. */
+/**
+ * The same pair declared by an earlier night: same host class, a declared version change whose
+ * targets are of the same kind and versions. Only declared pairs have looks: a night repeats a
+ * pair because it was unclear (side-by-side-plan.ts); a sweep that happened to measure the same
+ * two versions is another experiment (fixed order, other nights' load), not an earlier look.
+ */
 function samePairIn(earlier: RunResult, current: RunResult, pair: VersionPair): VersionPair | undefined {
   if (hostClassOf(earlier.host) !== hostClassOf(current.host)) return undefined;
+  const declared = (earlier.config.versionChanges ?? []).map((d) => [
+    earlier.targets.find((t) => t.id === d.before),
+    earlier.targets.find((t) => t.id === d.after),
+  ]);
   const same = (x: Target, y: Target) =>
     x.cri.name === y.cri.name &&
     x.cri.version === y.cri.version &&
@@ -121,15 +130,15 @@ function samePairIn(earlier: RunResult, current: RunResult, pair: VersionPair): 
     x.oci.version === y.oci.version &&
     x.transport === y.transport &&
     (x.engine?.version ?? '') === (y.engine?.version ?? '');
-  const a = earlier.targets.find((t) => same(t, pair.a));
-  const b = earlier.targets.find((t) => t !== a && same(t, pair.b));
-  return a && b ? { ...pair, a, b } : undefined;
+  const found = declared.find(([a, b]) => a && b && same(a, pair.a) && same(b, pair.b));
+  return found ? { ...pair, a: found[0]!, b: found[1]! } : undefined;
 }
 
 /**
- * The verdicts of the current run's pairs. `history` gives the earlier nights: a night that
- * measured the same pair (same versions, host class) within the last `looks − 1` nights before
- * this one is an earlier look, and its rounds are pooled with tonight's.
+ * The verdicts of the current run's pairs. `history` gives the earlier nights: for a declared
+ * pair, a night that declared the same pair (same versions, host class) within the last
+ * `looks − 1` such nights before this one is an earlier look, and its rounds are pooled with
+ * tonight's. A pair only found (a sweep's) is decided on its own run.
  */
 export function decideVersionChanges(
   current: HistoryEntry,
@@ -142,10 +151,11 @@ export function decideVersionChanges(
     .sort((x, y) => (x.startedAt < y.startedAt ? -1 : x.startedAt > y.startedAt ? 1 : 0));
   return pairsToDecide(current.run).map(({ pair, declared }) => {
     const looksOf: { run: RunResult; pair: VersionPair }[] = [];
-    for (const run of earlierRuns) {
-      const found = samePairIn(run, current.run, pair);
-      if (found) looksOf.push({ run, pair: found });
-    }
+    if (declared)
+      for (const run of earlierRuns) {
+        const found = samePairIn(run, current.run, pair);
+        if (found) looksOf.push({ run, pair: found });
+      }
     const nights = [...looksOf.slice(-(options.looks - 1)), { run: current.run, pair }];
     return decidePair(pair, declared, nights, options);
   });

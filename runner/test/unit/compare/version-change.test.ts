@@ -123,16 +123,15 @@ describe('decideVersionChanges on the real runc sweep', () => {
     expect(pair.notes.join(' ')).toMatch(/fixed order/);
   });
 
-  it('pools an earlier night that measured the same pair as its first look', () => {
+  it('is decided on its own run: a pair only found is never pooled with an earlier run of the same versions', () => {
     const earlier = { ...run, runId: '20261125T220117Z-c1b5a8b7', startedAt: '2026-11-25T22:01:17.000Z' };
     const [first] = decideVersionChanges(
       { run, file: 'now.json' },
       [{ run: earlier, file: 'then.json' }],
       options,
     );
-    expect(first!.runIds).toEqual([earlier.runId, run.runId]);
-    expect(first!.decision!.look).toBe(2);
-    expect(first!.decision!.metrics[0]!.n.a).toBe(400);
+    expect(first!.runIds).toEqual([run.runId]);
+    expect(first!.decision!.look).toBe(1);
   });
 });
 
@@ -169,6 +168,25 @@ describe('a declared version change', () => {
     expect(start.verdict).toBe('regression');
     expect(start.lower).toBeGreaterThan(0.2);
     expect(reports[0]!.notes).toEqual([]);
+  });
+
+  it('pools the earlier nights that declared the same pair as its earlier looks', () => {
+    const earlier = declaredRun(1.3, 9);
+    const older = {
+      ...earlier,
+      runId: '20261103T030000Z-00000009',
+      startedAt: night(3),
+      finishedAt: night(3).replace('03:00', '03:01'),
+    };
+    const tonight = declaredRun(1.3, 7);
+    const reports = decideVersionChanges(
+      { run: tonight, file: 'n.json' },
+      [{ run: older, file: 'o.json' }],
+      options,
+    );
+    expect(reports[0]!.runIds).toEqual([older.runId, tonight.runId]);
+    expect(reports[0]!.decision!.look).toBe(2);
+    expect(reports[0]!.decision!.metrics[0]!.n.a).toBe(400);
   });
 
   it('is refused by the result schema when it names a target the run does not have', () => {
