@@ -29,9 +29,9 @@ export interface ReleaseRegression {
 
 export async function releaseRegression(): Promise<ReleaseRegression> {
   const { entries } = await readHistoryDir(DATA_RUNS);
-  // The newest run of data/ that has a latency the gate could check (not a quantized count; the
-  // least noisy one, as the recorded runs are few and Holm runs over every row). A newest run on
-  // a new host class or with new targets has none, so look further back.
+  // The newest run of data/ that has a latency the gate could check over a nightly series (not a
+  // quantized count; the least noisy one, as the recorded runs are few and Holm runs over every
+  // row). A newest run on a new host class or with new targets has none, so look further back.
   let found: { run: RunResult; history: HistoryEntry[]; row: GateMetricRow } | undefined;
   for (let i = entries.length - 1; i >= 0 && !found; i--) {
     const history = entries.slice(0, i + 1);
@@ -41,7 +41,13 @@ export async function releaseRegression(): Promise<ReleaseRegression> {
     const row = runGate({ run, file: 'altered.json' }, history)
       .rows.filter(
         (r): r is GateMetricRow =>
-          r.kind === 'metric' && r.verdict === 'ok' && r.direction === 'lower' && r.unit === 'ms',
+          r.kind === 'metric' &&
+          r.verdict === 'ok' &&
+          r.direction === 'lower' &&
+          r.unit === 'ms' &&
+          // A nightly series long enough to place a step in (a target with two earlier runs, as
+          // a side-by-side pair's, has no change point to name).
+          r.baseline.runs >= 5,
       )
       .sort((a, b) => a.detectable! - b.detectable!)[0];
     if (row) found = { run, history, row };
