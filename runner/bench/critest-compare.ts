@@ -204,7 +204,7 @@ try {
         formatNumber(r.critestMedian),
         formatNumber(r.oursMedian),
         `${r.ratio.estimate.toFixed(3)} [${r.ratio.lower.toFixed(3)}, ${r.ratio.upper.toFixed(3)}]`,
-        r.method ?? 'none: the same work is timed',
+        r.method ?? 'none known (same calls, same image)',
       ]),
     ),
   );

@@ -101,11 +101,14 @@ export function mergeSamples(into: CallSamples, more: CallSamples): void {
 
 /**
  * Why a call's timing differs between critest and us by method rather than by client or runtime,
- * or null where the two time the same work. These are the configs of cri-tools' pkg/framework
- * and pkg/benchmark (v1.34–v1.37) against runner/src/suites/pods.ts.
+ * or null where none is known to matter. These are the configs of cri-tools' pkg/framework,
+ * pkg/common and pkg/benchmark (v1.34–v1.37) against runner/src/suites/pods.ts. Every container of
+ * ours also writes a CRI log (critest's have no log path) and lives under its pod's cgroup parent:
+ * neither is known to change RemoveContainer, whose only other difference is the client.
  */
 export const METHOD_DIFFERENCES: Readonly<Record<string, string | null>> = {
-  RunPodSandbox: null,
+  RunPodSandbox:
+    "cgroup parent: critest puts its pods under /test.slice when the runtime has no RuntimeConfig (containerd < 1.7) or uses systemd, ours leaves the runtime's default; ours also sets a hostname and a log directory",
   CreateContainer:
     "critest's timing includes an ImageStatus (its helper checks the image before CreateContainer)",
   StartContainer:
