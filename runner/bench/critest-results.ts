@@ -112,14 +112,14 @@ export const METHOD_DIFFERENCES: Readonly<Record<string, string | null>> = {
   CreateContainer:
     "critest's timing includes an ImageStatus (its helper checks the image before CreateContainer)",
   StartContainer:
-    "ours starts the container in a new PID namespace (namespaceOptions.pid CONTAINER, as the kubelet sets it); critest's joins the pod's",
+    "ours starts the container in a new PID namespace (namespaceOptions.pid CONTAINER, as the kubelet sets it); critest's joins the pod's; cgroup parent as RunPodSandbox",
   StopContainer:
     "PID namespace: ours is PID 1 of its own namespace, critest's (`top`) a child in the pod's; the stop signal's path differs",
   RemoveContainer: null,
   StopPodSandbox:
-    "critest's pod benchmark stops a pod that never held a container; ours held one (removed before)",
+    "critest's pod benchmark stops a pod that never held a container; ours held one (removed before); cgroup parent as RunPodSandbox",
   RemovePodSandbox:
-    "critest's pod benchmark removes a pod that never held a container; ours held one (removed before)",
+    "critest's pod benchmark removes a pod that never held a container; ours held one (removed before); cgroup parent as RunPodSandbox",
 };
 
 export interface CritestRow {
