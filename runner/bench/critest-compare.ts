@@ -22,6 +22,7 @@ import { ResourceTracker } from '../src/suites/tracker.ts';
 import type { BenchmarkContext } from '../src/suites/types.ts';
 import { readStackState, stackStateDir } from '../src/stack/state.ts';
 import { formatNumber, terminalTable } from '../src/format/index.ts';
+import { median } from '../src/stats/descriptive.ts';
 import {
   compareWithCritest,
   mergeSamples,
@@ -174,12 +175,21 @@ try {
   const critestSamples: CallSamples = {};
   const oursSamples: CallSamples = {};
   for (let r = 0; r < rounds; r++) {
+    let theirs: CallSamples = {};
+    let mine: CallSamples = {};
     const steps = [
-      async () => mergeSamples(critestSamples, await critestRound(r)),
-      async () => mergeSamples(oursSamples, await oursRound()),
+      async () => void (theirs = await critestRound(r)),
+      async () => void (mine = await oursRound()),
     ];
     for (const step of r % 2 === 0 ? steps : steps.reverse()) await step();
-    console.error(`round ${r + 1}/${rounds} done (load ${loadavg()[0]!.toFixed(1)})`);
+    mergeSamples(critestSamples, theirs);
+    mergeSamples(oursSamples, mine);
+    // The round's own medians of the short call the target is about: a round the host slowed
+    // (another job, a build) shows here, on one side or both, before it moves the pooled ratio.
+    console.error(
+      `round ${r + 1}/${rounds} done (load ${loadavg()[0]!.toFixed(1)}; RemoveContainer median ` +
+        `critest ${formatNumber(median(theirs.RemoveContainer!))} ms, ours ${formatNumber(median(mine.RemoveContainer!))} ms)`,
+    );
   }
   const loadAfter = loadavg();
   const rows = compareWithCritest(critestSamples, oursSamples, LIFECYCLE_CALLS);
