@@ -3,7 +3,9 @@
 // runc version change, a version measured alone) and on a copy of the repository's data/. Builds
 // the real site and drives Debian's chromium; every expectation is worked out here from the files,
 // never through the site's code.
+import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +19,8 @@ import { parseShown, plainMedian, rankedRun, sameToShownPrecision, toBase } from
 import { AFTER, BEFORE, sideBySideRuns } from './lib/side-by-side-data.ts';
 
 const BUDGET = 900_000;
+const execFileAsync = promisify(execFile);
+const CLI = fileURLToPath(new URL('../../runner/bin/runtime-bench.js', import.meta.url));
 const CREATE = 'CreateContainer';
 const LIFECYCLE = 'operations.container.lifecycle';
 
@@ -235,6 +239,66 @@ describe('version changes on a copy of the repository data', () => {
     await site?.close();
     if (work) await rm(work, { recursive: true, force: true });
   });
+
+  test(
+    'regressions page: each declared version change is listed apart from the drift findings, with the verdicts check gives',
+    async () => {
+      const declared = runs.filter((r) => (r.config.versionChanges ?? []).length > 0);
+      expect(declared.length, 'data/ holds nights with a declared version change').toBeGreaterThan(0);
+      // What `runtime-bench check` itself says of each such night, against the same history.
+      const expected = await Promise.all(
+        declared.map(async (run) => {
+          const file = join(
+            work,
+            'data',
+            'runs',
+            run.runId.slice(0, 4),
+            run.runId.slice(4, 6),
+            run.runId.slice(6, 8),
+            `${run.runId}.json`,
+          );
+          const { stdout } = await execFileAsync(
+            process.execPath,
+            [CLI, 'check', '--history', join(work, 'data', 'runs'), '--current', file, '--json'],
+            { maxBuffer: 64 * 1024 * 1024 },
+          );
+          const report = JSON.parse(stdout) as {
+            versionChanges: {
+              declared: boolean;
+              decision: { metrics: { metric: string; verdict: string; change: number }[] } | null;
+            }[];
+          };
+          return report.versionChanges
+            .filter((v) => v.declared)
+            .flatMap((v) =>
+              v
+                .decision!.metrics.filter((m) => m.verdict !== 'same')
+                .map((m) => ({ runId: run.runId, ...m })),
+            );
+        }),
+      ).then((x) => x.flat());
+      expect(
+        expected.some((m) => m.verdict === 'regression'),
+        'a night of data/ decided a regression',
+      ).toBe(true);
+      const { page, problems } = await openAt(site.browser, `${site.server.url}/regressions/`, 1366);
+      const rows = page.locator('table.version-changes tbody tr');
+      await expect(rows.count()).resolves.toBe(expected.length);
+      for (const m of expected) {
+        const row = page.locator(
+          `table.version-changes tr[data-run="${m.runId}"][data-metric="${m.metric}"]`,
+        );
+        await expect(row.getAttribute('data-verdict'), `${m.runId} ${m.metric}`).resolves.toBe(m.verdict);
+        const shown = shownChange((await row.locator('td.change').textContent())!);
+        expect(sameChange(shown, m.change * 100), `${m.metric}: ${shown} % vs ${m.change * 100} %`).toBe(
+          true,
+        );
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    BUDGET,
+  );
 
   test(
     "containerd page: 2.1.9 → 2.2.9 CreateContainer is the sweep's own change, with the sweep linked",

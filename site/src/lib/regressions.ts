@@ -8,6 +8,7 @@ import type {
   GateRow,
   GateVerdict,
 } from '@runtime-bench/runner/compare';
+import { decideVersionChanges, GATE_DEFAULTS, VERSION_CHANGE_DEFAULTS } from '@runtime-bench/runner/compare';
 import type { LoadedRun } from './load.ts';
 import { slugify } from './slug.ts';
 
@@ -43,8 +44,38 @@ export interface RegressionFinding {
   notes: string[];
 }
 
+/**
+ * A metric of a version change declared and measured side by side in one night (the previous
+ * version beside the new one), as `check` decides it (runner/src/compare/version-change.ts): apart
+ * from the gate's across-night findings, because it answers another question (did this version
+ * change it?) with another test.
+ */
+export interface VersionChangeFinding {
+  hostClassId: string;
+  runId: string;
+  startedAt: string;
+  /** "runc 1.1.14 → 1.2.0" */
+  label: string;
+  before: string;
+  after: string;
+  /** the night of the pair this run is, of at most `looks`, and the runs pooled */
+  look: number;
+  looks: number;
+  runIds: string[];
+  metric: string;
+  verdict: 'regression' | 'improvement' | 'unclear' | 'same';
+  change: number;
+  lower: number;
+  upper: number;
+  confidence: number;
+  threshold: number;
+  design: string;
+}
+
 export interface RegressionReport {
   findings: RegressionFinding[];
+  /** every metric of the declared version changes of the checked runs but those read "same", newest first */
+  versionChanges: VersionChangeFinding[];
   checkedRuns: number;
   /** the gate's coverage of every checked run, added up (reasons summed across runs) */
   coverage: GateCoverage;
@@ -75,6 +106,7 @@ export function regressionReport(loaded: readonly LoadedRun[], gate: Gate): Regr
     byHost.set(id, list);
   }
   const findings: RegressionFinding[] = [];
+  const versionChanges: VersionChangeFinding[] = [];
   let checkedRuns = 0;
   const coverage = { rows: 0, checked: 0 };
   const notChecked = new Map<string, number>();
@@ -83,6 +115,7 @@ export function regressionReport(loaded: readonly LoadedRun[], gate: Gate): Regr
     const report = gate(history);
     for (const entry of runs.slice(-REGRESSION_WINDOW)) {
       checkedRuns++;
+      versionChanges.push(...versionChangeFindings(hostClassId, entry, history));
       const targets = new Map(entry.run.targets.map((t) => [t.id, t]));
       const result = report(entry);
       coverage.rows += result.coverage.rows;
@@ -121,8 +154,12 @@ export function regressionReport(loaded: readonly LoadedRun[], gate: Gate): Regr
   findings.sort(
     (a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt) || a.target.localeCompare(b.target),
   );
+  versionChanges.sort(
+    (a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt) || a.metric.localeCompare(b.metric),
+  );
   return {
     findings,
+    versionChanges,
     checkedRuns,
     coverage: {
       ...coverage,
@@ -131,4 +168,43 @@ export function regressionReport(loaded: readonly LoadedRun[], gate: Gate): Regr
         .sort((a, b) => b.rows - a.rows || a.reason.localeCompare(b.reason)),
     },
   };
+}
+
+/** The declared version changes of one run, decided as `check` decides them with its defaults. */
+function versionChangeFindings(
+  hostClassId: string,
+  entry: LoadedRun,
+  history: readonly LoadedRun[],
+): VersionChangeFinding[] {
+  const earlier = history.filter((h) => h.run.startedAt < entry.run.startedAt);
+  const reports = decideVersionChanges(entry, earlier, {
+    ...VERSION_CHANGE_DEFAULTS,
+    threshold: GATE_DEFAULTS.threshold,
+    thresholds: {},
+  });
+  return reports
+    .filter((r) => r.declared && r.decision !== null)
+    .flatMap((r) =>
+      r
+        .decision!.metrics.filter((m) => m.verdict !== 'same')
+        .map((m) => ({
+          hostClassId,
+          runId: entry.run.runId,
+          startedAt: entry.run.startedAt,
+          label: r.label,
+          before: r.before,
+          after: r.after,
+          look: r.decision!.look,
+          looks: r.decision!.looks,
+          runIds: r.runIds,
+          metric: m.metric,
+          verdict: m.verdict,
+          change: m.change,
+          lower: m.lower,
+          upper: m.upper,
+          confidence: m.confidence,
+          threshold: m.threshold,
+          design: m.design,
+        })),
+    );
 }
