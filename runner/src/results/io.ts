@@ -109,11 +109,11 @@ export async function writeResultFile(
   } catch (error) {
     if (!isNoSpace(error)) throw error;
     const needed = Buffer.byteLength(text);
-    const reason = (error as { code: string }).code;
+    const reason = error.code;
     const kept = await keepElsewhere(path, text, options.fallbackDirs ?? [tmpdir()]);
     throw new RbError(
       'NO_SPACE',
-      `${path}: no room to write the result (${reason}): it ${await spaceShortfall(path, needed)}\n${kept}`,
+      `${path}: no room to write the result (${reason}): it ${spaceShortfall(path, needed)}\n${kept}`,
       `free space on the filesystem of ${dirname(path)} (or pass --out/--data-dir on another one), then copy the kept result there`,
       { exitCode: EXIT.error.code, cause: error },
     );
@@ -150,7 +150,7 @@ async function keepElsewhere(path: string, text: string, dirs: readonly string[]
       return `the whole result is kept in ${kept}${passed}`;
     } catch (error) {
       const why = isNoSpace(error)
-        ? `no space, it ${await spaceShortfall(dir, Buffer.byteLength(text))}`
+        ? `no space, it ${spaceShortfall(dir, Buffer.byteLength(text))}`
         : errorMessage(error);
       refusals.push(`${dir}: ${why}`);
     }
