@@ -1,13 +1,16 @@
 // The run journal on a full disk: the run goes on, every repetition it measured is in its result,
 // and what the journal holds stays recoverable. A real pipeline journals onto a small tmpfs.
-import { readFileSync, readdirSync } from 'node:fs';
-import { basename } from 'node:path';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ConfigSchema, RunResultSchema } from '@runtime-bench/schemas';
 import { FAKE_DEFINITION, fakeHost, fakeTarget } from '../../support/fake-run.ts';
 import { mountSmallFs, type SmallFs } from '../../support/small-fs.ts';
+import { runCli } from '../../support/cli.ts';
 import { newSlot } from '../../../src/run/orchestrate.ts';
 import { runPipeline, type TargetKind } from '../../../src/run/pipeline.ts';
+import { readResultFile } from '../../../src/results/io.ts';
 import { parseJournal, recoverResult } from '../../../src/results/journal.ts';
 
 const RUNS = 60;
@@ -41,8 +44,10 @@ function kind(): TargetKind {
 }
 
 const mounted: SmallFs[] = [];
+const scratch: string[] = [];
 afterEach(() => {
   for (const fs of mounted.splice(0)) fs.dispose();
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 async function runJournalingOn(leaveFree: number) {
@@ -98,5 +103,43 @@ describe('the run journal on a full disk', () => {
     expect(recovered.status).toBe('incomplete');
     const recoveredSamples = recovered.results[0]!.metrics[0]!.samples;
     expect(recoveredSamples).toEqual(measured.slice(0, stoppedAfter - 1));
+  });
+});
+
+describe('recover onto a full disk', () => {
+  test('the CLI exits 1 naming the path and the space; the journal stays; the result is kept whole beside it', async () => {
+    const journals = mkdtempSync(join(tmpdir(), 'rb-journals-'));
+    scratch.push(journals);
+    await runPipeline(kind(), {
+      config,
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+      log: () => undefined,
+      journalDir: journals,
+    });
+    const [name] = readdirSync(journals);
+    const journalFile = join(journals, name!);
+    // The run "was killed": its journal names a process that is gone.
+    const text = readFileSync(journalFile, 'utf8').replace(/"pid":\d+/, '"pid":2147483646');
+    writeFileSync(journalFile, text);
+    const fs = mountSmallFs(64 * 1024, 0);
+    mounted.push(fs);
+    const out = join(fs.dir, 'r.json');
+
+    const cli = await runCli(['recover', '--journals', journals, '--out', out]);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain(`${out}: no room to write the result (ENOSPC)`);
+    expect(cli.stderr).toMatch(/it needs \d+ bytes, 0 bytes are free/);
+    expect(cli.stderr).toMatch(/^hint: free space/m);
+    expect(cli.stderr).not.toMatch(/internal error|\n\s+at /);
+
+    expect(readdirSync(fs.dir)).toEqual(['filler']);
+    const kept = readdirSync(journals).filter((n) => n.startsWith('unwritten-'));
+    expect(kept).toHaveLength(1);
+    expect(cli.stderr).toContain(`kept in ${join(journals, kept[0]!)}`);
+    expect(readFileSync(journalFile, 'utf8')).toBe(text);
+    const result = await readResultFile(join(journals, kept[0]!));
+    expect(result.results[0]!.metrics[0]!.samples).toEqual(measured);
+    expect(result.status).toBe('incomplete');
   });
 });
