@@ -1,4 +1,5 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { RbError, errorMessage } from '../errors.ts';
@@ -58,7 +59,8 @@ export function registerRecover(program: Command): void {
       for (const { path, journal } of journals) {
         const result = recoverResult(journal, new Date());
         const out = opts.out ?? runPathInDataDir(opts.dataDir!, result);
-        await writeResultFile(out, result);
+        // No room at --out: the whole result is kept beside the journals (or in the temp directory).
+        await writeResultFile(out, result, { fallbackDirs: [opts.journals, tmpdir()] });
         // The journal goes only once its result is on disk.
         await rm(path).catch((error: unknown) => {
           console.error(`could not remove ${path}: ${errorMessage(error)}`);

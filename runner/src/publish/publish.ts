@@ -1,7 +1,10 @@
 // Publishing results to the data branch so that nothing is ever lost: every input is validated
 // before git is touched, each run is one add-only file, the commit is built with plumbing in a
 // throw-away worktree, and a push that loses a race is replayed on the new tip and retried.
-import { RbError, errorMessage } from '../errors.ts';
+import { tmpdir } from 'node:os';
+import { CommandError, RbError, errorMessage } from '../errors.ts';
+import { EXIT } from '../exit-codes.ts';
+import { freeBytes } from '../util/no-space.ts';
 import { detectKind } from '../config/detect.ts';
 import { parseBisectionReport } from '../results/bisection-io.ts';
 import { parseResult } from '../results/io.ts';
@@ -106,12 +109,52 @@ export async function publishResults(
   deps: PublishDeps,
 ): Promise<PublishReport> {
   const candidates = prepareCandidates(inputs);
+  await checkRepository(deps.git, options.repo);
+
+  return noSpaceNamed(options.repo, candidates, () => publishInWorktree(candidates, options, deps));
+}
+
+/** git's own words for a full disk (ENOSPC) or a spent quota (EDQUOT), with LC_ALL=C. */
+const GIT_NO_SPACE = /No space left on device|Disk quota exceeded/;
+
+/**
+ * A git command that finds no room for the commit's objects (in the clone) or the temporary
+ * worktree (in the temp directory) becomes one error naming both and their space: nothing was
+ * pushed, and the results to publish are files git only reads.
+ */
+async function noSpaceNamed<T>(
+  repo: string,
+  candidates: readonly Candidate[],
+  fn: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof CommandError && GIT_NO_SPACE.test(error.stderr))) throw error;
+    // Loose objects are compressed, the index and worktree files add a little: about the files' size.
+    const needed = candidates.reduce((sum, c) => sum + Buffer.byteLength(c.content), 0);
+    const free = (dir: string) => freeBytes(dir) ?? 'an unknown number of';
+    throw new RbError(
+      'NO_SPACE',
+      `${repo}: no room for git to write the commit (git ${error.args[0]}: ${error.stderr.trim().split('\n').at(-1)}): ` +
+        `it needs about ${needed} bytes, ${free(repo)} bytes are free ` +
+        `(${free(tmpdir())} in ${tmpdir()}, where the temporary worktree goes); ` +
+        'nothing was published and the result files are unchanged',
+      `free space on the filesystem of ${repo}, then publish again (publishing is idempotent)`,
+      { exitCode: EXIT.error.code, cause: error },
+    );
+  }
+}
+
+async function publishInWorktree(
+  candidates: readonly Candidate[],
+  options: PublishOptions,
+  deps: PublishDeps,
+): Promise<PublishReport> {
   const { git, log } = deps;
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const identity = options.identity ?? DEFAULT_IDENTITY;
   const where = `${options.remote}/${options.branch}`;
-  await checkRepository(git, options.repo);
-
   return withTemporaryWorktree(
     git,
     options.repo,

@@ -4,7 +4,7 @@
 // targets, slots); each further line is one repetition's outcome. `runtime-bench recover` turns
 // the journal of a dead run into an ordinary incomplete result. A run that ends — completely, or
 // stopped by a signal and written as incomplete — removes its journal.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -18,6 +18,7 @@ import {
   type Target,
 } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
+import { isNoSpace, spaceShortfall } from '../util/no-space.ts';
 import { BenchmarkAccumulator, assembleRunResult, type RepetitionOutcome } from './assemble.ts';
 
 /** Where journals live unless told otherwise: beside the stacks' state, on the same disk. */
@@ -147,14 +148,57 @@ export interface JournalWriter {
   remove(): Promise<void>;
 }
 
-export function openJournal(dir: string, header: JournalHeader): JournalWriter {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+/**
+ * Opens a run's journal. A full disk (ENOSPC, EDQUOT) never stops the run, which keeps every
+ * repetition in memory and writes its result at the end: without room for the header there is no
+ * journal (null, nothing left behind); a repetition that finds no room ends the journal there
+ * (what it holds stays recoverable; a line cut short is the torn last line `recover` drops).
+ * `warn` says so once, naming the path and the space.
+ */
+export function openJournal(
+  dir: string,
+  header: JournalHeader,
+  warn: (line: string) => void = () => undefined,
+): JournalWriter | null {
   const path = journalPath(dir, header.runId);
-  writeFileSync(path, `${JSON.stringify(header)}\n`, { flag: 'wx', mode: 0o600 });
+  const noRoom = (error: NodeJS.ErrnoException, line: string, consequence: string): void =>
+    warn(
+      `${path}: no room for the run's journal (${error.code}): its next line ${spaceShortfall(dir, Buffer.byteLength(line))}; ${consequence}`,
+    );
+  const first = `${JSON.stringify(header)}\n`;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(path, first, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if (!isNoSpace(error)) throw error;
+    // An empty or cut header is no journal `recover` could read: leave none.
+    rmSync(path, { force: true });
+    noRoom(
+      error,
+      first,
+      'the run goes on unjournaled: a kill would lose it, its end writes every repetition',
+    );
+    return null;
+  }
+  let full = false;
+  let lines = 0;
   return {
     path,
     append(rep, at) {
-      appendFileSync(path, `${JSON.stringify({ ...rep, at: at.toISOString() })}\n`);
+      if (full) return;
+      const line = `${JSON.stringify({ ...rep, at: at.toISOString() })}\n`;
+      try {
+        appendFileSync(path, line);
+        lines++;
+      } catch (error) {
+        if (!isNoSpace(error)) throw error;
+        full = true;
+        noRoom(
+          error,
+          line,
+          `the journal stops after ${lines} repetition(s); the run goes on and its end writes every repetition`,
+        );
+      }
     },
     remove: () => rm(path, { force: true }),
   };

@@ -78,20 +78,24 @@ export async function runPipeline(kind: TargetKind, opts: PipelineOptions): Prom
   try {
     const journal =
       opts.journalDir !== undefined && run.preview
-        ? openJournal(opts.journalDir, {
-            journal: JOURNAL_VERSION,
-            runId,
-            startedAt: startedAt.toISOString(),
-            pid: process.pid,
-            tool,
-            config: opts.config,
-            preview: await run.preview(),
-            slots: run.slots.map((s) => ({
-              definition: s.definition,
-              targetId: s.targetId,
-              parameters: s.parameters,
-            })),
-          })
+        ? openJournal(
+            opts.journalDir,
+            {
+              journal: JOURNAL_VERSION,
+              runId,
+              startedAt: startedAt.toISOString(),
+              pid: process.pid,
+              tool,
+              config: opts.config,
+              preview: await run.preview(),
+              slots: run.slots.map((s) => ({
+                definition: s.definition,
+                targetId: s.targetId,
+                parameters: s.parameters,
+              })),
+            },
+            opts.log,
+          )
         : null;
     await orchestrate({
       config: opts.config,

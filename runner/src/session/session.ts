@@ -2,9 +2,11 @@
 // for the whole session, the stacks its runs need (up when asked, down on every path), and runs
 // whose result documents are written before the session hands them back — so a signal, a dead
 // endpoint or a failure after a run never loses what that run measured.
+import { tmpdir } from 'node:os';
 import type { Config, RunResult } from '@runtime-bench/schemas';
 import { RbError } from '../errors.ts';
-import { writeResultFile } from '../results/io.ts';
+import { EXIT } from '../exit-codes.ts';
+import { writeResultFile, type WriteResultOptions } from '../results/io.ts';
 import { DEFAULT_JOURNAL_DIR } from '../results/journal.ts';
 import type { ProgressEvent } from '../run/orchestrate.ts';
 import { runPipeline, type PipelineOptions, type PipelineOutcome, type TargetKind } from '../run/pipeline.ts';
@@ -51,7 +53,7 @@ export interface RunHow {
 export interface SessionDeps {
   stackOps: StackOps;
   pipeline: (kind: TargetKind, opts: PipelineOptions) => Promise<PipelineOutcome>;
-  write: (path: string, result: RunResult) => Promise<void>;
+  write: (path: string, result: RunResult, options?: WriteResultOptions) => Promise<void>;
   signals: SignalSource;
 }
 
@@ -130,11 +132,33 @@ export async function withRunSession<T>(
             log: log ?? options.log,
             journalDir: options.journalDir ?? DEFAULT_JOURNAL_DIR,
           });
+          const journalDir = options.journalDir ?? DEFAULT_JOURNAL_DIR;
+          // A full disk at the result's path: each document goes whole to the journals' directory
+          // (a disk the run already wrote to) or the temp directory, and the journal stays.
+          const fallbackDirs = [journalDir, tmpdir()];
           const paths: string[] = [];
+          const noSpace: string[] = [];
           for (const [i, result] of results.entries()) {
             const path = place(result, i, results.length);
-            await deps.write(path, result);
+            try {
+              await deps.write(path, result, { fallbackDirs });
+            } catch (error) {
+              if (!(error instanceof RbError && error.code === 'NO_SPACE')) throw error;
+              noSpace.push(error.message);
+              continue;
+            }
             paths.push(path);
+          }
+          if (noSpace.length > 0) {
+            const kept = journal
+              ? `\nthe run's journal stays in ${journal.path}: \`runtime-bench recover --journals ${journalDir}\` rebuilds the result from it`
+              : '';
+            throw new RbError(
+              'NO_SPACE',
+              `${noSpace.length} of ${results.length} result(s) found no room:\n${noSpace.join('\n')}${kept}`,
+              'free space where the results go (or pass --out/--data-dir on another filesystem), then copy the kept results there',
+              { exitCode: EXIT.error.code },
+            );
           }
           // Only now: until the results are on disk, the journal is what a kill would leave.
           await journal?.remove();
