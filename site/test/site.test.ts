@@ -458,35 +458,52 @@ describe(`the site built from ${hasRealData ? 'the real data/' : 'SYNTHETIC data
     'overview: sorting by a column reorders the rows by that column',
     async () => {
       const { page } = await visit('/overview/');
-      // A host with a table whose first compared column holds two different values, so that sorting
-      // can change the order: a host with only engine runs, say, may compare nothing in it.
-      const sortable = await page.locator('section[data-host]').evaluateAll((sections) =>
-        sections.findIndex((sec) =>
-          Array.from(sec.querySelectorAll('tbody')).some((body) => {
-            const values = Array.from(body.querySelectorAll('tr[data-name]'))
-              .map((tr) => (tr as HTMLTableRowElement).cells[1]?.dataset.sort)
-              .filter((v) => v !== undefined && Number(v) !== Number.MAX_SAFE_INTEGER);
-            return new Set(values).size >= 2;
-          }),
-        ),
-      );
-      expect(sortable, 'no host section with two compared values in its first column').toBeGreaterThanOrEqual(
-        0,
-      );
+      // A host and a column (a run) holding two different compared values, so that sorting can change
+      // the order: a row ranks only the cells of one run, so a column may compare nothing (its cells
+      // "separate run"), and a host with only engine runs may compare nothing at all.
+      const found = await page.locator('section[data-host]').evaluateAll((sections) => {
+        for (let s = 0; s < sections.length; s++) {
+          const bodies = Array.from(sections[s]!.querySelectorAll('tbody'));
+          const columns = Math.max(
+            0,
+            ...bodies.flatMap((b) =>
+              Array.from(b.querySelectorAll('tr[data-name]')).map(
+                (tr) => (tr as HTMLTableRowElement).cells.length,
+              ),
+            ),
+          );
+          for (let col = 1; col < columns; col++) {
+            const sortable = bodies.some((body) => {
+              const values = Array.from(body.querySelectorAll('tr[data-name]'))
+                .map((tr) => (tr as HTMLTableRowElement).cells[col]?.dataset.sort)
+                .filter((v) => v !== undefined && Number(v) !== Number.MAX_SAFE_INTEGER);
+              return new Set(values).size >= 2;
+            });
+            const button = sections[s]!.querySelector<HTMLElement>(`button.sort[data-col="${col}"]`);
+            // a hidden column's button cannot be clicked
+            if (sortable && button && button.offsetParent !== null) return { section: s, col };
+          }
+        }
+        return null;
+      });
+      expect(found, 'no host section with a column of two compared values').not.toBeNull();
+      const { section: sortable, col } = found!;
       const section = page.locator('section[data-host]').nth(sortable);
       const keys = () =>
-        section.locator('tbody').evaluateAll((bodies) =>
-          bodies.map((b) =>
-            Array.from(b.querySelectorAll('tr[data-name]')).map((tr) => ({
-              name: (tr as HTMLElement).dataset.name!,
-              key: Number((tr as HTMLTableRowElement).cells[1]!.dataset.sort),
-            })),
-          ),
+        section.locator('tbody').evaluateAll(
+          (bodies, c) =>
+            bodies.map((b) =>
+              Array.from(b.querySelectorAll('tr[data-name]')).map((tr) => ({
+                name: (tr as HTMLElement).dataset.name!,
+                key: Number((tr as HTMLTableRowElement).cells[c]!.dataset.sort),
+              })),
+            ),
+          col,
         );
       const original = await keys();
-      await section.locator('button.sort[data-col="1"]').click();
+      await section.locator(`button.sort[data-col="${col}"]`).click();
       const ascending = await keys();
-      await section.locator('button.sort[data-col="1"]').click();
+      await section.locator(`button.sort[data-col="${col}"]`).click();
       const descending = await keys();
       // rows without a compared value (not run, failed, …) carry no number and stay at the bottom
       const NONE = Number.MAX_SAFE_INTEGER;
