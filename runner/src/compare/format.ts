@@ -12,7 +12,7 @@ import {
   sanitizeTerminal,
   terminalTable,
 } from '../format/index.ts';
-import { bisectCommand, BISECTABLE, type BisectRequest } from '../bisect-request.ts';
+import { bisectHints } from './bisect-offers.ts';
 import type { VersionChangeReport } from './version-change.ts';
 import {
   versionChangeCounts,
@@ -247,39 +247,6 @@ export function coverageLines(coverage: GateCoverage): string[] {
     `${coverage.checked} of ${coverage.rows} rows checked`,
     ...coverage.notChecked.map((c) => `${c.rows} row(s) not checked: ${c.reason}`),
   ];
-}
-
-/**
- * For each regression whose change point came with a new version of a component `bisect` can
- * build ("runc 1.1.5 → 1.3.6"), the bisection that finds the release and commit (once each).
- */
-export function bisectRequests(report: GateReport): BisectRequest[] {
-  const requests = new Map<string, BisectRequest>();
-  for (const row of report.rows) {
-    if (row.kind !== 'metric' || (row.verdict !== 'regression' && row.verdict !== 'ongoing regression'))
-      continue;
-    if (row.metric.startsWith('(')) continue; // the night factor is no metric a run can measure
-    for (const change of row.changePoint?.versionChanges ?? []) {
-      const m = /^(\S+) (\S+) → (\S+)$/.exec(change);
-      if (!m || !(BISECTABLE as readonly string[]).includes(m[1]!) || m[2] === '(none)' || m[3] === '(none)')
-        continue;
-      const request: BisectRequest = {
-        component: m[1]!,
-        good: m[2]!,
-        bad: m[3]!,
-        benchmark: row.benchmark,
-        metric: row.metric,
-        direction: 'slower',
-      };
-      requests.set(bisectCommand(request), request);
-    }
-  }
-  return [...requests.values()];
-}
-
-/** The exact commands of bisectRequests, as `check` prints them. */
-export function bisectHints(report: GateReport): string[] {
-  return bisectRequests(report).map(bisectCommand);
 }
 
 function checkHeadline(report: GateReport): string[] {

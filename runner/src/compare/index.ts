@@ -7,6 +7,7 @@ export * from '../overhead/engine-format.ts';
 export { hostKey } from '../overhead/pairing.ts';
 export * from './annotations.ts';
 export * from './gate/index.ts';
+export * from './bisect-offers.ts';
 export * from './format.ts';
 export * from './plan.ts';
 export * from './version-pairs.ts';

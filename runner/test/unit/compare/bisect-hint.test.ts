@@ -1,8 +1,23 @@
 // A gate finding whose change point came with a new runc release offers the exact bisect command.
 import { describe, expect, test } from 'vitest';
 import type { RunResult } from '@runtime-bench/schemas';
-import { bisectHints, renderCheck, runGate, type HistoryEntry } from '../../../src/compare/index.ts';
-import { night, RUNC, syntheticRun, type SyntheticOptions } from './synthetic.ts';
+import {
+  bisectHints,
+  decideVersionChanges,
+  renderCheck,
+  runGate,
+  VERSION_CHANGE_DEFAULTS,
+  withVersionChanges,
+  type HistoryEntry,
+} from '../../../src/compare/index.ts';
+import {
+  LIFECYCLE,
+  lifecycleMetrics,
+  night,
+  RUNC,
+  syntheticRun,
+  type SyntheticOptions,
+} from './synthetic.ts';
 
 const entry = (run: RunResult): HistoryEntry => ({ run, file: `${run.runId}.json` });
 const history = (step: number, version: string, from = 13): HistoryEntry[] =>
@@ -32,5 +47,52 @@ describe('bisect hints in check', () => {
     const report = runGate(sameVersion.at(-1)!, sameVersion.slice(0, -1));
     expect(report.rows.some((r) => r.verdict.includes('regression'))).toBe(true);
     expect(bisectHints(report)).toEqual([]);
+  });
+});
+
+describe('bisect hints of a side-by-side version change', () => {
+  // Tonight measured runc 1.4.4 (as runc@latest) beside last night's 1.4.3, the pair declared.
+  const declaredNight = (effect: number, seed: number, declared = true): RunResult => {
+    const run = syntheticRun({
+      seed,
+      startedAt: night(5),
+      n: 200,
+      metrics: lifecycleMetrics(0.05),
+      targets: [
+        { id: 'nightly/runc-latest', oci: 'runc', version: '1.4.4', effect: { StartContainer: effect } },
+        { id: 'nightly/runc-1.4.3', oci: 'runc', version: '1.4.3' },
+      ],
+    });
+    return {
+      ...run,
+      config: {
+        ...run.config,
+        roundOrder: 'shuffled',
+        ...(declared
+          ? { versionChanges: [{ before: 'nightly/runc-1.4.3', after: 'nightly/runc-latest' }] }
+          : {}),
+      },
+    };
+  };
+  const hints = (run: RunResult) => {
+    const changes = decideVersionChanges(entry(run), [], {
+      ...VERSION_CHANGE_DEFAULTS,
+      threshold: 0.05,
+      thresholds: {},
+    });
+    // The first night of a host class: no history, only the side-by-side decision.
+    return bisectHints(withVersionChanges(runGate(entry(run), []), changes));
+  };
+
+  test('a declared pair decided as a regression offers the bisection between its two versions', () => {
+    expect(hints(declaredNight(1.3, 7))).toContain(
+      `runtime-bench bisect --component runc --good 1.4.3 --bad 1.4.4 --benchmark ${LIFECYCLE} --metric StartContainer`,
+    );
+    for (const h of hints(declaredNight(1.3, 7))) expect(h).toMatch(/--good 1\.4\.3 --bad 1\.4\.4 /);
+  });
+
+  test('nothing without a regression, or for a pair the run only happened to measure', () => {
+    expect(hints(declaredNight(1, 8))).toEqual([]);
+    expect(hints(declaredNight(1.3, 7, false))).toEqual([]);
   });
 });
