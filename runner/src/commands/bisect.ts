@@ -10,6 +10,7 @@ import {
 } from '@runtime-bench/schemas';
 import { BISECT_DEFAULTS, bisect, BisectStopped, type BisectWalk } from '../bisect/bisect.ts';
 import { createBuilder, createRepo } from '../bisect/build-candidate.ts';
+import { originClonePath, originUrl, updatedClone } from '../bisect/origin-clone.ts';
 import { namedCandidates, releaseParts, releasesBetween } from '../bisect/candidates.ts';
 import { bisectJson, bisectMarkdown, bisectTable } from '../bisect/format.ts';
 import {
@@ -43,6 +44,7 @@ interface BisectOpts {
   direction: string;
   budget?: string;
   gitDir?: string;
+  cloneOrigin?: boolean;
   candidates?: string;
   stack: string;
   config?: string;
@@ -94,6 +96,10 @@ export function registerBisect(program: Command): void {
       '--git-dir <dir>',
       "the component's git clone: releases are its tags, then its commits are bisected",
     )
+    .option(
+      '--clone-origin',
+      "without --git-dir: clone the repository the Go module proxy names as --bad's origin (kept under --prefix) and bisect its commits too",
+    )
     .option('--candidates <refs>', 'comma-separated commits or pseudo-versions to bisect instead of releases')
     .option('--stack <name>', 'the private stack the candidates run on', 'bisect')
     .option('--config <file>', 'a config whose parameters and images the runs use')
@@ -135,7 +141,17 @@ export function registerBisect(program: Command): void {
       const warmup = nonNegativeInt('--warmup', opts.warmup);
       const named = opts.candidates === undefined ? undefined : candidatesFlag(opts.candidates);
       const base: Config | undefined = opts.config ? await loadConfig(opts.config) : undefined;
-      const repo = opts.gitDir ? await createRepo(opts.gitDir) : null;
+      // The commits come from the user's clone, or from the origin the module proxy names.
+      const gitDir =
+        opts.gitDir ??
+        (opts.cloneOrigin
+          ? await updatedClone(
+              await originUrl(component, opts.bad),
+              originClonePath(opts.prefix, component),
+              progress,
+            )
+          : undefined);
+      const repo = gitDir ? await createRepo(gitDir) : null;
       const builder = createBuilder({ component, repo, prefix: opts.prefix, log: progress });
       // Commit ends (a clone's hashes or refs) bisect the commits between them, as git bisect
       // does: how a bisection stopped by its budget goes on from the range it narrowed.
@@ -238,7 +254,7 @@ export function registerBisect(program: Command): void {
             'BISECT_NOT_FOUND',
             report.message,
             report.outcome === 'budget-exhausted'
-              ? `bisect the range left: ${continueCommand(report, opts.gitDir) ?? 'give a larger --budget'}`
+              ? `bisect the range left: ${continueCommand(report, gitDir) ?? 'give a larger --budget'}`
               : undefined,
           );
       });

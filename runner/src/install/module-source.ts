@@ -161,3 +161,30 @@ export function staleBuild(cached: { commit: string | null }, src: { commit: str
     ? `it was built without its source commit, which is now known (${src.commit})`
     : null;
 }
+
+/**
+ * The git repository a module version was cut from (Origin.URL with VCS git): from `go mod
+ * download -json`, else the first `.info` answer that names one; null, with where it looked.
+ * Only URLs git can clone over the network or from a local path are taken.
+ */
+export function moduleOriginUrl(
+  download: ModuleDownload,
+  infos: readonly InfoAnswer[],
+): { url: string | null; note: string | null } {
+  const looked: string[] = [];
+  const GO = '`go mod download -json`';
+  for (const [origin, source, problem] of [
+    [download.Origin, GO, `${GO}: no Origin`] as const,
+    ...infos.map((answer) => {
+      const o = originOf(answer);
+      return [o.origin, answer.source, o.problem] as const;
+    }),
+  ]) {
+    const url = origin?.URL;
+    if (url && (origin?.VCS ?? 'git') === 'git' && /^(?:https?|git|ssh|file):\/\/\S+$/.test(url))
+      return { url, note: null };
+    looked.push(url ? `${source}: origin "${url}" is no git URL` : problem);
+  }
+  const where = `${download.Path ?? 'the module'}@${download.Version ?? '?'}`;
+  return { url: null, note: `${where}: the source repository is unknown (${looked.join('; ')})` };
+}

@@ -1,11 +1,12 @@
 // The clone side of bisect on a real (tiny, local) git repository: commit ends resolve hashes,
 // refs and release versions (as their tags), and refuse what is not on the first-parent line.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../../../src/bisect/build-candidate.ts';
+import { originClonePath, updatedClone } from '../../../src/bisect/origin-clone.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rb-bisect-repo-'));
 const git = (...args: string[]): string =>
@@ -47,5 +48,31 @@ describe('commit ends of a clone', () => {
     await expect(repo.commitEnds(hashes[3]!, hashes[1]!)).rejects.toThrow(
       /--bad .* does not follow --good .* on the first-parent line/,
     );
+  });
+});
+
+describe('the origin clone a bisection keeps under the prefix', () => {
+  it('clones once, then fetches new commits and tags; a half-made clone is never taken for one', async () => {
+    const prefix = mkdtempSync(join(tmpdir(), 'rb-bisect-prefix-'));
+    try {
+      const path = originClonePath(prefix, 'runc');
+      const lines: string[] = [];
+      expect(await updatedClone(`file://${dir}`, path, (l) => lines.push(l))).toBe(path);
+      const inClone = (...args: string[]) =>
+        execFileSync('git', ['-C', path, ...args], { encoding: 'utf8' }).trim();
+      expect(inClone('rev-parse', 'v1.0.0^{commit}')).toBe(hashes[1]);
+      writeFileSync(join(dir, 'f'), 'later\n');
+      git('commit', '-q', '-am', 'later');
+      git('tag', 'v1.1.0');
+      await updatedClone(`file://${dir}`, path, (l) => lines.push(l));
+      expect(inClone('rev-parse', 'v1.1.0^{commit}')).toBe(git('rev-parse', 'HEAD'));
+      expect(lines.map((l) => l.split(' ')[0])).toEqual(['cloning', 'fetching']);
+      // The clone is complete or absent: no temporary name stays beside it.
+      expect(readdirSync(join(prefix, 'sources'))).toEqual(['runc.git']);
+      const repo = await createRepo(path);
+      expect((await repo.releases()).sort()).toEqual(['1.0.0', '1.1.0']);
+    } finally {
+      rmSync(prefix, { recursive: true, force: true });
+    }
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { GO_RECIPES, goInvocation, moduleFor, recipeFor } from '../../../src/install/build-recipe.ts';
 import {
   moduleOrigin,
+  moduleOriginUrl,
   moduleSource,
   proxyInfoUrls,
   stampValues,
@@ -163,5 +164,45 @@ describe('a cached build', () => {
     );
     expect(staleBuild({ commit: HASH }, { commit: HASH })).toBeNull();
     expect(staleBuild({ commit: null }, { commit: null })).toBeNull();
+  });
+});
+
+describe('moduleOriginUrl: the repository a bisection clones for its commits', () => {
+  const RUNC = 'github.com/opencontainers/runc';
+  const runcDownload = { Path: RUNC, Version: 'v1.3.8', Info: '/cache/v1.3.8.info' };
+  const info = (origin: Record<string, string> | undefined): InfoAnswer => ({
+    source: '/cache/v1.3.8.info',
+    text: JSON.stringify({ Version: 'v1.3.8', ...(origin ? { Origin: origin } : {}) }),
+  });
+
+  test('takes the Origin URL of go mod download -json, else of the first .info answer naming one', () => {
+    const url = 'https://github.com/opencontainers/runc';
+    expect(moduleOriginUrl({ ...runcDownload, Origin: { VCS: 'git', URL: url } }, [])).toEqual({
+      url,
+      note: null,
+    });
+    const proxy: InfoAnswer = {
+      source: 'https://proxy.golang.org/x.info',
+      text: JSON.stringify({ Version: 'v1.3.8', Origin: { VCS: 'git', URL: url, Hash: HASH } }),
+    };
+    expect(moduleOriginUrl(runcDownload, [info(undefined), proxy]).url).toBe(url);
+    expect(moduleOriginUrl(runcDownload, [info({ VCS: 'git', URL: 'file:///srv/runc.git' })]).url).toBe(
+      'file:///srv/runc.git',
+    );
+  });
+
+  test('none: a note naming the module, version and each answer it read', () => {
+    const r = moduleOriginUrl(runcDownload, [
+      info(undefined),
+      info({ VCS: 'hg', URL: 'https://example.invalid/runc' }),
+      info({ VCS: 'git', URL: '--upload-pack=touch /tmp/x' }),
+      { source: 'https://proxy.example/x.info', text: null },
+    ]);
+    expect(r.url).toBeNull();
+    expect(r.note).toBe(
+      `${RUNC}@v1.3.8: the source repository is unknown (\`go mod download -json\`: no Origin; /cache/v1.3.8.info: no Origin; ` +
+        '/cache/v1.3.8.info: origin "https://example.invalid/runc" is no git URL; /cache/v1.3.8.info: origin "--upload-pack=touch /tmp/x" is no git URL; ' +
+        'https://proxy.example/x.info: no answer)',
+    );
   });
 });
