@@ -2,7 +2,8 @@
 // can build, the summary step keeps the bisections `check` offers, and the bisect step runs each
 // with exactly that command's arguments (spawned, no shell), on a stack of its own, and adds each
 // report to the job summary. The reports are files of the work directory (the `bisect-reports`
-// output): the data branch has no place for them yet.
+// output), each with its looks' runs beside it (bisect-N.runs); the reusable workflow's publish
+// job puts both on the data branch.
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as core from '@actions/core';
@@ -42,6 +43,8 @@ export function bisectStepArgs(
   const p = bisectPaths(workDir);
   return [
     ...bisectArgs(request),
+    // A runner has no clone of the component: its commits come from the origin the proxy names.
+    ...(request.repo === undefined ? ['--clone-origin'] : []),
     '--budget',
     inputs['bisect-budget'],
     '--stack',

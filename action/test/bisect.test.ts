@@ -53,6 +53,7 @@ describe('the bisect step', () => {
     const offered = bisectCommand(REQUEST).split(' ').slice(1);
     expect(args.slice(0, offered.length)).toEqual(offered);
     expect(args.slice(offered.length)).toEqual([
+      '--clone-origin',
       '--budget',
       '90m',
       '--stack',
@@ -69,6 +70,13 @@ describe('the bisect step', () => {
     // a metric that needs quoting in a shell is one argument here
     const odd = bisectStepArgs({ ...REQUEST, metric: 'a b', direction: 'faster' }, inputs, '/w', 1);
     expect(odd.slice(9, 13)).toEqual(['--metric', 'a b', '--direction', 'faster']);
+  });
+
+  test('a request naming its clone bisects that clone, not the origin', () => {
+    const inputs = readInputs({});
+    const args = bisectStepArgs({ ...REQUEST, repo: '/src/runc' }, inputs, '/w', 0);
+    expect(args).toContain('--git-dir');
+    expect(args).not.toContain('--clone-origin');
   });
 
   test('its stack is beside the action stack, under a name stack up accepts', () => {
