@@ -260,7 +260,7 @@ describe('reusable workflow', async () => {
     const script = steps.find((s) => s.name === 'Keep the result')!.run!;
     const tmp = await mkdtemp(join(tmpdir(), 'rb-keep-'));
     try {
-      const keep = async (results: string[], dir: string) => {
+      const keep = async (results: string[], dir: string, bisectReports = '') => {
         await mkdir(join(tmp, dir), { recursive: true });
         for (const f of results) await writeFile(f, f);
         await exec('bash', ['-euo', 'pipefail', '-c', script], {
@@ -272,6 +272,7 @@ describe('reusable workflow', async () => {
             SUMMARY: '',
             REGRESSIONS: '',
             TARGET: 'gke',
+            ...(bisectReports ? { BISECT_REPORTS: bisectReports } : {}),
           },
         });
         return (await readdir(join(tmp, dir, 'rb-artifact'))).sort();
@@ -280,6 +281,21 @@ describe('reusable workflow', async () => {
       expect(
         await keep([join(tmp, 'result.pool-a-1.json'), join(tmp, 'result.pool-b-7.json')], 'two'),
       ).toEqual(['gke.pool-a-1.json', 'gke.pool-b-7.json', 'gke.regressions']);
+      // A bisection's runs directory (its looks' runs and the report) goes along; one that wrote
+      // no runs directory adds nothing.
+      const runs = join(tmp, 'work/bisect-1.runs/bisections');
+      await mkdir(runs, { recursive: true });
+      await writeFile(join(runs, 'r.json'), '{}');
+      expect(
+        await keep(
+          [join(tmp, 'result.json')],
+          'bisected',
+          `${join(tmp, 'work/bisect-1.json')}\n${join(tmp, 'work/bisect-2.json')}\n`,
+        ),
+      ).toEqual(['gke.bisect-1.runs', 'gke.json', 'gke.regressions']);
+      expect(await readdir(join(tmp, 'bisected/rb-artifact/gke.bisect-1.runs/bisections'))).toEqual([
+        'r.json',
+      ]);
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
