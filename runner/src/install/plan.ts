@@ -80,6 +80,14 @@ export function buildPlan(request: InstallRequest): InstallPlan {
   const seen = new Set<string>();
   const steps = request.specs.map((spec): PlanStep => {
     const component = COMPONENTS[spec.name];
+    // A component named by its binary (containerd@/usr/bin/containerd) is that binary whatever
+    // the others come from: runc built from source on the runner's own containerd.
+    if (spec.path !== null && request.source !== 'path') {
+      const key = `${spec.name}@${spec.path}`;
+      if (seen.has(key)) throw new RbError('USAGE_COMPONENT', `"${key}" is requested twice`);
+      seen.add(key);
+      return { spec, component, source: 'path', version: null, dir: null, handler: null };
+    }
     const why = component.unsupported?.[request.source];
     const label = `${spec.name}@${spec.path ?? spec.version ?? ''}`;
     if (why)
@@ -100,9 +108,6 @@ export function buildPlan(request: InstallRequest): InstallPlan {
         `"${label}": the git source builds a ref`,
         `e.g. ${spec.name}@main`,
       );
-    if (request.source !== 'path' && spec.path !== null) {
-      throw new RbError('USAGE_COMPONENT', `"${label}": a path only makes sense with source "path"`);
-    }
     if (request.source !== 'path' && spec.version === null) {
       throw new RbError(
         'USAGE_COMPONENT',

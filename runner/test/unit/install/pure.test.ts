@@ -77,10 +77,18 @@ describe('plan', () => {
     ['sysbench@1.0.20', 'release', /cannot provide sysbench/],
     ['kata@3.0.0', 'release', /cannot provide kata/],
     ['runc@1.1.5 runc@1.1.5', 'release', /requested twice/],
-    ['runc@/usr/sbin/runc', 'release', /only makes sense with source "path"/],
+    ['runc@/usr/sbin/runc runc@/usr/sbin/runc', 'go', /requested twice/],
     ['', 'release', /nothing to install/],
   ] as const)('%s from %s is refused', (specs, source, message) => {
     expect(() => buildPlan(req(specs, source))).toThrow(message);
+  });
+
+  test('a component named by its binary is taken from there whatever the source of the others', () => {
+    const plan = buildPlan(req('containerd@/usr/bin/containerd runc@1.3.6', 'go'));
+    expect(plan.steps.map((s) => [s.spec.name, s.source, s.version, s.dir])).toEqual([
+      ['containerd', 'path', null, null],
+      ['runc', 'go', '1.3.6', null],
+    ]);
   });
 
   test('a relative prefix is refused', () => {
