@@ -43,7 +43,7 @@ describe('specs', () => {
 });
 
 describe('plan', () => {
-  const req = (specs: string, source: 'release' | 'distro' | 'path' = 'release') => ({
+  const req = (specs: string, source: 'release' | 'distro' | 'path' | 'go' = 'release') => ({
     specs: parseSpecList(specs),
     source,
     prefix: '/opt/rb',
