@@ -47,6 +47,28 @@ export function bisectionsOf(
     .sort((a, b) => Date.parse(b.report.startedAt) - Date.parse(a.report.startedAt));
 }
 
+/**
+ * The bisections of a version change measured side by side (newest first): a regression of the
+ * metric (`benchmark:metric`, as check keys it) between exactly the pair's two versions.
+ */
+export function bisectionsOfVersionChange(
+  change: { label: string; metric: string; verdict: string },
+  bisections: readonly LoadedBisection[],
+): LoadedBisection[] {
+  if (change.verdict !== 'regression') return [];
+  const at = change.metric.indexOf(':');
+  const [benchmark, metric] = [change.metric.slice(0, at), change.metric.slice(at + 1)];
+  return bisections
+    .filter(
+      ({ report: r }) =>
+        r.benchmark === benchmark &&
+        r.metric === metric &&
+        r.direction !== 'faster' &&
+        bisectedChange(r) === change.label,
+    )
+    .sort((a, b) => Date.parse(b.report.startedAt) - Date.parse(a.report.startedAt));
+}
+
 type Step = BisectReport['steps'][number];
 
 /** Whether a step's ratio interval holds 1 (no change); null without an interval. */

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadBisections } from '../../src/lib/bisection-load.ts';
-import { bisectionPagePath, bisectionsOf, type LoadedBisection } from '../../src/lib/bisections.ts';
+import {
+  bisectionPagePath,
+  bisectionsOf,
+  bisectionsOfVersionChange,
+  type LoadedBisection,
+} from '../../src/lib/bisections.ts';
 import { gate } from '../../src/lib/gate.ts';
 import { regressionReport } from '../../src/lib/regressions.ts';
 import { regressionRuns, sampleBisectReport } from './bisection-fixture.ts';
@@ -88,5 +93,36 @@ describe('with the gate of runtime-bench check', () => {
     expect(f!.changePoint?.versionChanges).toContain('runc 1.1.5 → 1.2.0');
     const b: LoadedBisection = { id: 'x', report: sampleBisectReport() };
     expect(bisectionsOf(f!, [b])).toEqual([b]);
+  });
+});
+
+describe('the bisection of a version change measured side by side', () => {
+  const older: LoadedBisection = { id: 'a', report: sampleBisectReport() };
+  const newer: LoadedBisection = {
+    id: 'b',
+    report: sampleBisectReport({
+      startedAt: '2026-11-28T00:00:00.000Z',
+      finishedAt: '2026-11-28T01:00:00.000Z',
+    }),
+  };
+  const faster: LoadedBisection = { id: 'c', report: sampleBisectReport({ direction: 'faster' }) };
+  const pair = {
+    label: 'runc 1.1.5 → 1.2.0',
+    metric: 'operations.container.lifecycle:CreateContainer',
+    verdict: 'regression',
+  };
+
+  test("a regression between exactly the pair's versions, of its benchmark and metric: newest first", () => {
+    expect(bisectionsOfVersionChange(pair, [older, faster, newer]).map((b) => b.id)).toEqual(['b', 'a']);
+  });
+
+  test('none for another pair, another metric, or a verdict that is no regression', () => {
+    expect(bisectionsOfVersionChange({ ...pair, label: 'runc 1.1.5 → 1.2.1' }, [older])).toEqual([]);
+    expect(
+      bisectionsOfVersionChange({ ...pair, metric: 'operations.container.lifecycle:StartContainer' }, [
+        older,
+      ]),
+    ).toEqual([]);
+    expect(bisectionsOfVersionChange({ ...pair, verdict: 'unclear' }, [older])).toEqual([]);
   });
 });
