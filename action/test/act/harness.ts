@@ -38,7 +38,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Copies the files git would commit from this checkout (tracked and untracked, not ignored). */
-async function copyWorkTree(dest: string): Promise<void> {
+export async function copyWorkTree(dest: string): Promise<void> {
   const files = (await git(repoRoot, 'ls-files', '-z', '-c', '-o', '--exclude-standard'))
     .split('\0')
     .filter(Boolean);
