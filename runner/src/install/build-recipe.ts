@@ -99,6 +99,7 @@ const RUNC: GoRecipe = {
     'go build runs without -a: -a only refuses the build cache, the output is the same',
   ],
   noCommitNote: 'the module proxy does not say which commit this tag is: the commit stamp is the tag',
+  fromTree: { releaseScript: 'script/release_build.sh' },
 };
 
 export const GO_RECIPES: Partial<Record<ComponentName, GoRecipe>> = {
