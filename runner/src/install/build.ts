@@ -34,6 +34,7 @@ import { archNames, type ComponentName } from './components.ts';
 import { localReplacementModules, modulePath, packageNeedsModule, realSourceTree } from './go-imports.ts';
 import { requiredGlibc } from './debian.ts';
 import type { InstallEnv } from './env.ts';
+import { BuildFailedError } from './build-failure.ts';
 import { buildEnv, chooseToolchain, goJson } from './go-toolchain.ts';
 import { readTreeRecipe } from './tree-source.ts';
 import { componentDir } from './plan.ts';
@@ -324,19 +325,7 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
       await env.run('cp', ['-r', src.root, root]);
       await env.run('chmod', ['-R', 'u+w', root]);
     }
-    for (const [i, args] of invocation.steps.entries()) {
-      env.log(
-        `${request.component} ${src.label}: ${stepCommand(args, invocation.stepEnv[i]!)}  (${toolchain})`,
-      );
-      await env.run('go', args, {
-        cwd: root,
-        env: buildEnv({ ...invocation.env, ...invocation.stepEnv[i] }),
-        timeoutMs: 30 * 60_000,
-      });
-    }
-    await checkBuilt(env, recipe, join(root, flags.output), fileVersion, invocation.stamps);
-    for (const e of executables) await checkLinking(join(root, e.output), e.static);
-    const record: ComponentBuild = {
+    const recordAt = (): ComponentBuild => ({
       source: request.source,
       origin: src.origin,
       commit: src.commit,
@@ -352,7 +341,25 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
         ...(chosen.note ? [chosen.note] : []),
       ],
       builtAt: new Date().toISOString(),
-    };
+    });
+    try {
+      for (const [i, args] of invocation.steps.entries()) {
+        env.log(
+          `${request.component} ${src.label}: ${stepCommand(args, invocation.stepEnv[i]!)}  (${toolchain})`,
+        );
+        await env.run('go', args, {
+          cwd: root,
+          env: buildEnv({ ...invocation.env, ...invocation.stepEnv[i] }),
+          timeoutMs: 30 * 60_000,
+        });
+      }
+      await checkBuilt(env, recipe, join(root, flags.output), fileVersion, invocation.stamps);
+      for (const e of executables) await checkLinking(join(root, e.output), e.static);
+    } catch (error) {
+      // What was run goes with the failure: a bisection reports the recipe a commit failed with.
+      throw new BuildFailedError(recordAt(), error);
+    }
+    const record = recordAt();
     const out = join(work, 'out');
     await mkdir(join(out, 'bin'), { recursive: true });
     for (const e of executables) {
