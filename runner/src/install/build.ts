@@ -272,6 +272,7 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
       ownTree && recipe.fromTree
         ? await readTreeRecipe(
             { ...recipe, fromTree: recipe.fromTree },
+            src.origin,
             src.root,
             fileVersion,
             archNames(env.arch).arch,

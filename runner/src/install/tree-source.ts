@@ -3,6 +3,7 @@
 // Makefile generates), so the pure reading stays apart from the file system.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { RbError } from '../errors.ts';
 import type { GoRecipe } from './go-recipe.ts';
 import { treeRecipe, type TreeRecipe } from './tree-recipe.ts';
 
@@ -19,16 +20,27 @@ export async function generateDirectives(root: string, pkg: string): Promise<str
   return out;
 }
 
-/** The recipe of the tree at `root`, whose VERSION says `version`; `goarch` picks its arch branches. */
+/**
+ * The recipe of the tree at `root` (exported from `origin`, `<checkout>@<ref>`), whose VERSION says
+ * `version`; `goarch` picks its arch branches.
+ */
 export async function readTreeRecipe(
   recipe: GoRecipe & { fromTree: { releaseScript: string } },
+  origin: string,
   root: string,
   version: string,
   goarch: string,
 ): Promise<TreeRecipe> {
+  const makefile = await readFile(join(root, 'Makefile'), 'utf8').catch(() => null);
+  if (makefile === null)
+    throw new RbError(
+      'INSTALL_UNSUPPORTED',
+      `${origin}: the tree has no Makefile to read its build from`,
+      `name a ref of a ${recipe.component} tree that has one`,
+    );
   const files = {
     version,
-    makefile: await readFile(join(root, 'Makefile'), 'utf8'),
+    makefile,
     releaseScript: await readFile(join(root, recipe.fromTree.releaseScript), 'utf8').catch(() => null),
   };
   // The packages come from the Makefile; their directives are read, then the recipe says them.

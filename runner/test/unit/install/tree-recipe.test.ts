@@ -1,7 +1,7 @@
 // The recipe of a git tree read from its own files, on excerpts of real runc trees
 // (test/fixtures/runc-trees: runc 1.1.15, main at 9d2842debb8f of February 2024, which needs
 // runc-dmz's go generate, and 1.2.0). The expected commands are read off those Makefiles by hand.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -23,9 +23,9 @@ import {
   treeToolchain,
   type TreeFiles,
 } from '../../../src/install/tree-recipe.ts';
-import { generateDirectives } from '../../../src/install/tree-source.ts';
+import { generateDirectives, readTreeRecipe } from '../../../src/install/tree-source.ts';
 
-const runc = GO_RECIPES.runc!;
+const runc = { ...GO_RECIPES.runc!, fromTree: GO_RECIPES.runc!.fromTree! };
 const FIXTURES = join(import.meta.dirname, '../../fixtures/runc-trees');
 const read = (tree: string, file: string) => readFileSync(join(FIXTURES, tree, file), 'utf8');
 const files = (tree: string): TreeFiles => ({
@@ -190,6 +190,24 @@ describe('the recipe of a tree', () => {
       target: 'static',
     });
     expect(releaseScriptArgs(null)).toEqual({ ldflags: '-w -s -buildid=', target: 'static' });
+  });
+
+  test('a tree on disk: its Makefile, release script and the directives of the packages it generates', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'rb-tree-'));
+    const tree = 'main-2024-02-9d2842de';
+    writeFileSync(join(root, 'Makefile'), read(tree, 'Makefile'));
+    mkdirSync(join(root, 'script'));
+    writeFileSync(join(root, 'script/release_build.sh'), read(tree, 'release_build.sh'));
+    mkdirSync(join(root, 'libcontainer/dmz'), { recursive: true });
+    writeFileSync(
+      join(root, 'libcontainer/dmz/dmz_linux.go'),
+      `package dmz\n\n${read(tree, 'dmz-directives.txt')}`,
+    );
+    const r = await readTreeRecipe(runc, '/src/runc@9d2842de', root, '1.1.0+dev', 'amd64');
+    expect(r).toEqual(treeRecipe(runc, files(tree), 'amd64', dmz(tree)));
+    await expect(
+      readTreeRecipe(runc, '/src/runc@old', mkdtempSync(join(tmpdir(), 'rb-tree-')), '1.0.0', 'amd64'),
+    ).rejects.toThrow('/src/runc@old: the tree has no Makefile to read its build from');
   });
 
   test('the //go:generate lines of a package directory, file by file', () => {
