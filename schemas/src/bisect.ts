@@ -8,7 +8,12 @@ import { ComponentBuildSchema } from './result.ts';
  * and the commit that did it. Every step measured a candidate interleaved with the good and the
  * bad end in one run on one stack; the report keeps every step, so a verdict can be checked afterwards.
  *
- * Version 2 (written now): a step's verdict is read off its printed intervals and threshold
+ * Version 3 (written now): every build record says whether the candidate built: `error` holds
+ * why one did not (its `build` is then the recipe it ran, its builtAt when it failed), so a
+ * bisection stopped or skipping at a build says which recipe and Go it tried. Version 2 is read
+ * with `error` null on every build (a version-2 report recorded only the builds that succeeded).
+ *
+ * Version 2: a step's verdict is read off its printed intervals and threshold
  * (runner/src/stats/position-decision.ts), so a step keeps the intervals at the level it was decided
  * at, the threshold and bad / candidate; the tool's commit; every build's record; the outcome
  * "non-monotonic"; and last good / first bad always hold the narrowest range the steps reached.
@@ -16,8 +21,8 @@ import { ComponentBuildSchema } from './result.ts';
  * BisectReportSchema turns it into the version-2 shape (fields it lacks are null or empty) and
  * keeps its schemaVersion 1, so a reader can tell.
  */
-export const BISECT_REPORT_SCHEMA_VERSION = 2;
-export const READABLE_BISECT_REPORT_SCHEMA_VERSIONS = [1, 2] as const;
+export const BISECT_REPORT_SCHEMA_VERSION = 3;
+export const READABLE_BISECT_REPORT_SCHEMA_VERSIONS = [1, 2, 3] as const;
 
 /** A ratio of geometric means (paired by round) with its interval. */
 export const RatioIntervalSchema = z.strictObject({
@@ -90,10 +95,22 @@ const BisectStepV1Schema = z.strictObject({
   pShortOfBad: z.number().min(0).max(1).nullable(),
 });
 
-/** How one candidate was built, as the build wrote it (null: installed, not built, or unknown). */
-export const BisectBuildSchema = z.strictObject({
+/** A version-2 build record: only candidates that built were recorded. */
+const BisectBuildV2Schema = z.strictObject({
   candidate: BisectCandidateSchema,
   build: ComponentBuildSchema.nullable(),
+});
+
+/**
+ * How one candidate was built, as the build wrote it (null: installed, or the build said
+ * nothing), or why it did not build.
+ */
+export const BisectBuildSchema = z.strictObject({
+  ...BisectBuildV2Schema.shape,
+  error: z.string().min(1).nullable().meta({
+    description:
+      'why the candidate did not build (null: it built); build then holds the recipe it ran, and its builtAt is when it failed',
+  }),
 });
 export type BisectBuild = z.output<typeof BisectBuildSchema>;
 
@@ -142,31 +159,40 @@ const reportCommon = {
   }),
 };
 
-/** The report as `runtime-bench bisect` writes it now (version 2). */
-export const BisectReportV2Schema = z
-  .strictObject({
-    schemaVersion: z.literal(BISECT_REPORT_SCHEMA_VERSION),
-    ...reportCommon,
-    tool: z.strictObject({
-      name: z.literal('runtime-bench'),
-      version: z.string().min(1),
-      gitCommit: z.string().nullable().meta({
-        description:
-          'the commit runtime-bench ran from ("+dirty" with uncommitted changes; null outside a checkout)',
-      }),
-    }),
-    outcome: z.enum(BISECT_OUTCOMES),
-    lastGoodRelease: reportCommon.lastGoodRelease.meta({
+const reportV2 = {
+  ...reportCommon,
+  tool: z.strictObject({
+    name: z.literal('runtime-bench'),
+    version: z.string().min(1),
+    gitCommit: z.string().nullable().meta({
       description:
-        'the newest release a step judged good (the good end before any): the narrowest range reached',
+        'the commit runtime-bench ran from ("+dirty" with uncommitted changes; null outside a checkout)',
     }),
-    firstBadRelease: reportCommon.firstBadRelease.meta({
-      description: 'the oldest release a step judged bad (the bad end before any)',
+  }),
+  outcome: z.enum(BISECT_OUTCOMES),
+  lastGoodRelease: reportCommon.lastGoodRelease.meta({
+    description:
+      'the newest release a step judged good (the good end before any): the narrowest range reached',
+  }),
+  firstBadRelease: reportCommon.firstBadRelease.meta({
+    description: 'the oldest release a step judged bad (the bad end before any)',
+  }),
+  builds: z.array(BisectBuildV2Schema),
+  steps: z.array(BisectStepSchema),
+};
+
+/** The report as `runtime-bench bisect` writes it now (version 3). */
+export const BisectReportV3Schema = z
+  .strictObject({
+    ...reportV2,
+    schemaVersion: z.literal(BISECT_REPORT_SCHEMA_VERSION),
+    builds: z.array(BisectBuildSchema).meta({
+      description: 'every candidate built or tried, once, in build order (error: it did not build)',
     }),
-    builds: z.array(BisectBuildSchema).meta({ description: 'every candidate built, once, in build order' }),
-    steps: z.array(BisectStepSchema),
   })
   .meta({ title: 'runtime-bench bisection report' });
+
+const BisectReportV2Schema = z.strictObject({ ...reportV2, schemaVersion: z.literal(2) });
 
 const BisectReportV1Schema = z.strictObject({
   schemaVersion: z.literal(1),
@@ -176,11 +202,18 @@ const BisectReportV1Schema = z.strictObject({
   steps: z.array(BisectStepV1Schema),
 });
 type BisectReportV1 = z.output<typeof BisectReportV1Schema>;
+type BisectReportV2 = z.output<typeof BisectReportV2Schema>;
 /** A report as `runtime-bench bisect` writes it now. */
-export type BisectReportV2 = z.output<typeof BisectReportV2Schema>;
+export type BisectReportV3 = z.output<typeof BisectReportV3Schema>;
+type Current<V extends number> = Omit<BisectReportV3, 'schemaVersion'> & { schemaVersion: V };
 
-/** A version-1 report in the version-2 shape: what it did not record is null or empty. */
-function fromVersion1(r: BisectReportV1): Omit<BisectReportV2, 'schemaVersion'> & { schemaVersion: 1 } {
+/** A version-2 report in the version-3 shape: every build it recorded had built. */
+function fromVersion2(r: BisectReportV2): Current<2> {
+  return { ...r, builds: r.builds.map((b) => ({ ...b, error: null })) };
+}
+
+/** A version-1 report in the version-3 shape: what it did not record is null or empty. */
+function fromVersion1(r: BisectReportV1): Current<1> {
   return {
     ...r,
     tool: { ...r.tool, gitCommit: null },
@@ -196,10 +229,11 @@ function fromVersion1(r: BisectReportV1): Omit<BisectReportV2, 'schemaVersion'> 
 
 /**
  * Reads a report of any readable version (by its schemaVersion; a malformed one fails naming the
- * field): a version-1 report comes out in the version-2 shape with schemaVersion 1.
+ * field): an older report comes out in the version-3 shape and keeps its schemaVersion.
  */
 export const BisectReportSchema = z.discriminatedUnion('schemaVersion', [
-  BisectReportV2Schema,
+  BisectReportV3Schema,
+  BisectReportV2Schema.transform(fromVersion2),
   BisectReportV1Schema.transform(fromVersion1),
 ]);
 export type BisectReport = z.output<typeof BisectReportSchema>;

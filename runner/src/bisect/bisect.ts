@@ -7,7 +7,7 @@
 import type {
   BisectBuild,
   BisectCandidate,
-  BisectReportV2,
+  BisectReportV3,
   BisectStep,
   ComponentBuild,
 } from '@runtime-bench/schemas';
@@ -19,6 +19,7 @@ import {
   type PositionDecision,
 } from '../stats/index.ts';
 import { errorMessage, RbError } from '../errors.ts';
+import { BuildFailedError } from '../install/build-failure.ts';
 import { nonMonotonicMessage } from './consistency.ts';
 import { narrowestRange, type FoundRange } from './range.ts';
 import { applyVerdict, nextMove, startSearch } from './search.ts';
@@ -76,8 +77,8 @@ export interface BisectOptions {
   budgetMinutes: number | null;
 }
 
-type Outcome = BisectReportV2['outcome'];
-export type BisectWalk = Omit<BisectReportV2, 'schemaVersion' | 'startedAt' | 'finishedAt' | 'tool' | 'host'>;
+type Outcome = BisectReportV3['outcome'];
+export type BisectWalk = Omit<BisectReportV3, 'schemaVersion' | 'startedAt' | 'finishedAt' | 'tool' | 'host'>;
 
 /** Defaults of the CLI and the bench (the bench's table shows what they achieve). */
 export const BISECT_DEFAULTS = { alpha: 0.01, roundsPerLook: 20, maxLooks: 15, maxAttempts: 2 } as const;
@@ -106,6 +107,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
   const steps: BisectStep[] = [];
   const built = new Map<string, { build: BuiltCandidate; seconds: number }>();
   const builds: BisectBuild[] = [];
+  const failed = new Map<string, unknown>();
   let buildSeconds = 0;
   let measureSeconds = 0;
   const good = opts.candidates[0]!;
@@ -117,13 +119,27 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
   async function build(c: BisectCandidate): Promise<{ build: BuiltCandidate; seconds: number }> {
     const known = built.get(c.ref);
     if (known) return { build: known.build, seconds: 0 };
+    // A build that failed fails again: its recipe and source are the same.
+    if (failed.has(c.ref)) throw failed.get(c.ref);
     const t0 = deps.now();
     deps.log(`building ${c.label}`);
-    const b = await deps.build(c);
+    let b: BuiltCandidate;
+    try {
+      b = await deps.build(c);
+    } catch (error) {
+      // A candidate that does not build is reported with the recipe it ran.
+      failed.set(c.ref, error);
+      builds.push({
+        candidate: c,
+        build: error instanceof BuildFailedError ? error.attempt : null,
+        error: errorMessage(error),
+      });
+      throw error;
+    }
     const seconds = (deps.now() - t0) / 1000;
     buildSeconds += seconds;
     built.set(c.ref, { build: b, seconds });
-    builds.push({ candidate: c, build: b.record ?? null });
+    builds.push({ candidate: c, build: b.record ?? null, error: null });
     return { build: b, seconds };
   }
 
@@ -169,7 +185,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
     looks: opts.maxLooks,
   });
 
-  let effect: BisectReportV2['effect'] = null;
+  let effect: BisectReportV3['effect'] = null;
   /** The report's body; what was found is the narrowest range of the steps unless `found` says more. */
   const result = (
     outcome: Outcome,

@@ -84,7 +84,7 @@ export function bisectMarkdown(report: BisectReport): string {
   ].join('\n');
 }
 
-/** The report as JSON (validated by BisectReportV2Schema before it is written). */
+/** The report as JSON (validated by BisectReportV3Schema before it is written). */
 export function bisectJson(report: BisectReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }

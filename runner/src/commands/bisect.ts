@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import {
   BISECT_REPORT_SCHEMA_VERSION,
-  BisectReportV2Schema,
+  BisectReportV3Schema,
   type BisectCandidate,
-  type BisectReportV2,
+  type BisectReportV3,
   type Config,
 } from '@runtime-bench/schemas';
 import { BISECT_DEFAULTS, bisect, BisectStopped, type BisectWalk } from '../bisect/bisect.ts';
@@ -231,7 +231,7 @@ export function registerBisect(program: Command): void {
         }
         // Written before the session takes the stack down: what the steps found is kept even if
         // that fails.
-        const report: BisectReportV2 = BisectReportV2Schema.parse({
+        const report: BisectReportV3 = BisectReportV3Schema.parse({
           schemaVersion: BISECT_REPORT_SCHEMA_VERSION,
           startedAt: startedAt.toISOString(),
           finishedAt: new Date().toISOString(),

@@ -4,7 +4,7 @@ import { RbError, errorMessage } from '../errors.ts';
 import { readFile } from 'node:fs/promises';
 import { GO_RECIPES, goRecipe, moduleFor, recipeFor, recipeModules } from './build-recipe.ts';
 import { localReplacementModules } from './go-imports.ts';
-import { buildEnv } from './build.ts';
+import { buildEnv } from './go-toolchain.ts';
 import type { ComponentName, Source } from './components.ts';
 import type { InstallEnv } from './env.ts';
 import { compareSemver, inRange, isSemver } from './semver.ts';

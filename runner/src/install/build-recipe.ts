@@ -2,7 +2,8 @@
 // the pure function that turns a recipe into go invocations. Every rule cites what it copies: the
 // Makefile and script/release_build.sh of the versions it covers, read from the module source the
 // Go module proxy serves. A build that differs from the release measures the recipe, not the
-// version, so each known difference is written into the build record as a note.
+// version, so each known difference is written into the build record as a note. A git tree of a
+// recipe with `fromTree` (runc) is built as its own Makefile says instead (tree-recipe.ts).
 import { RbError } from '../errors.ts';
 import type { ComponentName } from './components.ts';
 import type { CompanionBuild, GoBuildFlags, GoRecipe } from './go-recipe.ts';
@@ -99,6 +100,7 @@ const RUNC: GoRecipe = {
     'go build runs without -a: -a only refuses the build cache, the output is the same',
   ],
   noCommitNote: 'the module proxy does not say which commit this tag is: the commit stamp is the tag',
+  fromTree: { releaseScript: 'script/release_build.sh' },
 };
 
 export const GO_RECIPES: Partial<Record<ComponentName, GoRecipe>> = {

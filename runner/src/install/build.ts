@@ -12,11 +12,9 @@ import { ComponentBuildSchema, type ComponentBuild } from '@runtime-bench/schema
 import { RbError, errorMessage } from '../errors.ts';
 import {
   builtExecutables,
-  dockerfileGoVersion,
   goInvocation,
   goRecipe,
   moduleFor,
-  pickToolchain,
   recipeFor,
   stepCommand,
   type BuildSource,
@@ -36,6 +34,9 @@ import { archNames, type ComponentName } from './components.ts';
 import { localReplacementModules, modulePath, packageNeedsModule, realSourceTree } from './go-imports.ts';
 import { requiredGlibc } from './debian.ts';
 import type { InstallEnv } from './env.ts';
+import { BuildFailedError } from './build-failure.ts';
+import { buildEnv, chooseToolchain, goJson } from './go-toolchain.ts';
+import { readTreeRecipe } from './tree-source.ts';
 import { componentDir } from './plan.ts';
 import { parseReportedVersion, sameVersion } from './versions.ts';
 
@@ -87,30 +88,6 @@ const exists = (p: string) =>
     () => true,
     () => false,
   );
-
-/** The environment builds run with: explicit, the Go locations of this user and nothing else. */
-export function buildEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const keep = [
-    'PATH',
-    'HOME',
-    'GOPATH',
-    'GOMODCACHE',
-    'GOCACHE',
-    'GOPROXY',
-    'GONOSUMDB',
-    'GOSUMDB',
-    'GOPRIVATE',
-  ];
-  const env: NodeJS.ProcessEnv = {};
-  for (const k of keep) if (process.env[k] !== undefined) env[k] = process.env[k];
-  env.PATH = `/usr/local/go/bin:${env.PATH ?? '/usr/bin:/bin'}`;
-  return { ...env, LANG: 'C', ...extra };
-}
-
-async function goJson(env: InstallEnv, args: string[], extra: Record<string, string> = {}): Promise<unknown> {
-  const r = await env.run('go', args, { env: buildEnv({ GOFLAGS: '-mod=mod', ...extra }), cwd: '/' });
-  return JSON.parse(r.stdout);
-}
 
 /**
  * The module at a version from the proxy (`go mod download -json`), with the commit it was cut
@@ -198,37 +175,11 @@ async function fetchGit(
   };
 }
 
-/**
- * The Go the release's Dockerfile names (`go1.25.12`, or the newest patch of `1.22`), else the
- * local go; with a note when the proxy does not serve the exact patch named.
- */
-async function chooseToolchain(
-  env: InstallEnv,
-  recipe: GoRecipe,
-  root: string,
-): Promise<{ toolchain: string; note: string | null }> {
-  const local = async () => ({
-    toolchain: ((await goJson(env, ['env', '-json', 'GOVERSION'])) as { GOVERSION: string }).GOVERSION,
-    note: null,
-  });
-  const text = recipe.goVersionFile
-    ? await readFile(join(root, recipe.goVersionFile), 'utf8').catch(() => '')
-    : '';
-  const wanted = dockerfileGoVersion(text);
-  if (!wanted) return local();
-  const listing = await env.run('go', ['list', '-m', '-versions', 'golang.org/toolchain'], {
-    env: buildEnv({ GOFLAGS: '-mod=mod' }),
-    cwd: '/',
-  });
-  const picked = pickToolchain(listing.stdout, wanted, archNames(env.arch).arch);
-  if (!picked) return local();
-  return {
-    toolchain: picked,
-    note:
-      wanted.split('.').length > 2 && picked !== `go${wanted}`
-        ? `the release names go${wanted}, which the module proxy does not serve: built with ${picked}, the newest patch of that minor`
-        : null,
-  };
+/** Why a cached build is not this recipe's: its commands differ (the recipe changed since), or null. */
+function changedRecipe(cached: ComponentBuild, commands: string[]): string | null {
+  return cached.command.join('\n') === commands.join('\n')
+    ? null
+    : `its recipe differs from this one's (built with "${cached.command.join(' && ')}")`;
 }
 
 /** Installed versions of the Debian packages a build needs; a missing one is a usage error. */
@@ -305,20 +256,37 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
         );
       src = await fetchGit(env, recipe, request.gitDir, request.version, join(work, 'src'));
     } else src = await fetchModule(env, recipe, request.version);
+    // A git tree of a component whose Makefile says how it builds is built that way (tree-recipe.ts);
+    // a release from the module proxy by the recipe's rules for its version.
+    const ownTree = request.source === 'git' && recipe.fromTree !== undefined;
     const chosen = request.toolchain
-      ? { toolchain: request.toolchain, note: null }
-      : await chooseToolchain(env, recipe, src.root);
+      ? { toolchain: request.toolchain, note: null, rule: `--toolchain ${request.toolchain}` }
+      : await chooseToolchain(env, recipe, src.root, ownTree);
     const toolchain = chosen.toolchain;
     const dir = componentDir(request.prefix, request.component, `${src.label}+${toolchain}`);
     const cached = await cachedBuild(dir, request.prefix, env.log);
     const fileVersion = recipe.versionFile
       ? (await readFile(join(src.root, recipe.versionFile), 'utf8')).trim()
       : src.label;
-    const { flags, rules, notes, unsupported } = recipeFor(recipe, fileVersion.replace(/\+.*$/, ''));
+    const { flags, rules, notes, unsupported } =
+      ownTree && recipe.fromTree
+        ? await readTreeRecipe(
+            { ...recipe, fromTree: recipe.fromTree },
+            src.origin,
+            src.root,
+            fileVersion,
+            archNames(env.arch).arch,
+          )
+        : recipeFor(recipe, fileVersion.replace(/\+.*$/, ''));
     const executables = builtExecutables(flags);
     const binaries = Object.fromEntries(executables.map((e) => [e.output, join(dir, 'bin', e.output)]));
     const binaryPath = binaries[flags.output]!;
-    const stale = cached ? staleBuild(cached, src) : null;
+    const invocation = goInvocation(
+      flags,
+      stampValues(src, { version: fileVersion, toolchain, module: moduleFor(recipe, src.label) }),
+    );
+    const commands = invocation.steps.map((a, i) => stepCommand(a, invocation.stepEnv[i]!));
+    const stale = cached ? (staleBuild(cached, src) ?? changedRecipe(cached, commands)) : null;
     if (stale) env.log(`${request.component} ${src.label}: rebuilding ${dir}: ${stale}`);
     if (cached && !stale) {
       env.log(`${request.component} ${src.label}: built before with ${toolchain}, in ${dir}`);
@@ -351,10 +319,6 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
         `build it from a checkout of the upstream repository: --source git --git-dir <checkout> ${request.component}@v${src.label}`,
       );
     const deps = await debianDeps(env, flags.debianDeps);
-    const invocation = goInvocation(
-      flags,
-      stampValues(src, { version: fileVersion, toolchain, module: moduleFor(recipe, src.label) }),
-    );
     let root = src.root;
     if (src.copy) {
       root = join(work, 'src');
@@ -362,35 +326,41 @@ export async function buildComponent(env: InstallEnv, request: BuildRequest): Pr
       await env.run('cp', ['-r', src.root, root]);
       await env.run('chmod', ['-R', 'u+w', root]);
     }
-    for (const [i, args] of invocation.steps.entries()) {
-      env.log(
-        `${request.component} ${src.label}: ${stepCommand(args, invocation.stepEnv[i]!)}  (${toolchain})`,
-      );
-      await env.run('go', args, {
-        cwd: root,
-        env: buildEnv({ ...invocation.env, ...invocation.stepEnv[i] }),
-        timeoutMs: 30 * 60_000,
-      });
-    }
-    await checkBuilt(env, recipe, join(root, flags.output), fileVersion, invocation.stamps);
-    for (const e of executables) await checkLinking(join(root, e.output), e.static);
-    const record: ComponentBuild = {
+    const recordAt = (): ComponentBuild => ({
       source: request.source,
       origin: src.origin,
       commit: src.commit,
       toolchain,
-      command: invocation.steps.map((a, i) => stepCommand(a, invocation.stepEnv[i]!)),
+      command: commands,
       env: invocation.env,
       stamps: invocation.stamps,
       deps,
-      rules,
+      rules: [...rules, ...(chosen.rule ? [chosen.rule] : [])],
       notes: [
         ...notes,
         ...(src.commit ? [] : [...(src.note ? [src.note] : []), `${src.origin}: ${recipe.noCommitNote}`]),
         ...(chosen.note ? [chosen.note] : []),
       ],
       builtAt: new Date().toISOString(),
-    };
+    });
+    try {
+      for (const [i, args] of invocation.steps.entries()) {
+        env.log(
+          `${request.component} ${src.label}: ${stepCommand(args, invocation.stepEnv[i]!)}  (${toolchain})`,
+        );
+        await env.run('go', args, {
+          cwd: root,
+          env: buildEnv({ ...invocation.env, ...invocation.stepEnv[i] }),
+          timeoutMs: 30 * 60_000,
+        });
+      }
+      await checkBuilt(env, recipe, join(root, flags.output), fileVersion, invocation.stamps);
+      for (const e of executables) await checkLinking(join(root, e.output), e.static);
+    } catch (error) {
+      // What was run goes with the failure: a bisection reports the recipe a commit failed with.
+      throw new BuildFailedError(recordAt(), error);
+    }
+    const record = recordAt();
     const out = join(work, 'out');
     await mkdir(join(out, 'bin'), { recursive: true });
     for (const e of executables) {

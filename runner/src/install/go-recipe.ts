@@ -70,6 +70,12 @@ export interface GoRecipe {
   /** The note of a build whose commit the module proxy does not name. */
   noCommitNote: string;
   /**
+   * Present when a git tree's own Makefile says how it builds (tree-recipe.ts): a commit between
+   * releases is then built as its tree builds, not by the rules of the nearest version. The
+   * release script named here holds the make target and EXTRA_LDFLAGS of a release build.
+   */
+  fromTree?: { releaseScript: string };
+  /**
    * How the built binary shows its stamps when `--version` does not print the commit: the
    * arguments, and why a non-zero exit after printing them is expected.
    */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { ComponentBuild } from '@runtime-bench/schemas';
 import { bisect, BisectStopped, type BisectOptions } from '../../../src/bisect/bisect.ts';
 import { commitRange, namedCandidates, releasesBetween } from '../../../src/bisect/candidates.ts';
 import { RbError } from '../../../src/errors.ts';
+import { BuildFailedError } from '../../../src/install/build-failure.ts';
 import { createRng } from '../../../src/stats/index.ts';
 import {
   gaussian,
@@ -236,6 +238,49 @@ describe('bisect on an oracle', () => {
     expect(r.firstBadCommit?.ref).toBe(h.culprit);
     expect(r.steps.some((s) => s.candidate.ref === h.commits[9]!.hash)).toBe(false);
     expect(lines.join('\n')).toMatch(/change 9: skipped, it does not build: pattern runc-dmz/);
+  });
+
+  it('reports a candidate that does not build with the recipe it ran, building it once', async () => {
+    const h = makeHistory({ commits: 16, every: 8, culprit: (c) => c[11]!.hash, factor: 1.3 });
+    const deps = oracleDeps(h, createRng(12), quiet(0.02));
+    const build = deps.build;
+    const unbuildable = [h.commits[13]!.hash, h.commits[9]!.hash];
+    const tries = new Map<string, number>();
+    // The record a real build keeps of what it ran before go generate was missing.
+    const attempt = (ref: string): ComponentBuild => ({
+      source: 'git',
+      origin: `/src/runc@${ref}`,
+      commit: ref,
+      toolchain: 'go1.20.14',
+      command: ['go build -trimpath -tags seccomp netgo osusergo -o runc .'],
+      env: { CGO_ENABLED: '1' },
+      stamps: {},
+      deps: {},
+      rules: [],
+      notes: [],
+      builtAt: '2026-11-27T01:00:00.000Z',
+    });
+    deps.build = async (c) => {
+      tries.set(c.ref, (tries.get(c.ref) ?? 0) + 1);
+      if (unbuildable.includes(c.ref))
+        throw new BuildFailedError(attempt(c.ref), new Error('pattern runc-dmz: no matching files found'));
+      return build(c);
+    };
+    const r = await bisect(options(h), deps);
+    expect(r.outcome).toBe('found');
+    const failed = r.builds.filter((b) => b.error !== null);
+    expect(failed.map((b) => b.candidate.ref).sort()).toEqual(
+      unbuildable.filter((ref) => tries.has(ref)).sort(),
+    );
+    expect(failed.length).toBeGreaterThan(0);
+    for (const b of failed) {
+      expect(b.error).toBe('pattern runc-dmz: no matching files found');
+      expect(b.build).toEqual(attempt(b.candidate.ref));
+      expect(tries.get(b.candidate.ref)).toBe(1);
+    }
+    // Every candidate appears once; the ones that built carry no error.
+    expect(new Set(r.builds.map((b) => b.candidate.ref)).size).toBe(r.builds.length);
+    expect(r.builds.filter((b) => b.error === null)).toHaveLength(r.spent.builds);
   });
 
   it('reports the skipped unbuildable commits when the culprit may be among them', async () => {

@@ -57,6 +57,22 @@ describe('the bisection report', () => {
     expect(md.split('\n').filter((l) => l.startsWith('| ')).length).toBe(report.steps.length + 2); // header, rule, steps
   });
 
+  it('reads a version-2 report (only builds that built) in the version-3 shape, error null, keeping its version', async () => {
+    const { report } = await oracleReport();
+    const v2 = {
+      ...JSON.parse(bisectJson(report)),
+      schemaVersion: 2,
+      builds: report.builds.map(({ candidate, build }) => ({ candidate, build })),
+    };
+    const read = BisectReportSchema.parse(v2);
+    expect(read.schemaVersion).toBe(2);
+    expect(read.builds).toEqual(report.builds.map((b) => ({ ...b, error: null })));
+    // A version-3 report must say for each build whether it failed.
+    expect(() => BisectReportSchema.parse({ ...v2, schemaVersion: BISECT_REPORT_SCHEMA_VERSION })).toThrow(
+      /builds/,
+    );
+  });
+
   it('formats an effect as a change with its interval', () => {
     expect(formatEffect({ ratio: 1.123, lower: 1.1, upper: 1.15, confidence: 0.95, n: 40 })).toBe(
       '+12.3 % [+10.0 %, +15.0 %]',
