@@ -5,7 +5,7 @@
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RbError } from '../errors.ts';
-import { buildEnv } from '../install/build.ts';
+import { buildEnv } from '../install/go-toolchain.ts';
 import { GO_RECIPES, moduleFor } from '../install/build-recipe.ts';
 import {
   ModuleDownloadSchema,
