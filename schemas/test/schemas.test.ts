@@ -121,7 +121,9 @@ describe('RunResultSchema', () => {
   });
 
   test('refuses a schema version it does not know', () => {
-    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: RESULT_SCHEMA_VERSION + 1 }).success).toBe(false);
+    expect(
+      RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: RESULT_SCHEMA_VERSION + 1 }).success,
+    ).toBe(false);
     expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 1 }).success).toBe(true);
   });
 });

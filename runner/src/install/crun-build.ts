@@ -33,7 +33,7 @@ import {
 interface CrunSource {
   root: string;
   tree: CrunTree;
-  /** The directory name's version: `1.21`, or `<tag>-g<hash12>` for a checkout. */
+  /** The directory name's version: `1.21`, or `<tag's version>-g<hash12>` for a checkout. */
   label: string;
   /** What `crun --version` must say: the release, or the checkout's `git describe --tags`. */
   version: string;
@@ -223,7 +223,8 @@ async function fromGit(env: InstallEnv, gitDir: string, ref: string, dest: strin
   return {
     root: dest,
     tree: 'git',
-    label: describe === tagVersion ? describe : `${tagVersion}-g${hash.slice(0, 12)}`,
+    // As the Go builds of a checkout: never the bare release's name, which a tarball build has.
+    label: `${tagVersion}-g${hash.slice(0, 12)}`,
     version: describe,
     origin: `${gitDir}@${ref}`,
     commit: hash,
