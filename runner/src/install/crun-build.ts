@@ -12,7 +12,7 @@ import { RbError, errorMessage } from '../errors.ts';
 import { cachedBuild, debianDeps } from './build-cache.ts';
 import type { BuildRequest, BuildResult } from './build-request.ts';
 import { removeAbandonedTemps, sealEntry, tempEntryName } from './cache-entry.ts';
-import { pickOffer } from './debian-source.ts';
+import { pickOffer, type SourceOffer } from './debian-source.ts';
 import { debianSourceOffers, fetchOrigTarball } from './debian-source-fetch.ts';
 import type { InstallEnv } from './env.ts';
 import { componentDir, DEFAULT_SUITES } from './plan.ts';
@@ -53,18 +53,27 @@ export async function buildCrun(env: InstallEnv, request: BuildRequest): Promise
   await removeAbandonedTemps(request.prefix, env.log);
   const work = join(request.prefix, tempEntryName('build'));
   try {
-    const src = await fetchCrun(env, request, work);
     const toolchain = gccToolchain(
       (await env.run('gcc', ['-dumpfullversion'], { allowFailure: true }).catch(() => ({ stdout: '' })))
         .stdout,
     );
+    const fromCache = async (label: string): Promise<BuildResult | null> => {
+      const dir = componentDir(request.prefix, 'crun', `${label}+${toolchain}`);
+      const record = await cachedBuild(dir, request.prefix, env.log);
+      if (!record) return null;
+      env.log(`crun ${label}: built before with ${toolchain}, in ${dir}`);
+      const binary = join(dir, 'bin', 'crun');
+      return { binary, binaries: { crun: binary }, dir, version: label, record, cached: true };
+    };
+    // A Debian source package names its version before anything is downloaded.
+    const offer = request.source === 'debian-source' ? await debianOffer(env, request) : null;
+    const early = offer ? await fromCache(offer.version) : null;
+    if (early) return early;
+    const src = offer ? await fromDebian(env, offer, request, work) : await fetchCrun(env, request, work);
+    const cached = await fromCache(src.label);
+    if (cached) return cached;
     const dir = componentDir(request.prefix, 'crun', `${src.label}+${toolchain}`);
     const binary = join(dir, 'bin', 'crun');
-    const cached = await cachedBuild(dir, request.prefix, env.log);
-    if (cached) {
-      env.log(`crun ${src.label}: built before with ${toolchain}, in ${dir}`);
-      return { binary, binaries: { crun: binary }, dir, version: src.label, record: cached, cached: true };
-    }
     const configureAc = await readFile(join(src.root, 'configure.ac'), 'utf8');
     const deps = await debianDeps(env, crunBuildDeps(configureAc, src.tree));
     const invocation = crunInvocation(src.tree, Math.max(1, availableParallelism()));
@@ -134,7 +143,6 @@ function makeEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 async function fetchCrun(env: InstallEnv, request: BuildRequest, work: string): Promise<CrunSource> {
-  if (request.source === 'debian-source') return fromDebian(env, request, work);
   if (request.source === 'git') {
     if (!request.gitDir)
       throw new RbError(
@@ -151,14 +159,28 @@ async function fetchCrun(env: InstallEnv, request: BuildRequest, work: string): 
   );
 }
 
-/** Upstream's tarball of a version from the first suite that has it, verified, unpacked. */
-async function fromDebian(env: InstallEnv, request: BuildRequest, work: string): Promise<CrunSource> {
-  const options = {
+function debianOptions(request: BuildRequest) {
+  return {
     prefix: request.prefix,
     suites: request.suites ?? DEFAULT_SUITES,
     ...(request.debianMirror ? { mirror: request.debianMirror } : {}),
   };
-  const offer = pickOffer(await debianSourceOffers(env, 'crun', options), 'crun', request.version);
+}
+
+/** The first suite's source package of the requested version. */
+async function debianOffer(env: InstallEnv, request: BuildRequest): Promise<SourceOffer> {
+  const offers = await debianSourceOffers(env, 'crun', debianOptions(request));
+  return pickOffer(offers, 'crun', request.version);
+}
+
+/** Upstream's tarball of that source package, verified, unpacked. */
+async function fromDebian(
+  env: InstallEnv,
+  offer: SourceOffer,
+  request: BuildRequest,
+  work: string,
+): Promise<CrunSource> {
+  const options = debianOptions(request);
   const { path, file, url } = await fetchOrigTarball(
     env,
     offer,
