@@ -18,8 +18,11 @@ export PATH=/usr/local/bin:$PATH
 # stress-ng for .ci/loaded.sh and RB_TEST_CPU_HOGS (the tests beside CPU hogs).
 apt_install_missing chromium fonts-dejavu-core stress-ng
 # Build dependencies of runtimes built from source (install --source go|git: runc links libseccomp
-# statically), for the build and sweep tests; a user's `install --source go` names them when missing.
+# statically; install --source debian-source|git crun: the libraries its configure.ac asks for, and
+# the autotools and gperf a checkout needs), for the build and sweep tests; a user's install names
+# them when missing.
 apt_install_missing libseccomp-dev pkg-config
+apt_install_missing libcap-dev libsystemd-dev libyajl-dev autoconf automake libtool gperf
 
 # Docker and Podman for the engine targets' tests (runner/test/integration/engine.test.ts) only:
 # every run starts its own private dockerd or Podman root, so their system services must not

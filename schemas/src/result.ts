@@ -31,17 +31,21 @@ files are valid version-7 files with the defaults (fixed order, no declared pair
 values were also tightened in 7 (an image reference with a space or a leading "-", a subnet out of
 range, an engine label with "/", a containerd version with "/" or ".."): such values were never
 written by a real run (none in data/), and an older file holding one is refused naming the field.
-`runtime-bench` writes 7.
+8 added the build source `debian-source` (crun built from the Debian archive's copy of its release
+tarball); older files are valid version-8 files. `runtime-bench` writes 8.
  */
-export const RESULT_SCHEMA_VERSION = 7;
-export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3, 4, 5, 6, 7] as const;
+export const RESULT_SCHEMA_VERSION = 8;
+export const READABLE_RESULT_SCHEMA_VERSIONS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 
 /** How a component built from source was built: enough to rebuild it and to see it matches the release. */
 export const ComponentBuildSchema = z.strictObject({
-  source: z.enum(['go', 'cargo', 'git']),
-  origin: z.string().min(1).meta({ description: 'module@version, crate@version or <checkout>@<ref>' }),
+  source: z.enum(['go', 'cargo', 'git', 'debian-source']),
+  origin: z
+    .string()
+    .min(1)
+    .meta({ description: 'module@version, crate@version, <checkout>@<ref> or a tarball with its sha256' }),
   commit: z.string().nullable().meta({ description: 'the source commit, when known' }),
-  toolchain: z.string().min(1).meta({ description: 'e.g. go1.22.12' }),
+  toolchain: z.string().min(1).meta({ description: 'e.g. go1.22.12, gcc-12.2.0' }),
   command: z.array(z.string()).meta({ description: 'every build command, as argv joined by spaces' }),
   env: z.record(z.string(), z.string()).meta({ description: 'the build variables that shape the output' }),
   stamps: z.record(z.string(), z.string()).meta({ description: 'version stamps, e.g. main.version' }),

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import {
   ConfigSchema,
+  RESULT_SCHEMA_VERSION,
   RunResultSchema,
   describeIssues,
   effectiveRunStatus,
@@ -120,7 +121,9 @@ describe('RunResultSchema', () => {
   });
 
   test('refuses a schema version it does not know', () => {
-    expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 8 }).success).toBe(false);
+    expect(
+      RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: RESULT_SCHEMA_VERSION + 1 }).success,
+    ).toBe(false);
     expect(RunResultSchema.safeParse({ ...sampleRunResult(), schemaVersion: 1 }).success).toBe(true);
   });
 });

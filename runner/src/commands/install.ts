@@ -78,7 +78,11 @@ export function registerInstall(program: Command): void {
       'release',
     )
     .option('--prefix <dir>', 'install root: <prefix>/<component>/<version>', DEFAULT_PREFIX)
-    .option('--suites <list>', 'Debian suites searched by the distro source', DEFAULT_SUITES.join(','))
+    .option(
+      '--suites <list>',
+      'Debian suites searched by the distro and debian-source sources',
+      DEFAULT_SUITES.join(','),
+    )
     .option('--state <file>', 'where to write the install record (default <prefix>/state/install.json)')
     .option(
       '--path-dir <dirs>',
@@ -94,7 +98,7 @@ export function registerInstall(program: Command): void {
       '--github-api <url>',
       `GitHub's REST API, read for latest versions and release asset digests (default $RB_GITHUB_API, else ${DEFAULT_GITHUB_API}; GITHUB_TOKEN, when set, is sent to it alone)`,
     )
-    .option('--debian-mirror <url>', 'Debian archive for the distro source')
+    .option('--debian-mirror <url>', 'Debian archive for the distro and debian-source sources')
     .option('--checksums <file>', 'extra pinned digests, JSON {"runc@1.3.6/runc.amd64": "sha256:<hex>"}')
     .option('--dry-run', 'print the plan and change nothing')
     .option('--list', 'list what is installed under the prefix')

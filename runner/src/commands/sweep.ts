@@ -91,7 +91,11 @@ export function registerSweep(program: Command): void {
       const env = realInstallEnv(log);
       const listed = spec.range
         ? selectRange(
-            await availableVersions(env, spec.component, source, opts.gitDir ? { gitDir: opts.gitDir } : {}),
+            await availableVersions(env, spec.component, source, {
+              ...(opts.gitDir ? { gitDir: opts.gitDir } : {}),
+              prefix: opts.prefix,
+              suites: DEFAULT_SUITES,
+            }),
             spec.range.from,
             spec.range.to,
           )

@@ -2,11 +2,14 @@
 // parsers and the range selection are pure; the one go/git call is made through the injected env.
 import { RbError, errorMessage } from '../errors.ts';
 import { readFile } from 'node:fs/promises';
-import { GO_RECIPES, goRecipe, moduleFor, recipeFor, recipeModules } from './build-recipe.ts';
+import { GO_RECIPES, buildRefusal, goRecipe, moduleFor, recipeFor, recipeModules } from './build-recipe.ts';
+import { offeredVersions } from './debian-source.ts';
+import { debianSourceOffers } from './debian-source-fetch.ts';
 import { localReplacementModules } from './go-imports.ts';
 import { buildEnv } from './go-toolchain.ts';
 import type { ComponentName, Source } from './components.ts';
 import type { InstallEnv } from './env.ts';
+import { DEFAULT_PREFIX, DEFAULT_SUITES } from './plan.ts';
 import { compareSemver, inRange, isSemver } from './semver.ts';
 
 /** Versions of a `go list -m -versions <module>` line (`module v1.1.5 v1.2.3 …`), newest first, without `v`. */
@@ -65,8 +68,18 @@ export async function availableVersions(
   env: InstallEnv,
   component: ComponentName,
   source: Source,
-  options: { gitDir?: string } = {},
+  options: { gitDir?: string; prefix?: string; suites?: readonly string[]; debianMirror?: string } = {},
 ): Promise<string[]> {
+  if (source === 'debian-source') {
+    const refusal = buildRefusal(component, source);
+    if (refusal) throw new RbError('USAGE_SOURCE', `${component}: ${refusal}`);
+    const offers = await debianSourceOffers(env, component, {
+      prefix: options.prefix ?? DEFAULT_PREFIX,
+      suites: options.suites ?? DEFAULT_SUITES,
+      ...(options.debianMirror ? { mirror: options.debianMirror } : {}),
+    });
+    return offeredVersions(offers);
+  }
   if (source === 'go') {
     const versions: string[] = [];
     // One module per major (`…/containerd` holds 1.x, `…/containerd/v2` 2.x).
@@ -96,7 +109,7 @@ export async function availableVersions(
   throw new RbError(
     'USAGE_SOURCE',
     `listing the versions of source "${source}" is not supported`,
-    "list the go or git source (release versions are named on the project's release page)",
+    "list the go, git or debian-source source (release versions are named on the project's release page)",
   );
 }
 
@@ -105,8 +118,12 @@ export async function availableVersions(
  * fetching anything (runc 1.5+ needs libpathrs), or null: the build sources only.
  */
 export function recipeRefusal(component: ComponentName, version: string, source: Source): string | null {
-  if (source !== 'go' && source !== 'git') return null;
+  if (source !== 'go' && source !== 'git' && source !== 'debian-source') return null;
+  const refusal = buildRefusal(component, source);
+  if (refusal) return refusal;
   const recipe = GO_RECIPES[component];
+  // crun's recipe builds every version its sources offer.
+  if (!recipe && component === 'crun') return null;
   if (!recipe) return `no build recipe for ${component}`;
   return recipeFor(recipe, version).unsupported;
 }

@@ -11,9 +11,31 @@ import { CONTAINERD } from './recipe-containerd.ts';
 import { NERDCTL } from './recipe-nerdctl.ts';
 import { compareSemver, inRange } from './semver.ts';
 
-/** Build sources: the Go module proxy, crates.io, or a local git checkout at a ref. */
-export type BuildSource = 'go' | 'cargo' | 'git';
-export const BUILD_SOURCES: readonly BuildSource[] = ['go', 'cargo', 'git'];
+/**
+ * Build sources: the Go module proxy, crates.io, a local git checkout at a ref, or upstream's
+ * release tarball as the Debian archive's source packages carry it (crun).
+ */
+export type BuildSource = 'go' | 'cargo' | 'git' | 'debian-source';
+export const BUILD_SOURCES: readonly BuildSource[] = ['go', 'cargo', 'git', 'debian-source'];
+
+/** Components built with their own (non-Go) recipe, and the sources each builds from. */
+export const OTHER_RECIPES: Partial<Record<ComponentName, readonly BuildSource[]>> = {
+  crun: ['debian-source', 'git'],
+};
+
+/** Why `component` cannot be built from `source`, or null: the plan's and sweep's check. */
+export function buildRefusal(component: ComponentName, source: BuildSource): string | null {
+  const other = OTHER_RECIPES[component];
+  if (other)
+    return other.includes(source)
+      ? null
+      : `${component} builds from ${other.map((s) => `--source ${s}`).join(' or ')}`;
+  if (!GO_RECIPES[component])
+    return `buildable from source: ${[...Object.keys(GO_RECIPES), ...Object.keys(OTHER_RECIPES)].join(', ')}; use --source release or distro for ${component}`;
+  if (source === 'debian-source')
+    return `--source debian-source builds ${Object.keys(OTHER_RECIPES).join(', ')} only; use --source go or git for ${component}`;
+  return null;
+}
 
 /** The module path holding a version: `github.com/containerd/containerd/v2` for 2.x. */
 export function moduleFor(recipe: GoRecipe, version: string): string {
@@ -116,7 +138,7 @@ export function goRecipe(component: ComponentName): GoRecipe {
     throw new RbError(
       'INSTALL_UNSUPPORTED',
       `${component}: no build recipe yet`,
-      `buildable from source: ${Object.keys(GO_RECIPES).join(', ')}; use --source release or distro for ${component}`,
+      `buildable from source: ${[...Object.keys(GO_RECIPES), ...Object.keys(OTHER_RECIPES)].join(', ')}; use --source release or distro for ${component}`,
     );
   return recipe;
 }

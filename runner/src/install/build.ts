@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ComponentBuildSchema, type ComponentBuild } from '@runtime-bench/schemas';
+import type { ComponentBuild } from '@runtime-bench/schemas';
 import { RbError, errorMessage } from '../errors.ts';
 import {
   builtExecutables,
@@ -17,10 +17,10 @@ import {
   moduleFor,
   recipeFor,
   stepCommand,
-  type BuildSource,
 } from './build-recipe.ts';
 import type { GoRecipe } from './go-recipe.ts';
-import { discardEntry, removeAbandonedTemps, sealEntry, tempEntryName, usableEntry } from './cache-entry.ts';
+import { removeAbandonedTemps, sealEntry, tempEntryName } from './cache-entry.ts';
+import { cachedBuild, debianDeps, readCached } from './build-cache.ts';
 import {
   ModuleDownloadSchema,
   moduleSource,
@@ -30,7 +30,7 @@ import {
   type InfoAnswer,
   type ModuleDownload,
 } from './module-source.ts';
-import { archNames, type ComponentName } from './components.ts';
+import { archNames } from './components.ts';
 import { localReplacementModules, modulePath, packageNeedsModule, realSourceTree } from './go-imports.ts';
 import { requiredGlibc } from './debian.ts';
 import type { InstallEnv } from './env.ts';
@@ -38,33 +38,11 @@ import { BuildFailedError } from './build-failure.ts';
 import { buildEnv, chooseToolchain, goJson } from './go-toolchain.ts';
 import { readTreeRecipe } from './tree-source.ts';
 import { componentDir } from './plan.ts';
+import type { BuildRequest, BuildResult } from './build-request.ts';
+import { buildCrun } from './crun-build.ts';
 import { parseReportedVersion, sameVersion } from './versions.ts';
 
-export interface BuildRequest {
-  component: ComponentName;
-  source: BuildSource;
-  /** go: a release (`1.2.0`), a pseudo-version or a commit the proxy serves. git: a ref of gitDir. */
-  version: string;
-  /** git source: the checkout to build from. */
-  gitDir?: string;
-  prefix: string;
-  /** Use this Go toolchain (`go1.23.4`, `local`) instead of the release's. */
-  toolchain?: string;
-}
-
-export interface BuildResult {
-  /** The built main executable. */
-  binary: string;
-  /** Every executable built (the main one and its companions): name → path under bin/. */
-  binaries: Record<string, string>;
-  /** `<prefix>/<component>/<version>+<toolchain>`. */
-  dir: string;
-  /** The version it was built as (a release, a pseudo-version, or `<VERSION>-g<hash>` for git). */
-  version: string;
-  record: ComponentBuild;
-  /** True when the cache had it. */
-  cached: boolean;
-}
+export type { BuildRequest, BuildResult } from './build-request.ts';
 
 /** Where one version's source sits and what it is. */
 interface FetchedSource {
@@ -182,45 +160,6 @@ function changedRecipe(cached: ComponentBuild, commands: string[]): string | nul
     : `its recipe differs from this one's (built with "${cached.command.join(' && ')}")`;
 }
 
-/** Installed versions of the Debian packages a build needs; a missing one is a usage error. */
-async function debianDeps(env: InstallEnv, packages: string[]): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const p of packages) {
-    const r = await env.run('dpkg-query', ['-W', '-f', '${Version}', p], { allowFailure: true });
-    if (r.exitCode !== 0 || r.stdout.trim() === '')
-      throw new RbError(
-        'INSTALL_BUILD_DEPS',
-        `building needs the Debian package ${p}`,
-        `apt-get install ${packages.join(' ')}`,
-      );
-    out[p] = r.stdout.trim();
-  }
-  return out;
-}
-
-async function readCached(dir: string): Promise<ComponentBuild | null> {
-  try {
-    return ComponentBuildSchema.parse(JSON.parse(await readFile(join(dir, 'BUILD.json'), 'utf8')));
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The record of the cache entry at `dir` when it is there and intact; null otherwise, and an entry
- * that fails its seal (or whose record this version cannot read) is removed, so it is built again.
- */
-async function cachedBuild(
-  dir: string,
-  prefix: string,
-  log: (line: string) => void,
-): Promise<ComponentBuild | null> {
-  if (!(await exists(dir)) || !(await usableEntry(dir, prefix, log))) return null;
-  const record = await readCached(dir);
-  if (record === null) await discardEntry(dir, prefix, 'its BUILD.json is not a build record', log);
-  return record;
-}
-
 /**
  * The build record of a binary runtime-bench built (`<dir>/bin/<name>` beside `<dir>/BUILD.json`),
  * for the result's provenance; null for any other binary.
@@ -236,6 +175,14 @@ export async function readBuildRecord(binary: string): Promise<ComponentBuild | 
  * static recipe) to need no shared glibc, before it is placed.
  */
 export async function buildComponent(env: InstallEnv, request: BuildRequest): Promise<BuildResult> {
+  // crun is C, built with autotools: its own recipe and executor.
+  if (request.component === 'crun') return buildCrun(env, request);
+  if (request.source === 'debian-source')
+    throw new RbError(
+      'INSTALL_UNSUPPORTED',
+      `${request.component}: the debian-source source builds crun only`,
+      'use --source go or git for the Go components',
+    );
   if (request.source === 'cargo')
     throw new RbError(
       'INSTALL_UNSUPPORTED',

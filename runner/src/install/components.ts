@@ -4,9 +4,10 @@ import { RbError } from '../errors.ts';
 
 /**
  * Where the installer takes a component from: an upstream release, a Debian package, what is on
- * the machine, or a build from source (the Go module proxy, crates.io, a local git checkout).
+ * the machine, or a build from source (the Go module proxy, crates.io, a local git checkout, or
+ * upstream's release tarball from the Debian archive's source packages).
  */
-export const SOURCES = ['release', 'distro', 'path', 'go', 'cargo', 'git'] as const;
+export const SOURCES = ['release', 'distro', 'path', 'go', 'cargo', 'git', 'debian-source'] as const;
 export type Source = (typeof SOURCES)[number];
 
 export type ComponentName =

@@ -45,11 +45,22 @@ export function parseMadison(text: string): MadisonEntry[] {
 
 /** Fields of the first stanza of `apt-cache show` output. */
 export function parseControlStanza(text: string): Record<string, string> {
-  const fields: Record<string, string> = {};
+  return parseControlStanzas(text)[0] ?? {};
+}
+
+/**
+ * Every stanza of control-file text (`apt-cache showsrc` prints one per source version); a
+ * continuation line is appended to its field after a newline, trimmed (`Checksums-Sha256` lists).
+ */
+export function parseControlStanzas(text: string): Record<string, string>[] {
+  const stanzas: Record<string, string>[] = [];
+  let fields: Record<string, string> = {};
   let last: string | null = null;
   for (const line of text.split('\n')) {
     if (line.trim() === '') {
-      if (Object.keys(fields).length > 0) break;
+      if (Object.keys(fields).length > 0) stanzas.push(fields);
+      fields = {};
+      last = null;
       continue;
     }
     if (/^\s/.test(line) && last) fields[last] += `\n${line.trim()}`;
@@ -61,7 +72,8 @@ export function parseControlStanza(text: string): Record<string, string> {
       }
     }
   }
-  return fields;
+  if (Object.keys(fields).length > 0) stanzas.push(fields);
+  return stanzas;
 }
 
 /**

@@ -32,20 +32,31 @@ const exists = (p: string) =>
     () => false,
   );
 
-/** apt-get / apt-cache bound to one suite's private state; `update` runs at most once per instance. */
+/**
+ * apt-get / apt-cache bound to one suite's private state; `update` runs at most once per instance.
+ * `deb-src` reads the suite's Sources index instead (debian-source), in its own state directory.
+ */
 export class PrivateApt {
   readonly dir: string;
   readonly suite: string;
+  readonly mirror: string;
   private readonly env: InstallEnv;
-  private readonly mirror: string;
+  private readonly kind: 'deb' | 'deb-src';
   private updated = false;
 
-  constructor(env: InstallEnv, prefix: string, suite: string, mirror = DEFAULT_DEBIAN_MIRROR) {
+  constructor(
+    env: InstallEnv,
+    prefix: string,
+    suite: string,
+    mirror = DEFAULT_DEBIAN_MIRROR,
+    kind: 'deb' | 'deb-src' = 'deb',
+  ) {
     if (!/^[a-z][a-z0-9-]*$/.test(suite))
       throw new RbError('USAGE_SUITE', `"${suite}" is not a Debian suite name`);
     this.env = env;
     this.suite = suite;
-    this.dir = join(prefix, 'apt', suite);
+    this.kind = kind;
+    this.dir = join(prefix, 'apt', kind === 'deb' ? suite : `${suite}-src`);
     this.mirror = mirror;
   }
 
@@ -77,7 +88,7 @@ export class PrivateApt {
     if (!(await exists(join(this.dir, 'status')))) await writeFile(join(this.dir, 'status'), '');
     await writeFile(
       join(this.dir, 'sources.list'),
-      `deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${this.mirror} ${this.suite} main\n`,
+      `${this.kind} [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${this.mirror} ${this.suite} main\n`,
     );
     this.env.log(`apt: updating the package lists of ${this.suite} (private, in ${this.dir})`);
     await this.env.run('apt-get', ['-q', ...this.options(), 'update']);
@@ -90,6 +101,13 @@ export class PrivateApt {
     return parseMadison(r.stdout)
       .filter((e) => e.package === pkg)
       .map((e) => e.version);
+  }
+
+  /** `apt-cache showsrc` of a source package: every version's stanza (deb-src only), '' when none. */
+  async showsrc(pkg: string): Promise<string> {
+    await this.update();
+    const r = await this.env.run('apt-cache', [...this.options(), 'showsrc', pkg], { allowFailure: true });
+    return r.exitCode === 0 ? r.stdout : '';
   }
 
   async show(pkg: string, version?: string): Promise<Record<string, string> | null> {

@@ -6,6 +6,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { RbError, errorMessage } from '../errors.ts';
 import { childEnv } from '../util/child-env.ts';
 import { buildComponent } from './build.ts';
+import type { BuildSource } from './build-recipe.ts';
 import { removeAbandonedTemps, sealEntry, tempEntryName, usableEntry } from './cache-entry.ts';
 import { COMPONENTS, type ComponentName } from './components.ts';
 import { PrivateApt, resolveDistroVersion, stageDistro, type DistroResolution } from './distro.ts';
@@ -143,7 +144,8 @@ export async function install(
     const pending: Resolved[] = [];
     for (const step of plan.steps) {
       if (step.source === 'path') found.push(await usePath(env, step, plan.pathDirs));
-      else if (isBuildSource(step.source)) found.push(await useBuild(env, step, plan, created));
+      else if (isBuildSource(step.source))
+        found.push(await useBuild(env, step, plan, created, options.debianMirror));
       else pending.push(await resolve(env, plan, step, apts, options));
     }
     placed = await stageAndPlace(env, plan.prefix, pending, apts, created, options);
@@ -204,11 +206,14 @@ async function useBuild(
   step: PlanStep,
   plan: InstallPlan,
   created: CreatedPaths,
+  debianMirror: string | undefined,
 ): Promise<InstalledComponent> {
   const name = step.spec.name;
   const built = await buildComponent(env, {
     component: name,
-    source: step.source as 'go' | 'cargo' | 'git',
+    source: step.source as BuildSource,
+    suites: plan.suites,
+    ...(debianMirror ? { debianMirror } : {}),
     version: step.version!,
     prefix: plan.prefix,
     ...(plan.gitDir ? { gitDir: plan.gitDir } : {}),

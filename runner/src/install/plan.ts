@@ -2,7 +2,7 @@
 // and which CRI handler it becomes. Pure, so `install --dry-run` prints exactly what install does.
 import { join, relative } from 'node:path';
 import { RbError } from '../errors.ts';
-import { BUILD_SOURCES, GO_RECIPES, type BuildSource } from './build-recipe.ts';
+import { BUILD_SOURCES, buildRefusal, type BuildSource } from './build-recipe.ts';
 import {
   COMPONENTS,
   handlerName,
@@ -96,11 +96,18 @@ export function buildPlan(request: InstallRequest): InstallPlan {
         `${label}: source "${request.source}" cannot provide ${spec.name}`,
         why,
       );
-    if (isBuildSource(request.source) && !GO_RECIPES[spec.name])
+    const refusal = isBuildSource(request.source) ? buildRefusal(spec.name, request.source) : null;
+    if (refusal)
       throw new RbError(
         'INSTALL_UNSUPPORTED',
-        `${label}: no build recipe for ${spec.name} yet`,
-        `buildable from source: ${Object.keys(GO_RECIPES).join(', ')}; use --source release or distro`,
+        `${label}: no build recipe for ${spec.name} from source "${request.source}"`,
+        refusal,
+      );
+    if (request.toolchain !== undefined && spec.name === 'crun')
+      throw new RbError(
+        'USAGE_TOOLCHAIN',
+        `${label}: crun is built with this host's gcc`,
+        'leave --toolchain out for crun (it names a Go toolchain)',
       );
     if (request.source === 'git' && spec.version === 'latest')
       throw new RbError(
@@ -221,7 +228,7 @@ export function formatPlan(
     if (s.source === 'path')
       where = `use ${s.spec.path ?? `${s.component.binaries[0]!.name} found in ${[...plan.pathDirs, 'PATH'].join(', ')}`}, version read from it`;
     else if (isBuildSource(s.source))
-      where = `build ${s.source === 'git' ? `${plan.gitDir}@${s.version}` : `${s.version}`} as its release is built (toolchain ${plan.toolchain ?? "the release's"}) → ${join(plan.prefix, s.spec.name)}/<version>+<toolchain>`;
+      where = `build ${s.source === 'git' ? `${plan.gitDir}@${s.version}` : `${s.version}`} as its release is built (toolchain ${s.spec.name === 'crun' ? "this host's gcc" : (plan.toolchain ?? "the release's")}) → ${join(plan.prefix, s.spec.name)}/<version>+<toolchain>${s.source === 'debian-source' ? ` (upstream's tarball from the Debian source package, suites ${plan.suites.join(', ')}; checked against the sha256 of the signed Sources index)` : ''}`;
     else if (s.dir) where = `→ ${s.dir}`;
     else if (resolved)
       where = `→ ${componentDir(plan.prefix, s.spec.name, resolved)} (latest now ${resolved})`;

@@ -24,7 +24,7 @@ export const InstalledComponentSchema = z.strictObject({
   detail: z.string(),
   /** False when the directory was already there (another install made it): uninstall keeps it. */
   createdByThisInstall: z.boolean(),
-  /** How it was built, for the build sources (go, cargo, git). */
+  /** How it was built, for the build sources (go, cargo, git, debian-source). */
   build: ComponentBuildSchema.optional(),
   /**
    * Release source, placed by this install: each download's digest and what vouched for it (absent

@@ -16,8 +16,9 @@ describe('recipeRefusal', () => {
     expect(recipeRefusal('runc', '1.4.3', 'go')).toBeNull();
     expect(recipeRefusal('runc', '1.1.5', 'go')).toBeNull();
   });
-  test('a component without a recipe cannot be built at all', () => {
-    expect(recipeRefusal('crun', '1.19', 'go')).toMatch(/no build recipe for crun/);
+  test('a component without a recipe cannot be built at all; crun only from its own sources', () => {
+    expect(recipeRefusal('youki', '0.5.0', 'go')).toMatch(/buildable from source: .*crun/);
+    expect(recipeRefusal('crun', '1.19', 'go')).toMatch(/--source debian-source or --source git/);
   });
 });
 
