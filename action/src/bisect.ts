@@ -81,9 +81,16 @@ const exists = (path: string): Promise<boolean> =>
  * Runs each kept bisection. One that ends without a culprit (no difference here, budget spent)
  * still wrote its report and is no failure of the step; one that wrote no report is.
  */
+/** The bisections the summary step kept for the bisect step (none when it kept none). */
+export async function bisectRequestsKept(workDir: string): Promise<BisectRequest[]> {
+  return JSON.parse(
+    await readFile(bisectPaths(workDir).requests, 'utf8').catch(() => '[]'),
+  ) as BisectRequest[];
+}
+
 export async function stepBisect(ctx: StepContext): Promise<void> {
   const p = bisectPaths(ctx.workDir);
-  const requests = JSON.parse(await readFile(p.requests, 'utf8').catch(() => '[]')) as BisectRequest[];
+  const requests = await bisectRequestsKept(ctx.workDir);
   const reports: string[] = [];
   const failed: string[] = [];
   for (const [i, request] of requests.entries()) {

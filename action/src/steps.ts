@@ -9,7 +9,7 @@ import { EXIT, RbError, errorMessage, readResultFile, type BisectRequest } from 
 import type { RunResult } from '@runtime-bench/schemas';
 import { addStackToRecord, readInstallRecord } from '@runtime-bench/runner/install';
 import { bisectRequests } from '@runtime-bench/runner/compare';
-import { keepBisectRequests, stepBisect } from './bisect.ts';
+import { bisectRequestsKept, bisectStackName, keepBisectRequests, stepBisect } from './bisect.ts';
 import { clearRegressions, stepAlert, writeRegressions } from './alert-step.ts';
 import { buildClusterConfig, checkKubeconfig, clusterMode } from './cluster.ts';
 import { gateHistory, stepHistory as fetchHistory } from './history.ts';
@@ -308,6 +308,15 @@ export async function stepCleanup(ctx: StepContext): Promise<void> {
   // idempotent, so uninstall stopping them again is harmless.
   for (const stack of (await readInstallRecord(p.record)).stacks)
     await ctx.runtimeBench(['stack', 'down', '--stack', stack.name, '--purge']);
+  // So does the bisections' stack (its state stays after each bisection's own stack down).
+  if ((await bisectRequestsKept(ctx.workDir)).length > 0)
+    await ctx.runtimeBench([
+      'stack',
+      'down',
+      '--stack',
+      bisectStackName(ctx.inputs['stack-name']),
+      '--purge',
+    ]);
   await ctx.runtimeBench(['uninstall', '--state', p.record]);
   // The previous versions measured side by side came with their own record.
   const previous = p.previousRecord;

@@ -84,15 +84,51 @@ describe('bisect hints of a side-by-side version change', () => {
     return bisectHints(withVersionChanges(runGate(entry(run), []), changes));
   };
 
-  test('a declared pair decided as a regression offers the bisection between its two versions', () => {
-    expect(hints(declaredNight(1.3, 7))).toContain(
+  test('a declared pair decided as a regression offers one bisection between its two versions, on the planted metric', () => {
+    // +30 % planted in StartContainer alone: its regression is the surest of the lifecycle's.
+    expect(hints(declaredNight(1.3, 7))).toEqual([
       `runtime-bench bisect --component runc --good 1.4.3 --bad 1.4.4 --benchmark ${LIFECYCLE} --metric StartContainer`,
-    );
-    for (const h of hints(declaredNight(1.3, 7))) expect(h).toMatch(/--good 1\.4\.3 --bad 1\.4\.4 /);
+    ]);
+  });
+
+  test('a regression across nights at the same version change adds no second bisection', () => {
+    const run = declaredNight(1.3, 7);
+    const changes = decideVersionChanges(entry(run), [], {
+      ...VERSION_CHANGE_DEFAULTS,
+      threshold: 0.05,
+      thresholds: {},
+    });
+    const gate = runGate(entry(run), []);
+    // A gate row naming the same change (as a change point across nights would) and another metric.
+    const row = {
+      kind: 'metric',
+      verdict: 'regression',
+      benchmark: LIFECYCLE,
+      metric: 'RemoveContainer',
+      changeLower: 0.9,
+      changePoint: { versionChanges: ['runc 1.4.3 → 1.4.4'] },
+    };
+    const report = withVersionChanges({ ...gate, rows: [...gate.rows, row as never] }, changes);
+    expect(bisectHints(report)).toEqual([
+      `runtime-bench bisect --component runc --good 1.4.3 --bad 1.4.4 --benchmark ${LIFECYCLE} --metric StartContainer`,
+    ]);
   });
 
   test('nothing without a regression, or for a pair the run only happened to measure', () => {
     expect(hints(declaredNight(1, 8))).toEqual([]);
     expect(hints(declaredNight(1.3, 7, false))).toEqual([]);
+  });
+});
+
+describe('one bisection per version change across nights', () => {
+  test('of two metrics regressed at the same release change, the surer one is bisected', () => {
+    const all = history(1.25, '1.3.6');
+    const report = runGate(all.at(-1)!, all.slice(0, -1));
+    const start = report.rows.find((r) => r.kind === 'metric' && r.metric === 'StartContainer');
+    if (start?.kind !== 'metric') throw new Error('the planted step is a metric row');
+    const surer = { ...start, metric: 'RemovePodSandbox', changeLower: (start.changeLower ?? 0) + 1 };
+    expect(bisectHints({ ...report, rows: [...report.rows, surer] })).toEqual([
+      COMMAND.replace('--metric StartContainer', '--metric RemovePodSandbox'),
+    ]);
   });
 });
