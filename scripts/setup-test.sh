@@ -23,6 +23,8 @@ apt_install_missing chromium fonts-dejavu-core stress-ng
 # them when missing.
 apt_install_missing libseccomp-dev pkg-config
 apt_install_missing libcap-dev libsystemd-dev libyajl-dev autoconf automake libtool gperf
+# zip: the act loop test serves runc releases from a Go module proxy on disk (module zips).
+apt_install_missing zip
 
 # Docker and Podman for the engine targets' tests (runner/test/integration/engine.test.ts) only:
 # every run starts its own private dockerd or Podman root, so their system services must not
