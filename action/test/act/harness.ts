@@ -3,7 +3,7 @@
 // remote actions (stand-ins/README.md). Only loopback receives traffic: act's artifact server
 // binds 127.0.0.1 and its cache server is off.
 import { execFile, spawn } from 'node:child_process';
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -199,4 +199,34 @@ export async function runAct(opts: {
       writeFile(join(tmp, `act-${night}.log`), log).then(() => resolve({ code, log, seconds }), reject);
     });
   });
+}
+
+/** Builds the site from a data directory (a data branch's `data/`) into `out`. */
+export async function buildSite(dataDir: string, out: string): Promise<void> {
+  await exec('pnpm', ['--filter', '@runtime-bench/site', 'exec', 'astro', 'build', '--outDir', out], {
+    cwd: repoRoot,
+    env: { ...process.env, RB_DATA_DIR: dataDir, ASTRO_TELEMETRY_DISABLED: '1' },
+    maxBuffer: 64 << 20,
+  });
+}
+
+/** What a stack left on this host: its state directory, mounts below it, processes naming it. */
+export async function stackLeftovers(
+  stack: string,
+): Promise<{ stateDir: boolean; mounted: boolean; processes: string[] }> {
+  const mounts = await readFile('/proc/self/mountinfo', 'utf8');
+  const cmdlines = await Promise.all(
+    (await readdir('/proc'))
+      .filter((p) => /^\d+$/.test(p))
+      .map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')),
+  );
+  return {
+    stateDir: await access(`/var/lib/runtime-bench/stacks/${stack}`).then(
+      () => true,
+      () => false,
+    ),
+    mounted: mounts.includes(`/stacks/${stack}/`),
+    // containerd, crio, their shims and conmon all name the stack's directory on their command line.
+    processes: cmdlines.filter((c) => c.includes(`/stacks/${stack}/`)),
+  };
 }

@@ -21,7 +21,17 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readResultFile } from '@runtime-bench/runner';
 import { BisectReportSchema, type RunResult } from '@runtime-bench/schemas';
-import { CALLER_REPO, git, prepareRepos, repoRoot, runAct, type ActRun, type Repos } from './harness.ts';
+import {
+  buildSite,
+  CALLER_REPO,
+  git,
+  prepareRepos,
+  repoRoot,
+  runAct,
+  stackLeftovers,
+  type ActRun,
+  type Repos,
+} from './harness.ts';
 import { GO, gitIn, moduleDir, publishVersion, RUNC_MODULE } from './local-module-proxy.ts';
 
 const exec = promisify(execFile);
@@ -291,11 +301,7 @@ describe.runIf(reason === null)('the nightly loop under act: the data branch the
   test('the site built from the branch lists the regression with its bisection', async () => {
     const data = await branch('site-data');
     const out = join(tmp, 'site');
-    await exec('pnpm', ['--filter', '@runtime-bench/site', 'exec', 'astro', 'build', '--outDir', out], {
-      cwd: repoRoot,
-      env: { ...process.env, RB_DATA_DIR: join(data, 'data'), ASTRO_TELEMETRY_DISABLED: '1' },
-      maxBuffer: 64 << 20,
-    });
+    await buildSite(join(data, 'data'), out);
     const page = await readFile(join(out, 'regressions/index.html'), 'utf8');
     expect(page).toMatch(/1\.3\.61 → 1\.3\.62/);
     expect(page).toContain(planted.slice(0, 12));
@@ -303,19 +309,7 @@ describe.runIf(reason === null)('the nightly loop under act: the data branch the
   }, 300_000);
 
   test('nothing of the nights is left: stacks, processes, mounts', async () => {
-    const mounts = await readFile('/proc/self/mountinfo', 'utf8');
-    const cmdlines = await Promise.all(
-      (await readdir('/proc'))
-        .filter((p) => /^\d+$/.test(p))
-        .map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')),
-    );
-    for (const stack of [STACK, BISECT_STACK]) {
-      expect(await has(`/var/lib/runtime-bench/stacks/${stack}`), stack).toBe(false);
-      expect(mounts.includes(`/stacks/${stack}/`), stack).toBe(false);
-      expect(
-        cmdlines.filter((c) => c.includes(`/stacks/${stack}/`)),
-        stack,
-      ).toEqual([]);
-    }
+    for (const stack of [STACK, BISECT_STACK])
+      expect(await stackLeftovers(stack), stack).toEqual({ stateDir: false, mounted: false, processes: [] });
   });
 });

@@ -16,7 +16,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readResultFile } from '@runtime-bench/runner';
 import type { RunResult } from '@runtime-bench/schemas';
 import { sharedToolsDir } from '../../../runner/test/support/shared-tools.ts';
-import { CALLER_REPO, git, prepareRepos, repoRoot, runAct, type ActRun, type Repos } from './harness.ts';
+import {
+  buildSite,
+  CALLER_REPO,
+  git,
+  prepareRepos,
+  repoRoot,
+  runAct,
+  stackLeftovers,
+  type ActRun,
+  type Repos,
+} from './harness.ts';
 
 const exec = promisify(execFile);
 const has = (p: string) =>
@@ -269,31 +279,18 @@ describe.runIf(reason === null)('workflows/nightly.yml under act, end to end', (
     const runtimeBench = join(repoRoot, 'runner/bin/runtime-bench.js');
     await exec(process.execPath, [runtimeBench, 'data', 'verify', '--dir', join(data, 'data')]);
     const out = join(tmp, 'site');
-    await exec('pnpm', ['--filter', '@runtime-bench/site', 'exec', 'astro', 'build', '--outDir', out], {
-      cwd: repoRoot,
-      env: { ...process.env, RB_DATA_DIR: join(data, 'data'), ASTRO_TELEMETRY_DISABLED: '1' },
-      maxBuffer: 64 << 20,
-    });
+    await buildSite(join(data, 'data'), out);
     const html = (await exec('grep', ['-rl', runs[0]!.runId, out])).stdout;
     expect(html.length).toBeGreaterThan(0);
   }, 240_000);
 
   test('night 1: nothing is left: stacks, processes, mounts, installed prefixes, act job dirs', async () => {
-    const mounts = await readFile('/proc/self/mountinfo', 'utf8');
-    const cmdlines = await Promise.all(
-      (await readdir('/proc'))
-        .filter((p) => /^\d+$/.test(p))
-        .map((p) => readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '')),
-    );
-    for (const leg of ['pair', 'broken', 'crio']) {
-      expect(await has(`/var/lib/runtime-bench/stacks/${stack(leg)}`), leg).toBe(false);
-      expect(mounts.includes(`/stacks/${stack(leg)}/`), leg).toBe(false);
-      // containerd, crio, their shims and conmon all name the stack's directory on their command line.
-      expect(
-        cmdlines.filter((c) => c.includes(`/stacks/${stack(leg)}/`)),
-        leg,
-      ).toEqual([]);
-    }
+    for (const leg of ['pair', 'broken', 'crio'])
+      expect(await stackLeftovers(stack(leg)), leg).toEqual({
+        stateDir: false,
+        mounted: false,
+        processes: [],
+      });
     expect((await readdir('/opt/runtime-bench').catch(() => [])).sort()).toEqual([...prefixBefore].sort());
     // act removes each job's directory (RUNNER_TEMP with the install record) when the job ends.
     const actCache = join(tmp, 'home/.cache/act');
