@@ -54,7 +54,7 @@ describe('validate', { timeout: 60_000 }, () => {
     expect(r.stdout).toContain(`ok       ${SWEEP} (20261127T012001Z-7f696e85, partial)`);
   });
 
-  test('a bisection report: the two in data/bisections are valid (version 1); a malformed one names the field, exit 2', async () => {
+  test('a bisection report: the two of 2026-11-27 in data/bisections are valid (version 1); a malformed one names the field, exit 2', async () => {
     const dir = join(import.meta.dirname, '../../../data/bisections/2026/11/27');
     const reports = readdirSync(dir).map((f) => join(dir, f));
     const ok = await runCli(['validate', ...reports]);
@@ -64,15 +64,15 @@ describe('validate', { timeout: 60_000 }, () => {
     );
     const doc = JSON.parse(readFileSync(reports[0]!, 'utf8')) as { steps: { verdict: string }[] };
     doc.steps[1]!.verdict = 'probably';
-    const bad = file('bad-bisection.json', JSON.stringify({ ...doc, schemaVersion: 2 }));
+    const bad = file('bad-bisection.json', JSON.stringify({ ...doc, schemaVersion: 3 }));
     const wrongVersion = file('v9-bisection.json', JSON.stringify({ ...doc, schemaVersion: 9 }));
     const broken = file('steps-bisection.json', JSON.stringify(doc));
     const r = await runCli(['validate', bad, wrongVersion, broken]);
     expect(r.code).toBe(2);
-    // As version 2 it lacks version 2's fields; as version 1 its verdict is wrong.
+    // As version 3 it lacks version 2's and 3's fields; as version 1 its verdict is wrong.
     expect(r.stdout).toContain(`${bad}: tool.gitCommit: Invalid input`);
     expect(r.stdout).toContain(
-      `${wrongVersion}: schemaVersion 9 is not a bisection report version this runtime-bench reads (1, 2)`,
+      `${wrongVersion}: schemaVersion 9 is not a bisection report version this runtime-bench reads (1, 2, 3)`,
     );
     expect(r.stdout).toContain(`${broken}: steps[1].verdict: Invalid option`);
     expect(r.stderr).toContain('3 of 3 file(s) invalid');

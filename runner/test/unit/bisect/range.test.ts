@@ -166,7 +166,33 @@ describe('a walk’s report keeps the narrowest range it reached', () => {
 
 describe('the reports in data/bisections', () => {
   const dir = join(import.meta.dirname, '..', '..', '..', '..', 'data', 'bisections');
-  const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.json'));
+  const all = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.json'));
+  // The reports written before version 2 (2026-11-27); later ones are read by their own version.
+  const files = all.filter((f) => f.startsWith('2026/11/27/'));
+  it('holds the two version-1 reports of 2026-11-27', () => expect(files).toHaveLength(2));
+  it.each(all.filter((f) => !files.includes(f)))(
+    '%s (later): a current report whose every step names runs that are in data/runs',
+    (file) => {
+      const r = BisectReportSchema.parse(JSON.parse(readFileSync(join(dir, file), 'utf8')));
+      expect(r.schemaVersion).toBeGreaterThanOrEqual(3);
+      expect(r.tool.gitCommit).toMatch(/^[0-9a-f]{40}$/);
+      const runs = join(dir, '..', 'runs');
+      const ids = new Set(
+        (readdirSync(runs, { recursive: true }) as string[])
+          .filter((f) => f.endsWith('.json'))
+          .map((f) =>
+            f
+              .split('/')
+              .at(-1)!
+              .replace(/\.json$/, ''),
+          ),
+      );
+      for (const step of r.steps) {
+        expect(step.runIds.length).toBeGreaterThan(0);
+        for (const id of step.runIds) expect(ids.has(id), id).toBe(true);
+      }
+    },
+  );
   it.each(files)('%s still reads (schema version 1, in the version-2 shape)', (file) => {
     const report = BisectReportSchema.parse(JSON.parse(readFileSync(join(dir, file), 'utf8')));
     expect(report.schemaVersion).toBe(1);
