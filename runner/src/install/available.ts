@@ -125,6 +125,9 @@ export function recipeRefusal(component: ComponentName, version: string, source:
   // crun's recipe builds every version its sources offer.
   if (!recipe && component === 'crun') return null;
   if (!recipe) return `no build recipe for ${component}`;
+  // A ref of a checkout that names no release (a commit, a branch) has no version to look its
+  // recipe up by: the build reads it from the tree at that ref (tree-recipe.ts).
+  if (source === 'git' && !isSemver(version.replace(/^v/, ''))) return null;
   return recipeFor(recipe, version).unsupported;
 }
 

@@ -16,6 +16,12 @@ describe('recipeRefusal', () => {
     expect(recipeRefusal('runc', '1.4.3', 'go')).toBeNull();
     expect(recipeRefusal('runc', '1.1.5', 'go')).toBeNull();
   });
+  test("a checkout's commit or branch is not refused up front: its tree says how it builds", () => {
+    // A sweep of commits (confirming a bisection) once died here of an internal error.
+    expect(recipeRefusal('runc', '2655e7c5a859', 'git')).toBeNull();
+    expect(recipeRefusal('runc', 'my-branch', 'git')).toBeNull();
+    expect(recipeRefusal('runc', 'v1.5.0', 'git')).toMatch(/libpathrs/);
+  });
   test('a component without a recipe cannot be built at all; crun only from its own sources', () => {
     expect(recipeRefusal('youki', '0.5.0', 'go')).toMatch(/buildable from source: .*crun/);
     expect(recipeRefusal('crun', '1.19', 'go')).toMatch(/--source debian-source or --source git/);
