@@ -200,7 +200,12 @@ function decidePair(
     });
   }
   const base = {
-    label: pairLabel(pair),
+    // Two builds that report one version but were declared a change are two commits (a
+    // bisection's confirmation): their handlers name the builds ("runc-1.1.14-g614ce12f0e97").
+    label:
+      declared && pair.component === 'none' && pair.a.handler !== pair.b.handler
+        ? `${pair.name} ${pair.from}: ${pair.a.handler} → ${pair.b.handler}`
+        : pairLabel(pair),
     declared,
     component: pair.component,
     name: pair.name,

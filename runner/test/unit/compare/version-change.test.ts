@@ -189,6 +189,41 @@ describe('a declared version change', () => {
     expect(reports[0]!.decision!.metrics[0]!.n.a).toBe(400);
   });
 
+  it('names two commits that report one version by their builds, and an undeclared pair of them A/A', () => {
+    const commits = (declare: boolean): RunResult => {
+      const run = syntheticRun({
+        seed: 3,
+        startedAt: night(5),
+        n: 50,
+        metrics,
+        targets: [
+          { id: 'c/runc-1.1.14-g2655e7c5a859', oci: 'runc', version: '1.1.14' },
+          { id: 'c/runc-1.1.14-g614ce12f0e97', oci: 'runc', version: '1.1.14' },
+        ],
+      });
+      const handlers = ['runc-1.1.14-g2655e7c5a859', 'runc-1.1.14-g614ce12f0e97'];
+      return {
+        ...run,
+        targets: run.targets.map((t, i) => ({ ...t, handler: handlers[i]! })),
+        config: {
+          ...run.config,
+          roundOrder: 'shuffled',
+          ...(declare
+            ? {
+                versionChanges: [
+                  { before: 'c/runc-1.1.14-g2655e7c5a859', after: 'c/runc-1.1.14-g614ce12f0e97' },
+                ],
+              }
+            : {}),
+        },
+      };
+    };
+    const [declared] = decideVersionChanges({ run: commits(true), file: 'c.json' }, [], options);
+    expect(declared!.label).toBe('runc 1.1.14: runc-1.1.14-g2655e7c5a859 → runc-1.1.14-g614ce12f0e97');
+    const [found] = decideVersionChanges({ run: commits(false), file: 'c.json' }, [], options);
+    expect(found!.label).toBe('runc 1.1.14 twice (A/A)');
+  });
+
   it('is refused by the result schema when it names a target the run does not have', () => {
     const run = declaredRun(1, 8);
     const bad = {
