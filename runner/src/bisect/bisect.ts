@@ -54,6 +54,12 @@ export interface BisectDeps {
    * not against the release builds.
    */
   releaseCommit?(release: BisectCandidate): Promise<BisectCandidate>;
+  /**
+   * The tree a candidate is built from (a commit's tree id), null when unknown: candidates of one
+   * tree are one code (a merge that only brings in its side branch has the tree of that branch's
+   * tip), so a tree already judged gives its verdict without being built or measured again.
+   */
+  treeOf?(candidate: BisectCandidate): Promise<string | null>;
   /** Milliseconds, monotonic enough for budgets. */
   now(): number;
   log(line: string): void;
@@ -110,6 +116,13 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
   const failed = new Map<string, unknown>();
   let buildSeconds = 0;
   let measureSeconds = 0;
+  /** Verdicts by tree: identical code is judged once (two looks of noise could split it). */
+  const verdictByTree = new Map<string, 'good' | 'bad'>();
+  const treeOf = async (c: BisectCandidate): Promise<string | null> => (await deps.treeOf?.(c)) ?? null;
+  const remember = async (c: BisectCandidate, verdict: string): Promise<void> => {
+    const tree = verdict === 'good' || verdict === 'bad' ? await treeOf(c) : null;
+    if (tree !== null && !verdictByTree.has(tree)) verdictByTree.set(tree, verdict as 'good' | 'bad');
+  };
   const good = opts.candidates[0]!;
   const bad = opts.candidates[opts.candidates.length - 1]!;
   // Named commits or pseudo-versions, or commit ends, are the commit phase themselves.
@@ -271,11 +284,22 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
     b: BuiltCandidate,
   ): Promise<Narrowed> {
     let state = startSearch(candidates);
+    await remember(g.candidate, 'good');
+    await remember(b.candidate, 'bad');
     for (;;) {
       const move = nextMove(state);
       if (move.kind === 'done')
         return { done: true, good: move.good, bad: move.bad, skipped: move.skippedBetween };
       if (overBudget()) return { done: false, why: 'budget', message: budgetMessage() };
+      const tree = await treeOf(move.candidate);
+      const known = tree === null ? undefined : verdictByTree.get(tree);
+      if (known) {
+        deps.log(
+          `  ${move.candidate.label}: ${known}, the tree of a candidate judged ${known} (not measured again)`,
+        );
+        state = applyVerdict(state, move.index, known, opts.maxAttempts);
+        continue;
+      }
       let c: Awaited<ReturnType<typeof build>>;
       try {
         c = await build(move.candidate);
@@ -322,6 +346,7 @@ export async function bisect(opts: BisectOptions, deps: BisectDeps): Promise<Bis
             },
           ),
         };
+      await remember(move.candidate, verdict);
       // A candidate unlike both ends is re-measured, then skipped, as an unclear one.
       state = applyVerdict(state, move.index, verdict === 'between' ? 'unclear' : verdict, opts.maxAttempts);
     }

@@ -22,6 +22,8 @@ export interface Repo {
   commitEnds(good: string, bad: string): Promise<BisectCandidate[]>;
   /** A release's tag as the commit it points at, to be built as the commits around it are. */
   releaseCommit(release: BisectCandidate): Promise<BisectCandidate>;
+  /** The tree id a candidate (a release's tag, a commit) points at, null when git knows none. */
+  treeOf(candidate: BisectCandidate): Promise<string | null>;
 }
 
 const git = async (dir: string, args: string[]): Promise<string> =>
@@ -78,6 +80,18 @@ export async function createRepo(dir: string): Promise<Repo> {
     refOf,
     commitsBetween: async (good, bad) =>
       parseCommitLines(await git(dir, firstParentArgs(await refOf(good), await refOf(bad)))),
+    treeOf: async (c) => {
+      const ref = await refOf(c).catch(() => null);
+      if (ref === null) return null;
+      const r = await exec(
+        'git',
+        ['-C', dir, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{tree}`],
+        {
+          allowFailure: true,
+        },
+      );
+      return r.exitCode === 0 ? r.stdout.trim() : null;
+    },
     mergeSide: async (commit) => {
       const parents = (await git(dir, ['rev-list', '--parents', '-n', '1', commit.ref])).trim().split(' ');
       if (parents.length < 3) return [];

@@ -217,6 +217,7 @@ export function registerBisect(program: Command): void {
                     commitsBetween: repo.commitsBetween,
                     mergeSide: repo.mergeSide,
                     releaseCommit: repo.releaseCommit,
+                    treeOf: repo.treeOf,
                   }
                 : {}),
               now: () => Date.now(),

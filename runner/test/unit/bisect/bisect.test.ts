@@ -71,6 +71,29 @@ describe('bisect on an oracle', () => {
     expect(r.firstBadCommit?.ref).toBe(h.culprit);
   });
 
+  it('judges a merge and the tip of its side, one tree, once: the side tip is the change and is not measured', async () => {
+    const h = makeHistory({
+      commits: 16,
+      every: 8,
+      mergeAt: 5,
+      sideCommits: 1,
+      culprit: (c) => c[5]!.side![0]!.hash,
+      factor: 1.5,
+    });
+    const merge = h.commits[5]!.hash;
+    const tip = h.commits[5]!.side![0]!.hash;
+    const deps = oracleDeps(h, createRng(4), quiet(0.05));
+    // The merge only brings its side in: its tree is the side tip's; every other commit its own.
+    const r = await bisect(options(h), {
+      ...deps,
+      treeOf: async (c) => (c.ref === merge || c.ref === tip ? 'tree-of-the-change' : `tree-${c.ref}`),
+    });
+    expect(r.outcome).toBe('found');
+    expect(r.firstBadCommit?.ref).toBe(tip);
+    expect(r.steps.some((s) => s.candidate.ref === merge && s.verdict === 'bad')).toBe(true);
+    expect(r.steps.some((s) => s.candidate.ref === tip)).toBe(false);
+  });
+
   it('stops when good and bad do not differ on this host, and says so', async () => {
     const h = makeHistory({ commits: 16, every: 4, culprit: (c) => c[5]!.hash, factor: 1 });
     const r = await bisect(options(h), oracleDeps(h, createRng(3), quiet(0.05)));

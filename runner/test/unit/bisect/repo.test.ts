@@ -51,6 +51,20 @@ describe('commit ends of a clone', () => {
   });
 });
 
+describe('trees of a clone', () => {
+  it('a release (its tag) and a commit have the tree git gives; a ref git does not know has none', async () => {
+    const repo = await createRepo(dir);
+    const tree = (ref: string) => git('rev-parse', `${ref}^{tree}`);
+    expect(await repo.treeOf({ kind: 'release', label: '1.0.0', ref: '1.0.0', commit: null })).toBe(
+      tree('v1.0.0'),
+    );
+    expect(await repo.treeOf({ kind: 'commit', label: 'x', ref: hashes[3]!, commit: hashes[3]! })).toBe(
+      tree(hashes[3]!),
+    );
+    expect(await repo.treeOf({ kind: 'commit', label: 'x', ref: 'f'.repeat(40), commit: null })).toBeNull();
+  });
+});
+
 describe('the origin clone a bisection keeps under the prefix', () => {
   it('clones once, then fetches new commits and tags; a half-made clone is never taken for one', async () => {
     const prefix = mkdtempSync(join(tmpdir(), 'rb-bisect-prefix-'));
