@@ -265,6 +265,7 @@ describe('version changes on a copy of the repository data', () => {
           const report = JSON.parse(stdout) as {
             versionChanges: {
               declared: boolean;
+              after: string;
               decision: { metrics: { metric: string; verdict: string; change: number }[] } | null;
             }[];
           };
@@ -273,7 +274,7 @@ describe('version changes on a copy of the repository data', () => {
             .flatMap((v) =>
               v
                 .decision!.metrics.filter((m) => m.verdict !== 'same')
-                .map((m) => ({ runId: run.runId, ...m })),
+                .map((m) => ({ runId: run.runId, after: v.after, ...m })),
             );
         }),
       ).then((x) => x.flat());
@@ -286,7 +287,8 @@ describe('version changes on a copy of the repository data', () => {
       await expect(rows.count()).resolves.toBe(expected.length);
       for (const m of expected) {
         const row = page.locator(
-          `table.version-changes tr[data-run="${m.runId}"][data-metric="${m.metric}"]`,
+          // A run may declare several pairs: a row is one pair's metric.
+          `table.version-changes tr[data-run="${m.runId}"][data-after="${m.after}"][data-metric="${m.metric}"]`,
         );
         await expect(row.getAttribute('data-verdict'), `${m.runId} ${m.metric}`).resolves.toBe(m.verdict);
         const shown = shownChange((await row.locator('td.change').textContent())!);
