@@ -34,6 +34,8 @@ export async function releaseRegression(): Promise<ReleaseRegression> {
   // row). A newest run on a new host class or with new targets has none, so look further back.
   let found: { run: RunResult; history: HistoryEntry[]; row: GateMetricRow } | undefined;
   for (let i = entries.length - 1; i >= 0 && !found; i--) {
+    // A bisection's looks are no nightly: their candidate changes from look to look.
+    if (entries[i]!.run.config.name.startsWith('bisect-')) continue;
     const history = entries.slice(0, i + 1);
     const run = structuredClone(entries[i]!.run);
     run.runId = `${run.runId.slice(0, 16)}-ffffffff`;
