@@ -9,6 +9,7 @@
 import {
   formatChangePoint,
   formatInterval,
+  splitMetricKey,
   type CheckReport,
   type GateRow,
   type VersionChangeReport,
@@ -114,9 +115,8 @@ function sideBySideMetrics(report: CheckReport): SideBySideMetric[] {
     .filter((pair) => pair.declared && pair.decision !== null)
     .flatMap((pair) =>
       pair.decision!.metrics.map((metric) => {
-        // the decision's metric key is "<benchmark>:<metric>" (version-change.ts); benchmarks have no ":"
-        const at = metric.metric.indexOf(':');
-        return { pair, metric, benchmark: metric.metric.slice(0, at), name: metric.metric.slice(at + 1) };
+        const { benchmark, metric: name } = splitMetricKey(metric.metric);
+        return { pair, metric, benchmark, name };
       }),
     );
 }

@@ -7,18 +7,12 @@
 // searched is the one whose regression is surest (the largest lower bound of its change).
 import { bisectCommand, BISECTABLE, type BisectRequest } from '../bisect-request.ts';
 import type { GateReport } from './gate/index.ts';
-import type { VersionChangeReport } from './version-change.ts';
+import { splitMetricKey, type VersionChangeReport } from './version-change.ts';
 
 /** What the offers are read from: the gate's rows and, when check decided them, the night's pairs. */
 export type OfferSource = GateReport & { versionChanges?: readonly VersionChangeReport[] };
 
 const bisectable = (component: string): boolean => (BISECTABLE as readonly string[]).includes(component);
-
-/** A side-by-side metric key is `benchmark:metric` (version-change.ts). */
-function splitKey(key: string): { benchmark: string; metric: string } | null {
-  const at = key.indexOf(':');
-  return at > 0 ? { benchmark: key.slice(0, at), metric: key.slice(at + 1) } : null;
-}
 
 /** An offer with how sure its regression is: the lower bound of its change (null: unknown). */
 interface Offer {
@@ -62,8 +56,8 @@ function versionChangeOffers(changes: readonly VersionChangeReport[]): Offer[] {
     if (change.from === change.to) continue;
     for (const m of change.decision?.metrics ?? []) {
       if (m.verdict !== 'regression') continue;
-      const key = splitKey(m.metric);
-      if (key === null) continue;
+      const key = splitMetricKey(m.metric);
+      if (key.benchmark === '') continue;
       out.push({
         request: { component: change.name, good: change.from, bad: change.to, ...key, direction: 'slower' },
         lower: m.lower,

@@ -60,14 +60,23 @@ interface Measured {
   parameters: string;
 }
 
+/** A decision's metric key, `benchmark:metric` (benchmark names hold no ":"). */
+export const metricKey = (benchmark: string, metric: string): string => `${benchmark}:${metric}`;
+
+/** The two parts of a decision's metric key; a key without its benchmark has benchmark ''. */
+export function splitMetricKey(key: string): { benchmark: string; metric: string } {
+  const at = key.indexOf(':');
+  return at > 0 ? { benchmark: key.slice(0, at), metric: key.slice(at + 1) } : { benchmark: '', metric: key };
+}
+
 function measured(run: RunResult, target: string): Map<string, Measured> {
   const out = new Map<string, Measured>();
   for (const r of run.results as BenchmarkResult[]) {
     if (r.target !== target || r.status !== 'ok') continue;
     for (const m of r.metrics) {
       if (m.samples.length === 0 || !m.samples.every((v) => Number.isFinite(v) && v > 0)) continue;
-      out.set(`${r.benchmark}:${m.name}`, {
-        key: `${r.benchmark}:${m.name}`,
+      out.set(metricKey(r.benchmark, m.name), {
+        key: metricKey(r.benchmark, m.name),
         benchmark: r.benchmark,
         metric: m.name,
         direction: m.direction === 'higher' ? 'higher' : 'lower',

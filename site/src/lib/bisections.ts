@@ -2,7 +2,7 @@
 // explains — a finding of the same benchmark and metric whose change point came with the version
 // change the bisection started from ("runc 1.1.5 → 1.2.0" for --good 1.1.5 --bad 1.2.0). Pure.
 import type { BisectReport } from '@runtime-bench/schemas';
-import type { GateChangePoint } from '@runtime-bench/runner/compare';
+import { splitMetricKey, type GateChangePoint } from '@runtime-bench/runner/compare';
 
 export interface LoadedBisection {
   /** runner/src/results/bisection-path.ts bisectionId: the page's path segment */
@@ -56,8 +56,7 @@ export function bisectionsOfVersionChange(
   bisections: readonly LoadedBisection[],
 ): LoadedBisection[] {
   if (change.verdict !== 'regression') return [];
-  const at = change.metric.indexOf(':');
-  const [benchmark, metric] = [change.metric.slice(0, at), change.metric.slice(at + 1)];
+  const { benchmark, metric } = splitMetricKey(change.metric);
   return bisections
     .filter(
       ({ report: r }) =>
